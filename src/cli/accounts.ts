@@ -1,0 +1,179 @@
+import type { Command } from 'commander';
+import type { Deps } from '../deps.js';
+import type { KeyRecord } from '../keys/store.js';
+import type { Environment } from '../platform/environment.js';
+import type { Project } from '../projects/store.js';
+import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
+
+type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
+
+const projectJson = (p: Project) => ({
+  id: p.id,
+  developerId: p.developerId,
+  name: p.name,
+  description: p.description,
+  website: p.website,
+  redirectUris: p.redirectUris,
+  createdAt: iso(p.createdAt),
+});
+
+export const keyJson = (k: KeyRecord) => ({
+  id: k.id,
+  projectId: k.projectId,
+  environment: k.environment,
+  hint: k.hint,
+  state: k.state,
+  refreshAllowed: k.refreshAllowed,
+  rateLimitRps: k.rateLimitRps,
+  expiresAt: iso(k.expiresAt),
+  createdAt: iso(k.createdAt),
+  lastUsedAt: iso(k.lastUsedAt),
+  revokedAt: iso(k.revokedAt),
+});
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `developers`, `projects` and `keys` commands (SPEC §10). */
+export function registerAccountCommands(
+  program: Command,
+  withDeps: WithDeps,
+  parseEnv: (v: string) => Environment,
+) {
+  const developers = program.command('developers').description('developer accounts (owners of projects)');
+  developers
+    .command('add')
+    .description('create a developer account')
+    .requiredOption('--email <email>', 'sign-in email')
+    .option('--name <name>', 'display name')
+    .option('--password-stdin', 'read a portal password from standard input')
+    .option('--json', 'print one JSON object')
+    .action(async (o: { email: string; name?: string; passwordStdin?: boolean; json?: boolean }) => {
+      const password = o.passwordStdin ? await readSecretFromStdin('password') : undefined;
+      const developer = await withDeps((d) => d.developers.add({ email: o.email, name: o.name, password }));
+      print(
+        {
+          json: {
+            id: developer.id,
+            email: developer.email,
+            name: developer.name,
+            createdAt: iso(developer.createdAt),
+          },
+          text: `Created developer ${developer.id} <${developer.email}>`,
+        },
+        Boolean(o.json),
+      );
+    });
+
+  const projects = program.command('projects').description('projects: what keys belong to');
+  projects
+    .command('add')
+    .description('create a project owned by a developer')
+    .requiredOption('--name <name>', 'project name, shown on the login page')
+    .requiredOption('--owner <email>', "owner's developer email")
+    .option('--description <text>', 'what the project does')
+    .option('--website <url>', 'public website')
+    .option('--redirect-uri <url>', 'redirect destination for /connect (repeatable)', collect, [])
+    .option('--json', 'print one JSON object')
+    .action(
+      async (o: {
+        name: string;
+        owner: string;
+        description?: string;
+        website?: string;
+        redirectUri: string[];
+        json?: boolean;
+      }) => {
+        const project = await withDeps((d) =>
+          d.projects.add({
+            name: o.name,
+            ownerEmail: o.owner,
+            description: o.description,
+            website: o.website,
+            redirectUris: o.redirectUri,
+          }),
+        );
+        const uris = project.redirectUris.map((u) => `\n  redirect ${u}`).join('');
+        print(
+          { json: projectJson(project), text: `Created project ${project.id} "${project.name}"${uris}` },
+          Boolean(o.json),
+        );
+      },
+    );
+  projects
+    .command('list')
+    .description('list projects')
+    .option('--owner <email>', "only this developer's projects")
+    .option('--json', 'print one JSON object')
+    .action(async (o: { owner?: string; json?: boolean }) => {
+      const list = await withDeps((d) => d.projects.list({ ownerEmail: o.owner }));
+      print(
+        {
+          json: { projects: list.map(projectJson) },
+          text: table(
+            ['ID', 'NAME', 'OWNER', 'REDIRECT URIS'],
+            list.map((p) => [p.id, p.name, p.developerId, p.redirectUris.join(' ') || null]),
+          ),
+        },
+        Boolean(o.json),
+      );
+    });
+
+  const keys = program.command('keys').description('API keys');
+  keys
+    .command('issue')
+    .description('issue a key for a project; the key is printed once and only its hash is kept')
+    .requiredOption('--project <id>', 'project id (prj_…)')
+    .requiredOption('--env <environment>', 'production or testing', parseEnv)
+    .option('--expires-at <date>', 'optional expiry (ISO 8601)')
+    .option('--json', 'print one JSON object')
+    .action(async (o: { project: string; env: Environment; expiresAt?: string; json?: boolean }) => {
+      const expiresAt = o.expiresAt === undefined ? null : parseTimestamp(o.expiresAt, '--expires-at');
+      const issued = await withDeps((d) =>
+        d.keys.issue({ projectId: o.project, environment: o.env, expiresAt }),
+      );
+      print(
+        {
+          json: { ...keyJson(issued.record), key: issued.key },
+          text: `Issued ${issued.record.environment} key ${issued.record.id} for ${issued.record.projectId}.\nKey (shown once, store it now): ${issued.key}`,
+        },
+        Boolean(o.json),
+      );
+    });
+  keys
+    .command('list')
+    .description('list keys (never the secrets)')
+    .option('--project <id>', 'only this project')
+    .option('--env <environment>', 'only this environment', parseEnv)
+    .option('--json', 'print one JSON object')
+    .action(async (o: { project?: string; env?: Environment; json?: boolean }) => {
+      const list = await withDeps((d) => d.keys.list({ projectId: o.project, environment: o.env }));
+      print(
+        {
+          json: { keys: list.map(keyJson) },
+          text: table(
+            ['ID', 'PROJECT', 'ENV', 'KEY', 'STATE', 'REFRESH', 'CREATED', 'LAST USED'],
+            list.map((k) => [
+              k.id,
+              k.projectId,
+              k.environment,
+              k.hint,
+              k.state,
+              k.refreshAllowed ? 'yes' : 'no',
+              iso(k.createdAt),
+              iso(k.lastUsedAt),
+            ]),
+          ),
+        },
+        Boolean(o.json),
+      );
+    });
+  keys
+    .command('revoke')
+    .description('revoke a key; every instance refuses it within one second')
+    .argument('<keyId>', 'key id (key_…)')
+    .option('--json', 'print one JSON object')
+    .action(async (keyId: string, o: { json?: boolean }) => {
+      const key = await withDeps((d) => d.keys.revoke(keyId));
+      print({ json: keyJson(key), text: `Revoked key ${key.id}` }, Boolean(o.json));
+    });
+}

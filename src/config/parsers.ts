@@ -1,0 +1,62 @@
+/**
+ * Small, strict parsers for environment values. Each returns the parsed value or throws a
+ * `TypeError` whose message is shown to the operator next to the variable's name.
+ */
+
+export function parseInteger(min: number, max: number) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw)) throw new TypeError(`must be a whole number between ${min} and ${max}`);
+    const value = Number(raw);
+    if (value < min || value > max) throw new TypeError(`must be between ${min} and ${max}`);
+    return value;
+  };
+}
+
+export function parseEnum<const T extends string>(values: readonly T[]) {
+  return (raw: string): T => {
+    const found = values.find((v) => v === raw);
+    if (found === undefined) throw new TypeError(`must be one of ${values.join(', ')}`);
+    return found;
+  };
+}
+
+export function parseBoolean(raw: string): boolean {
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new TypeError('must be true or false');
+}
+
+/** An origin (`scheme://host[:port]`) with no path, query or fragment: base of `{base_url}` and `{auth_url}`. */
+export function parseOrigin(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError('must be an absolute http(s) origin such as https://api.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('must use http or https');
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    throw new TypeError('must be an origin only (no path, query, fragment or credentials)');
+  }
+  return url.origin;
+}
+
+export function parseUrlWithScheme(schemes: readonly string[]) {
+  return (raw: string): string => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new TypeError(`must be a URL starting with ${schemes.map((s) => `${s}//`).join(' or ')}`);
+    }
+    if (!schemes.includes(url.protocol)) {
+      throw new TypeError(`must be a URL starting with ${schemes.map((s) => `${s}//`).join(' or ')}`);
+    }
+    return raw;
+  };
+}
+
+export function parseString(raw: string): string {
+  if (raw.trim() === '') throw new TypeError('must not be empty');
+  return raw;
+}

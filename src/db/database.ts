@@ -1,0 +1,41 @@
+/**
+ * The storage port every capability's store is written against. Two adapters implement it:
+ * `sqlite.ts` (the embedded default) and `postgres.ts`. SQL is written with `?` placeholders;
+ * the PostgreSQL adapter numbers them. Where the dialects truly differ (full-text search,
+ * upserts) a store branches on `dialect` in one named place.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+export type SqlValue = string | number | null;
+
+export interface Queryable {
+  readonly dialect: Dialect;
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** Runs a write; resolves to the number of rows changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+}
+
+export interface Database extends Queryable {
+  /** Runs `fn` in one transaction: all of its writes land, or none do. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a multi-statement script (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Resolves when the database answers a trivial query; used by `/readyz`. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** A human-readable location without credentials, for logs and the start banner. */
+  readonly description: string;
+}
+
+/** The database could not be reached; HTTP answers `503 unavailable`. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('database unavailable', { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

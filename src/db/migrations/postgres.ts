@@ -1,0 +1,104 @@
+import type { Migration } from '../migrate.js';
+
+/**
+ * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
+ * byte value as on SQLite (cursor order must be identical on both backends).
+ */
+export const postgresMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'developers, projects, api keys',
+    sql: `
+CREATE TABLE developers (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  password_hash TEXT,
+  created_at BIGINT NOT NULL
+);
+CREATE TABLE projects (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  developer_id TEXT NOT NULL REFERENCES developers(id),
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  website TEXT,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX projects_developer ON projects(developer_id);
+CREATE TABLE project_redirect_uris (
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  uri TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (project_id, uri)
+);
+CREATE TABLE api_keys (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  project_id TEXT NOT NULL REFERENCES projects(id),
+  environment TEXT NOT NULL CHECK (environment IN ('production', 'testing')),
+  key_hash TEXT NOT NULL UNIQUE,
+  hint TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('active', 'revoked')),
+  refresh_allowed SMALLINT NOT NULL DEFAULT 0,
+  rate_limit_rps INTEGER,
+  expires_at BIGINT,
+  created_at BIGINT NOT NULL,
+  last_used_at BIGINT,
+  revoked_at BIGINT,
+  -- Value of change_counters('api_keys') when the key last changed in a way verifiers must
+  -- see (revoked, permission, plan). Processes poll it to evict their caches (SPEC §3: 1 s).
+  change_seq BIGINT NOT NULL
+);
+CREATE INDEX api_keys_project ON api_keys(project_id);
+CREATE INDEX api_keys_change_seq ON api_keys(change_seq);
+-- Monotonic counters bumped inside the transaction that makes a change; the row lock orders
+-- concurrent changes, so a poller reading "> last seen" can never skip a commit.
+CREATE TABLE change_counters (
+  name TEXT PRIMARY KEY,
+  value BIGINT NOT NULL
+);
+INSERT INTO change_counters (name, value) VALUES ('api_keys', 0);
+`,
+  },
+  {
+    version: 2,
+    name: 'offers and full-text index',
+    sql: `
+CREATE TABLE offers (
+  seq BIGSERIAL UNIQUE,
+  id TEXT COLLATE "C" PRIMARY KEY,
+  environment TEXT NOT NULL CHECK (environment IN ('production', 'testing')),
+  external_id TEXT,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL,
+  category TEXT COLLATE "C" NOT NULL,
+  tags TEXT NOT NULL,
+  city TEXT NOT NULL,
+  region TEXT,
+  country TEXT NOT NULL,
+  lat DOUBLE PRECISION NOT NULL,
+  lon DOUBLE PRECISION NOT NULL,
+  price_amount TEXT NOT NULL,
+  price_value BIGINT NOT NULL,
+  currency TEXT NOT NULL,
+  publisher_id TEXT NOT NULL,
+  publisher_name TEXT NOT NULL,
+  url TEXT,
+  attributes TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('active', 'expired', 'withdrawn')),
+  published_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  expires_at BIGINT,
+  -- Built by the application from the same analysed tokens as SQLite's FTS rows (weights:
+  -- A title stems, B description stems, C/D their unstemmed words), never by to_tsvector,
+  -- whose parser splits text differently from ours.
+  search_vector TSVECTOR NOT NULL,
+  UNIQUE (environment, external_id)
+);
+CREATE INDEX offers_published ON offers(environment, published_at, id);
+CREATE INDEX offers_price ON offers(environment, price_value, id);
+CREATE INDEX offers_category_published ON offers(environment, category, published_at, id);
+CREATE INDEX offers_updated ON offers(environment, updated_at);
+CREATE INDEX offers_search ON offers USING GIN (search_vector);
+`,
+  },
+];

@@ -1,0 +1,107 @@
+import type { Migration } from '../migrate.js';
+
+/**
+ * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
+ * the currency unit, exactly as on PostgreSQL, so both backends compare and sort identically.
+ */
+export const sqliteMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'developers, projects, api keys',
+    sql: `
+CREATE TABLE developers (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  password_hash TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE projects (
+  id TEXT PRIMARY KEY,
+  developer_id TEXT NOT NULL REFERENCES developers(id),
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  website TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX projects_developer ON projects(developer_id);
+CREATE TABLE project_redirect_uris (
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  uri TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (project_id, uri)
+);
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL REFERENCES projects(id),
+  environment TEXT NOT NULL CHECK (environment IN ('production', 'testing')),
+  key_hash TEXT NOT NULL UNIQUE,
+  hint TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('active', 'revoked')),
+  refresh_allowed INTEGER NOT NULL DEFAULT 0,
+  rate_limit_rps INTEGER,
+  expires_at INTEGER,
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER,
+  revoked_at INTEGER,
+  -- Value of change_counters('api_keys') when the key last changed in a way verifiers must
+  -- see (revoked, permission, plan). Processes poll it to evict their caches (SPEC §3: 1 s).
+  change_seq INTEGER NOT NULL
+);
+CREATE INDEX api_keys_project ON api_keys(project_id);
+CREATE INDEX api_keys_change_seq ON api_keys(change_seq);
+-- Monotonic counters bumped inside the transaction that makes a change; the row lock orders
+-- concurrent changes, so a poller reading "> last seen" can never skip a commit.
+CREATE TABLE change_counters (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+INSERT INTO change_counters (name, value) VALUES ('api_keys', 0);
+`,
+  },
+  {
+    version: 2,
+    name: 'offers and full-text index',
+    sql: `
+CREATE TABLE offers (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  environment TEXT NOT NULL CHECK (environment IN ('production', 'testing')),
+  external_id TEXT,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL,
+  category TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  city TEXT NOT NULL,
+  region TEXT,
+  country TEXT NOT NULL,
+  lat REAL NOT NULL,
+  lon REAL NOT NULL,
+  price_amount TEXT NOT NULL,
+  price_value INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  publisher_id TEXT NOT NULL,
+  publisher_name TEXT NOT NULL,
+  url TEXT,
+  attributes TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('active', 'expired', 'withdrawn')),
+  published_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  expires_at INTEGER,
+  UNIQUE (environment, external_id)
+);
+CREATE INDEX offers_published ON offers(environment, published_at, id);
+CREATE INDEX offers_price ON offers(environment, price_value, id);
+CREATE INDEX offers_category_published ON offers(environment, category, published_at, id);
+CREATE INDEX offers_updated ON offers(environment, updated_at);
+-- Contentless: the analysed text lives only in the index; offers keeps the display text.
+-- Columns: stems of title and description, and the unstemmed words whose stem differs
+-- (prefix search while typing: "runn" must find "running", whose stem is "run").
+CREATE VIRTUAL TABLE offers_fts USING fts5(
+  title, body, title_words, body_words,
+  content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 0', prefix='2 3'
+);
+`,
+  },
+];

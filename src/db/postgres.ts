@@ -1,0 +1,98 @@
+import pg from 'pg';
+import { type Database, DatabaseUnavailableError, type Queryable, type SqlValue } from './database.js';
+
+// BIGINT (epoch milliseconds, counts) as numbers: every value we store fits in 2^53.
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** Connection-level failures: the server is down or restarting, not a bad query. */
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') {
+    const message = (error as Error | null)?.message ?? '';
+    return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(
+      message,
+    );
+  }
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03'].includes(
+      code,
+    ) || code.startsWith('08')
+  );
+}
+
+const numbered = new Map<string, string>();
+/** `?` → `$1, $2, …`; our SQL never holds a literal question mark. */
+function toPg(sql: string): string {
+  let out = numbered.get(sql);
+  if (out === undefined) {
+    let n = 0;
+    out = sql.replace(/\?/g, () => `$${++n}`);
+    numbered.set(sql, out);
+  }
+  return out;
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw isConnectionError(error) ? new DatabaseUnavailableError(error) : error;
+  }
+}
+
+function queryable(client: pg.Pool | pg.PoolClient): Queryable {
+  const query = (sql: string, params: readonly SqlValue[] = []) =>
+    guarded(() => client.query({ text: toPg(sql), values: [...params], types }));
+  return {
+    dialect: 'postgres',
+    all: async <T>(sql: string, params?: readonly SqlValue[]) => (await query(sql, params)).rows as T[],
+    get: async <T>(sql: string, params?: readonly SqlValue[]) =>
+      (await query(sql, params)).rows[0] as T | undefined,
+    run: async (sql: string, params?: readonly SqlValue[]) => (await query(sql, params)).rowCount ?? 0,
+  };
+}
+
+export function openPostgres(url: string, options: { poolMax: number }): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const base = queryable(pool);
+  const safeUrl = new URL(url);
+  safeUrl.password = safeUrl.password ? '***' : '';
+
+  return {
+    ...base,
+    description: safeUrl.toString(),
+    transaction: async <T>(fn: (tx: Queryable) => Promise<T>) => {
+      const client = await guarded(() => pool.connect());
+      try {
+        await guarded(() => client.query('BEGIN'));
+        const value = await fn(queryable(client));
+        await guarded(() => client.query('COMMIT'));
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    exec: async (sql) => {
+      await guarded(() => pool.query(sql));
+    },
+    ping: async () => {
+      await guarded(() => pool.query('SELECT 1'));
+    },
+    close: () => pool.end(),
+  };
+}

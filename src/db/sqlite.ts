@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database, Queryable, SqlValue } from './database.js';
+
+type Connection = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement<unknown[]>;
+
+/**
+ * SQLite adapter on better-sqlite3. Two connections: writes and transactions go through one
+ * connection, serialised by a promise lock (a transaction spans awaits, and nothing else may
+ * slip into it); plain reads use a second connection, which under WAL only ever sees committed
+ * data and never waits for a writer.
+ */
+export function openSqlite(file: string): Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const writer = connect(file, false);
+  const reader = connect(file, true);
+  let lock: Promise<unknown> = Promise.resolve();
+
+  function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const result = lock.then(fn, fn);
+    lock = result.catch(() => undefined);
+    return result;
+  }
+
+  const readSide = queryable(reader);
+  const writeSide = queryable(writer);
+
+  return {
+    dialect: 'sqlite',
+    description: `sqlite:${file}`,
+    all: readSide.all,
+    get: readSide.get,
+    run: (sql, params) => exclusive(() => writeSide.run(sql, params)),
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
+      exclusive(async () => {
+        // IMMEDIATE takes the write lock up front, so a concurrent writer (another process,
+        // such as the CLI) waits on busy_timeout instead of failing half-way through.
+        writer.exec('BEGIN IMMEDIATE');
+        try {
+          const value = await fn(writeSide);
+          writer.exec('COMMIT');
+          return value;
+        } catch (error) {
+          if (writer.inTransaction) writer.exec('ROLLBACK');
+          throw error;
+        }
+      }),
+    exec: (sql) =>
+      exclusive(async () => {
+        writer.exec(sql);
+      }),
+    ping: async () => {
+      reader.prepare('SELECT 1').get();
+    },
+    close: async () => {
+      await lock;
+      reader.close();
+      writer.close();
+    },
+  };
+}
+
+function connect(file: string, readonly: boolean): Connection {
+  const db = new BetterSqlite3(file);
+  db.pragma('busy_timeout = 5000');
+  if (!readonly) {
+    db.pragma('journal_mode = WAL');
+    // FULL: a commit is on disk before it is acknowledged, also under WAL (durability over speed).
+    db.pragma('synchronous = FULL');
+  }
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+function queryable(db: Connection): Omit<Queryable, 'dialect'> & { dialect: 'sqlite' } {
+  const statements = new Map<string, Statement>();
+  function prepare(sql: string): Statement {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  }
+  return {
+    dialect: 'sqlite',
+    all: async <T>(sql: string, params: readonly SqlValue[] = []) => prepare(sql).all(...params) as T[],
+    get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+      prepare(sql).get(...params) as T | undefined,
+    run: async (sql: string, params: readonly SqlValue[] = []) => prepare(sql).run(...params).changes,
+  };
+}

@@ -1,0 +1,53 @@
+import type { Database } from '../db/database.js';
+
+export interface Developer {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: number;
+}
+
+interface DeveloperRow {
+  id: string;
+  email: string;
+  name: string;
+  created_at: number;
+}
+
+const fromRow = (row: DeveloperRow): Developer => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  createdAt: Number(row.created_at),
+});
+
+export interface DeveloperStore {
+  insert(developer: Developer, passwordHash: string | null): Promise<void>;
+  findByEmail(email: string): Promise<Developer | undefined>;
+  get(id: string): Promise<Developer | undefined>;
+}
+
+export function createDeveloperStore(db: Database): DeveloperStore {
+  return {
+    async insert(developer, passwordHash) {
+      await db.run(
+        'INSERT INTO developers (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+        [developer.id, developer.email, developer.name, passwordHash, developer.createdAt],
+      );
+    },
+    async findByEmail(email) {
+      const row = await db.get<DeveloperRow>(
+        'SELECT id, email, name, created_at FROM developers WHERE email = ?',
+        [email],
+      );
+      return row && fromRow(row);
+    },
+    async get(id) {
+      const row = await db.get<DeveloperRow>(
+        'SELECT id, email, name, created_at FROM developers WHERE id = ?',
+        [id],
+      );
+      return row && fromRow(row);
+    },
+  };
+}

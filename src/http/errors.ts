@@ -1,0 +1,116 @@
+/**
+ * The one error table (SPEC §7): every code a client can receive, with its HTTP status, its
+ * title and what a client should do about it. `docs/errors.md` is generated from this table
+ * (`npm run docs:errors`) and a test fails when the two drift.
+ */
+export const ERRORS = {
+  invalid_parameter: {
+    status: 400,
+    title: 'Invalid parameter',
+    help: 'A query parameter is unknown, repeated where it may not be, or has a bad value. `errors[]` names each offending parameter with the reason. Fix the request; retrying it unchanged fails again.',
+  },
+  malformed_body: {
+    status: 400,
+    title: 'Malformed request body',
+    help: 'The body could not be parsed as its declared content type (for example broken JSON).',
+  },
+  api_key_conflict: {
+    status: 400,
+    title: 'Conflicting API keys',
+    help: 'The request carried an API key both in the `apiKey` query parameter and in the `X-Api-Key` header, and they differ. Send one (the header is preferred: query strings end up in logs and browser history).',
+  },
+  api_key_missing: {
+    status: 401,
+    title: 'API key missing',
+    help: 'Send your API key in the `X-Api-Key` header (or the `apiKey` query parameter).',
+  },
+  api_key_invalid: {
+    status: 401,
+    title: 'API key invalid',
+    help: 'The key is malformed, fails its checksum (mistyped or truncated), or is unknown. Copy the key again from the developer portal.',
+  },
+  api_key_revoked: {
+    status: 401,
+    title: 'API key revoked',
+    help: 'The key was revoked and will never work again. Apply for a new key on the developer portal.',
+  },
+  api_key_expired: {
+    status: 401,
+    title: 'API key expired',
+    help: 'The key was issued with an expiry date that has passed. Apply for a new key on the developer portal.',
+  },
+  api_key_wrong_environment: {
+    status: 403,
+    title: 'API key of another environment',
+    help: 'The key belongs to the other environment (the detail names it). Production keys work only on the production `{base_url}`, testing keys only on the testing one.',
+  },
+  offer_not_found: {
+    status: 404,
+    title: 'Offer not found',
+    help: 'No offer with this id exists in this environment.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    help: 'No resource lives at this path. The API reference at `/docs` lists every path.',
+  },
+  version_not_found: {
+    status: 404,
+    title: 'API version not found',
+    help: 'The path names an API version this server does not serve; the detail lists the versions it serves (SPEC §9).',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    help: 'The path exists but not with this HTTP method.',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Request body too large',
+    help: 'The request body is larger than the server accepts (`BODY_LIMIT_BYTES`, 64 KiB by default).',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    help: 'The request body has a content type this endpoint does not accept.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal server error',
+    help: 'Something failed on our side. Nothing about it is shown to the client; quote the `requestId` when you report it.',
+  },
+  unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    help: 'A dependency (the database) cannot be reached right now. Retry with backoff; the service recovers by itself.',
+  },
+} as const satisfies Record<string, { status: number; title: string; help: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Base of the `type` URL of every problem: the error's section in the published docs. */
+export const ERROR_DOCS_BASE = 'https://vitrine.dev/docs/errors';
+
+export function errorTypeUrl(code: ErrorCode): string {
+  return `${ERROR_DOCS_BASE}#${code}`;
+}
+
+export interface ParameterError {
+  parameter: string;
+  message: string;
+}
+
+/**
+ * An expected failure with its stable code. Thrown inside a handler, it becomes a problem+json
+ * response; its `detail` is shown to the client, so it never carries internal information.
+ */
+export class ProblemError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly extra: { errors?: ParameterError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'ProblemError';
+  }
+}

@@ -1,0 +1,50 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Environment } from '../platform/environment.js';
+import { ERRORS } from './errors.js';
+
+/**
+ * OpenAPI 3.1 generated from the route declarations (`/openapi.json`) and the interactive
+ * reference (`/docs`, assets served locally: no third-party requests).
+ */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  environment: Environment,
+  origin: string,
+): Promise<void> {
+  const errorTable = Object.entries(ERRORS)
+    .map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.title} |`)
+    .join('\n');
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: `Vitrine API (${environment})`,
+        version: '1.0.0',
+        description: [
+          'Offer search with API-key authentication. Send your key in the `X-Api-Key` header (preferred) or the `apiKey` query parameter.',
+          '',
+          'Every error is `application/problem+json` with a stable `code`:',
+          '',
+          '| code | status | title |',
+          '|---|---|---|',
+          errorTable,
+        ].join('\n'),
+      },
+      servers: [{ url: origin, description: `${environment} environment` }],
+      components: {
+        securitySchemes: {
+          ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    uiConfig: { deepLinking: true, tryItOutEnabled: true },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

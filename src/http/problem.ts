@@ -1,0 +1,136 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseUnavailableError } from '../db/database.js';
+import { ERRORS, type ErrorCode, errorTypeUrl, type ParameterError, ProblemError } from './errors.js';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  code: ErrorCode;
+  requestId: string;
+  errors?: ParameterError[];
+}
+
+export function problemBody(request: FastifyRequest, error: ProblemError): Problem {
+  const entry = ERRORS[error.code];
+  return {
+    type: errorTypeUrl(error.code),
+    title: entry.title,
+    status: entry.status,
+    detail: error.detail,
+    // The path only: the query may hold a secret (`apiKey`, `refresh`).
+    instance: request.url.split('?')[0] ?? '/',
+    code: error.code,
+    requestId: String(request.id),
+    ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+  };
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ProblemError): FastifyReply {
+  for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
+  return reply.code(ERRORS[error.code].status).type(PROBLEM_CONTENT_TYPE).send(problemBody(request, error));
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns schema-validation failures into `invalid_parameter` entries naming each parameter. */
+export function parameterErrors(
+  validation: readonly AjvError[],
+  context: string | undefined,
+): ParameterError[] {
+  const seen = new Map<string, string>();
+  for (const error of validation) {
+    let parameter = error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
+    let message = error.message ?? 'is invalid';
+    if (error.keyword === 'additionalProperties') {
+      parameter = String(error.params.additionalProperty);
+      message = context === 'querystring' ? 'is not a known parameter' : 'is not a known field';
+    } else if (error.keyword === 'required') {
+      parameter = String(error.params.missingProperty);
+      message = 'is required';
+    } else if (error.keyword === 'type' && error.params.type !== 'array') {
+      message = `must be a single ${String(error.params.type)} value`;
+      if (!error.instancePath.includes('/', 1) && context === 'querystring') {
+        message = 'must be given once, as a single value';
+      }
+    } else if (error.keyword === 'enum') {
+      message = `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    }
+    // Report each parameter once, with its first (most specific) reason.
+    if (parameter && !seen.has(parameter)) seen.set(parameter, message);
+  }
+  return [...seen].map(([parameter, message]) => ({ parameter, message }));
+}
+
+const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'payload_too_large',
+    detail: 'The request body is larger than allowed.',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    detail: 'This content type is not accepted here.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'malformed_body',
+    detail: 'The Content-Length does not match the body.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'malformed_body', detail: 'The JSON body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'malformed_body', detail: 'The body is not valid JSON.' },
+};
+
+/** Maps anything thrown to a problem: expected errors keep their code; the unexpected become 500. */
+export function toProblem(request: FastifyRequest, error: FastifyError | Error): ProblemError {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof DatabaseUnavailableError) {
+    return new ProblemError('unavailable', 'The database cannot be reached right now. Retry shortly.', {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  const fastifyError = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+  if (fastifyError.validation) {
+    const errors = parameterErrors(fastifyError.validation, fastifyError.validationContext);
+    return new ProblemError('invalid_parameter', describeParameters(errors), { errors });
+  }
+  const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+  if (known) return new ProblemError(known.code, known.detail);
+  if (error instanceof SyntaxError && (fastifyError.statusCode ?? 500) === 400) {
+    return new ProblemError('malformed_body', 'The body is not valid JSON.');
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return new ProblemError('internal_error', 'An unexpected error occurred.');
+}
+
+export function describeParameters(errors: readonly ParameterError[]): string {
+  return errors.map((e) => `${e.parameter} ${e.message}`).join('; ');
+}
+
+export function registerProblemHandlers(app: FastifyInstance, servedVersions: readonly string[]): void {
+  app.setErrorHandler((error, request, reply) =>
+    sendProblem(request, reply, toProblem(request, error as Error)),
+  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const version = /^\/(v\d+)(\/|$)/.exec(path)?.[1];
+    if (version && !servedVersions.includes(version)) {
+      return sendProblem(
+        request,
+        reply,
+        new ProblemError(
+          'version_not_found',
+          `API version ${version} is not served. Served versions: ${servedVersions.join(', ')}.`,
+        ),
+      );
+    }
+    return sendProblem(request, reply, new ProblemError('not_found', `Nothing lives at ${path}.`));
+  });
+}

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { ENV_KEY_TAG, type Environment } from '../platform/environment.js';
+import { randomBase62, toBase62 } from '../platform/ids.js';
+
+/**
+ * API key format (SPEC §3): `vk_<env>_<random>_<checksum>`.
+ *
+ * - `<random>`: 32 base62 characters, about 190 bits from the CSPRNG (SPEC asks for ≥ 128).
+ * - `<checksum>`: CRC-32 of everything before it, 6 base62 characters. It is not a secret and
+ *   not a MAC: it lets clients, secret scanners and our own hot path reject a mistyped or
+ *   truncated key without touching the database (the same idea as GitHub's token format).
+ *
+ * Keys carry ~190 bits of entropy, so a fast SHA-256 is the right hash for storage: a slow
+ * password hash protects low-entropy secrets and would only cost latency on every request.
+ */
+const KEY_PATTERN = /^vk_(prod|test)_([0-9A-Za-z]{32})_([0-9A-Za-z]{6})$/;
+const TAG_TO_ENV = { prod: 'production', test: 'testing' } as const satisfies Record<string, Environment>;
+
+export function generateApiKey(environment: Environment): string {
+  const body = `vk_${ENV_KEY_TAG[environment]}_${randomBase62(32)}`;
+  return `${body}_${checksum(body)}`;
+}
+
+function checksum(body: string): string {
+  return toBase62(crc32(body), 6);
+}
+
+export type ParsedApiKey =
+  | { ok: true; environment: Environment }
+  | { ok: false; reason: 'malformed' | 'checksum' };
+
+/** Checks shape and checksum only; whether the key exists is the verifier's business. */
+export function parseApiKey(raw: string): ParsedApiKey {
+  const match = KEY_PATTERN.exec(raw);
+  if (!match) return { ok: false, reason: 'malformed' };
+  const [, tag, random, sum] = match as unknown as [string, 'prod' | 'test', string, string];
+  if (checksum(`vk_${tag}_${random}`) !== sum) return { ok: false, reason: 'checksum' };
+  return { ok: true, environment: TAG_TO_ENV[tag] };
+}
+
+export function hashApiKey(raw: string): string {
+  return createHash('sha256').update(raw).digest('hex');
+}
+
+/** What lists show of a key so its owner can recognise it: `vk_test_…a1B2`. */
+export function keyHint(raw: string): string {
+  const random = raw.split('_')[2] ?? '';
+  return `${raw.slice(0, 8)}…${random.slice(-4)}`;
+}

@@ -1,0 +1,153 @@
+import { bumpCounter, readCounter } from '../db/counters.js';
+import type { Database } from '../db/database.js';
+import type { Environment } from '../platform/environment.js';
+
+export type KeyState = 'active' | 'revoked';
+
+/** An API key as stored: never the key itself, only its SHA-256 (SPEC §3). */
+export interface KeyRecord {
+  id: string;
+  projectId: string;
+  environment: Environment;
+  keyHash: string;
+  hint: string;
+  state: KeyState;
+  refreshAllowed: boolean;
+  rateLimitRps: number | null;
+  expiresAt: number | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+interface KeyRow {
+  id: string;
+  project_id: string;
+  environment: Environment;
+  key_hash: string;
+  hint: string;
+  state: KeyState;
+  refresh_allowed: number;
+  rate_limit_rps: number | null;
+  expires_at: number | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+const COLUMNS =
+  'id, project_id, environment, key_hash, hint, state, refresh_allowed, rate_limit_rps, expires_at, created_at, last_used_at, revoked_at';
+
+function fromRow(row: KeyRow): KeyRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    environment: row.environment,
+    keyHash: row.key_hash,
+    hint: row.hint,
+    state: row.state,
+    refreshAllowed: Number(row.refresh_allowed) === 1,
+    rateLimitRps: row.rate_limit_rps === null ? null : Number(row.rate_limit_rps),
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    createdAt: Number(row.created_at),
+    lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+export interface KeyStore {
+  insert(record: KeyRecord): Promise<void>;
+  findByHash(keyHash: string): Promise<KeyRecord | undefined>;
+  get(id: string): Promise<KeyRecord | undefined>;
+  list(filter: { projectId?: string; environment?: Environment }): Promise<KeyRecord[]>;
+  /** Revokes an active key; false when it was not active (already revoked or unknown). */
+  revoke(id: string, at: number): Promise<boolean>;
+  /** Hashes of keys changed after counter value `since`, and the newest counter value seen. */
+  changedSince(since: number): Promise<{ hashes: string[]; latest: number }>;
+  currentChangeSeq(): Promise<number>;
+  recordLastUse(uses: ReadonlyMap<string, number>): Promise<void>;
+}
+
+export function createKeyStore(db: Database): KeyStore {
+  return {
+    async insert(record) {
+      await db.transaction(async (tx) => {
+        const seq = await bumpCounter(tx, 'api_keys');
+        await tx.run(
+          `INSERT INTO api_keys (${COLUMNS}, change_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            record.id,
+            record.projectId,
+            record.environment,
+            record.keyHash,
+            record.hint,
+            record.state,
+            record.refreshAllowed ? 1 : 0,
+            record.rateLimitRps,
+            record.expiresAt,
+            record.createdAt,
+            record.lastUsedAt,
+            record.revokedAt,
+            seq,
+          ],
+        );
+      });
+    },
+    async findByHash(keyHash) {
+      const row = await db.get<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`, [keyHash]);
+      return row && fromRow(row);
+    },
+    async get(id) {
+      const row = await db.get<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id]);
+      return row && fromRow(row);
+    },
+    async list({ projectId, environment }) {
+      const where: string[] = [];
+      const params: string[] = [];
+      if (projectId) {
+        where.push('project_id = ?');
+        params.push(projectId);
+      }
+      if (environment) {
+        where.push('environment = ?');
+        params.push(environment);
+      }
+      const rows = await db.all<KeyRow>(
+        `SELECT ${COLUMNS} FROM api_keys ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
+        params,
+      );
+      return rows.map(fromRow);
+    },
+    async revoke(id, at) {
+      return db.transaction(async (tx) => {
+        const seq = await bumpCounter(tx, 'api_keys');
+        const changed = await tx.run(
+          "UPDATE api_keys SET state = 'revoked', revoked_at = ?, change_seq = ? WHERE id = ? AND state = 'active'",
+          [at, seq, id],
+        );
+        return changed > 0;
+      });
+    },
+    async changedSince(since) {
+      const rows = await db.all<{ key_hash: string; change_seq: number }>(
+        'SELECT key_hash, change_seq FROM api_keys WHERE change_seq > ? ORDER BY change_seq',
+        [since],
+      );
+      const last = rows.at(-1);
+      return { hashes: rows.map((r) => r.key_hash), latest: last ? Number(last.change_seq) : since };
+    },
+    currentChangeSeq: () => readCounter(db, 'api_keys'),
+    async recordLastUse(uses) {
+      if (uses.size === 0) return;
+      // Last use is bookkeeping, not a change verifiers must see: change_seq stays untouched.
+      await db.transaction(async (tx) => {
+        for (const [id, at] of uses) {
+          await tx.run(
+            'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+            [at, id, at],
+          );
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError } from 'commander';
+import { registerAccountCommands } from './cli/accounts.js';
+import { print } from './cli/io.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { migrate } from './db/migrate.js';
+import { createDeps, type Deps } from './deps.js';
+import { createLogger } from './http/logger.js';
+import { generateOffers } from './offers/seed.js';
+import { systemClock } from './platform/clock.js';
+import { type Environment, isEnvironment } from './platform/environment.js';
+import { UsageError } from './platform/usage-error.js';
+import { serve } from './serve/serve.js';
+
+/**
+ * The composition root and the `vitrine` command (SPEC §10). Config is read once here; every
+ * command builds its dependencies from it, so all of them read the same settings as `serve`.
+ */
+function parseEnv(value: string): Environment {
+  if (!isEnvironment(value)) throw new InvalidArgumentError('must be production or testing');
+  return value;
+}
+
+function parsePositive(max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+      throw new InvalidArgumentError(`must be a whole number from 1 to ${max}`);
+    }
+    return Number(value);
+  };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const config = loadConfig();
+  const program = new Command('vitrine').description(
+    'Vitrine: offer search with API-key and token authentication',
+  );
+  program.exitOverride();
+
+  // Commands other than serve log only warnings, to stderr: stdout is for their output.
+  async function withDeps<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
+    const deps = createDeps(config, {
+      clock: systemClock,
+      logger: createLogger({ level: 'warn', stream: process.stderr }),
+    });
+    try {
+      await migrate(deps.db);
+      return await work(deps);
+    } finally {
+      await deps.close();
+    }
+  }
+
+  program
+    .command('serve')
+    .description('serve production on PORT and testing on TESTING_PORT, or one environment with --env')
+    .option('--env <environment>', 'serve only this environment', parseEnv)
+    .option('--demo', 'create a demo project, key and offers on first run (what npm start does)')
+    .action(async (o: { env?: Environment; demo?: boolean }) => {
+      const deps = createDeps(config, {
+        clock: systemClock,
+        logger: createLogger({ level: config.logLevel }),
+      });
+      const server = await serve(deps, {
+        environments: o.env ? [o.env] : ['production', 'testing'],
+        demo: Boolean(o.demo),
+      });
+      const stop = (signal: string) => {
+        deps.logger.info({ signal }, 'shutting down');
+        setTimeout(() => process.exit(1), 10_000).unref();
+        server.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations')
+    .option('--json', 'print one JSON object')
+    .action(async (o: { json?: boolean }) => {
+      const result = await withDeps((d) => migrate(d.db));
+      print(
+        {
+          json: { applied: result.applied.map((m) => m.version), current: result.current },
+          text:
+            result.applied.length === 0
+              ? `Database is up to date (version ${result.current}).`
+              : `Applied ${result.applied.map((m) => `${m.version} (${m.name})`).join(', ')}; now at version ${result.current}.`,
+        },
+        Boolean(o.json),
+      );
+    });
+
+  program
+    .command('seed')
+    .description('upsert deterministic synthetic offers (demos, benchmarks); re-running is safe')
+    .requiredOption('--env <environment>', 'production or testing', parseEnv)
+    .requiredOption('--count <n>', 'number of offers', parsePositive(10_000_000))
+    .option('--seed <n>', 'random seed (same seed and count, same offers)', parsePositive(2 ** 31), 42)
+    .option('--json', 'print one JSON object')
+    .action(async (o: { env: Environment; count: number; seed: number; json?: boolean }) => {
+      const started = performance.now();
+      const totals = await withDeps(async (d) => {
+        const chunk = 5_000;
+        let inserted = 0;
+        let updated = 0;
+        for (let start = 0; start < o.count; start += chunk) {
+          const offers = [
+            ...generateOffers({ count: Math.min(chunk, o.count - start), seed: o.seed, startIndex: start }),
+          ];
+          const r = await d.offers.upsertMany(o.env, offers);
+          inserted += r.inserted;
+          updated += r.updated;
+          if (!o.json && o.count > chunk)
+            process.stderr.write(`\r  ${start + offers.length}/${o.count} offers`);
+        }
+        if (!o.json && o.count > chunk) process.stderr.write('\n');
+        return { inserted, updated };
+      });
+      const seconds = (performance.now() - started) / 1000;
+      print(
+        {
+          json: { environment: o.env, ...totals, seconds: Number(seconds.toFixed(2)) },
+          text: `Seeded ${o.env}: ${totals.inserted} inserted, ${totals.updated} updated in ${seconds.toFixed(1)} s.`,
+        },
+        Boolean(o.json),
+      );
+    });
+
+  registerAccountCommands(program, withDeps, parseEnv);
+  await program.parseAsync(argv);
+}
+
+main(process.argv).catch((error: unknown) => {
+  const code = (error as { code?: string }).code;
+  if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') {
+    process.exit(0);
+  }
+  if (typeof code === 'string' && code.startsWith('commander.')) process.exit(2);
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`vitrine: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`vitrine: ${(error as Error).message ?? String(error)}\n`);
+  process.exit(1);
+});

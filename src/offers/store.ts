@@ -1,0 +1,91 @@
+import type { Queryable, SqlValue } from '../db/database.js';
+import type { Environment } from '../platform/environment.js';
+import type { CursorValue } from './cursor.js';
+import type { OfferInput } from './offer-input.js';
+import type { Offer, OfferStatus, SortOrder } from './schemas.js';
+import type { AnalysedField, TextQuery } from './text.js';
+
+/** What a search asks the store for, already validated and normalised by the service. */
+export interface SearchCriteria {
+  environment: Environment;
+  text: TextQuery | null;
+  categories: string[];
+  country: string | null;
+  currency: string | null;
+  /** In price units (see price.ts). */
+  priceMin: number | null;
+  priceMax: number | null;
+  publishedAfter: number | null;
+  publishedBefore: number | null;
+  updatedSince: number | null;
+  status: OfferStatus;
+  sort: SortOrder;
+  limit: number;
+  /** Sort-key values of the last offer of the previous page. */
+  after: CursorValue[] | null;
+  now: number;
+}
+
+export interface SearchPage {
+  offers: Offer[];
+  total: { value: number; relation: 'eq' | 'gte' };
+  /** Sort-key values of the last offer when another page follows, else null. */
+  nextKeys: CursorValue[] | null;
+}
+
+export interface UpsertResult {
+  inserted: number;
+  updated: number;
+}
+
+export interface OfferStore {
+  upsertMany(environment: Environment, offers: readonly OfferInput[], now: number): Promise<UpsertResult>;
+  get(environment: Environment, id: string, now: number): Promise<Offer | undefined>;
+  search(criteria: SearchCriteria): Promise<SearchPage>;
+  count(environment: Environment): Promise<number>;
+}
+
+/** The part of a store that differs between backends: how analysed text is indexed and matched. */
+export interface TextIndex {
+  /** SQL predicate on alias `o`: the offer matches every term of the query. */
+  match(query: TextQuery): { sql: string; params: SqlValue[] };
+  /** SQL predicate on alias `o`: the title alone matches the query (relevance tier). */
+  matchTitle(query: TextQuery): { sql: string; params: SqlValue[] };
+  /** Writes an offer row (insert or update by id) with its index entry; true when inserted. */
+  upsert(
+    tx: Queryable,
+    row: OfferRowValues,
+    text: { title: AnalysedField; body: AnalysedField },
+  ): Promise<boolean>;
+}
+
+/** Column values of one offer row, in `OFFER_WRITE_COLUMNS` order. */
+export type OfferRowValues = SqlValue[];
+
+export const OFFER_WRITE_COLUMNS = [
+  'id',
+  'environment',
+  'external_id',
+  'title',
+  'description',
+  'category',
+  'tags',
+  'city',
+  'region',
+  'country',
+  'lat',
+  'lon',
+  'price_amount',
+  'price_value',
+  'currency',
+  'publisher_id',
+  'publisher_name',
+  'url',
+  'attributes',
+  'status',
+  'published_at',
+  'updated_at',
+  'expires_at',
+] as const;
+
+export const OFFER_READ_COLUMNS = OFFER_WRITE_COLUMNS.map((c) => `o.${c}`).join(', ');

@@ -1,0 +1,49 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * Prefixed identifiers say what they are (`key_…`, `prj_…`): a support engineer reading a log line
+ * or an integrator reading a response never has to guess which table an id belongs to.
+ */
+export type IdPrefix = 'dev' | 'prj' | 'key' | 'off' | 'req';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniformly random base62 string (rejection sampling keeps every character equally likely). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 62 * 4: bytes at or above it would bias the first characters.
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Fixed-width base62 encoding of an unsigned integer. */
+export function toBase62(value: number, width: number): string {
+  let n = value;
+  let out = '';
+  for (let i = 0; i < width; i += 1) {
+    out = BASE62[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+export function newId(prefix: IdPrefix): string {
+  // 20 base62 characters ≈ 119 bits: unguessable and collision-free at any realistic volume.
+  return `${prefix}_${randomBase62(20)}`;
+}
+
+/** A stable id derived from a natural key, so re-running an import or seed reuses the same ids. */
+export function derivedId(prefix: IdPrefix, naturalKey: string): string {
+  const digest = createHash('sha256').update(naturalKey).digest();
+  let out = '';
+  for (const byte of digest) {
+    if (byte < 248) out += BASE62[byte % 62];
+    if (out.length === 20) break;
+  }
+  return `${prefix}_${out}`;
+}

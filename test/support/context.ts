@@ -1,0 +1,78 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config/config.js';
+import type { Dialect } from '../../src/db/database.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/http/logger.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import type { Environment } from '../../src/platform/environment.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+
+export interface TestContext {
+  deps: Deps;
+  clock: ManualClock;
+  database: TestDatabase;
+  apps: Record<Environment, FastifyInstance>;
+  /** Every log line written so far, for secret-leak assertions. */
+  logs: string[];
+  /** A developer, a project and one key per environment, ready to call with. */
+  fixtures: { projectId: string; keys: Record<Environment, { id: string; key: string }> };
+  close(): Promise<void>;
+}
+
+/** A complete Vitrine on a fresh database of the given backend, driven with `app.inject()`. */
+export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv = {}): Promise<TestContext> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig(env);
+  const clock = new ManualClock(Date.UTC(2026, 10, 1, 12));
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(String(chunk));
+      callback();
+    },
+  });
+  const logger = createLogger({ level: 'info', stream });
+  const deps = createDeps(config, { clock, logger, db: database.db });
+  await deps.keyVerifier.start();
+  const apps = {} as Record<Environment, FastifyInstance>;
+  for (const environment of ['production', 'testing'] as const) {
+    apps[environment] = await buildApp({
+      config,
+      environment,
+      db: database.db,
+      keys: deps.keyVerifier,
+      offers: deps.offers,
+      logger,
+    });
+    await apps[environment].ready();
+  }
+  await deps.developers.add({ email: 'integrator@example.com', name: 'Integrator' });
+  const project = await deps.projects.add({
+    name: 'Test project',
+    ownerEmail: 'integrator@example.com',
+    redirectUris: ['https://app.example.com/callback'],
+  });
+  const prod = await deps.keys.issue({ projectId: project.id, environment: 'production' });
+  const test = await deps.keys.issue({ projectId: project.id, environment: 'testing' });
+  return {
+    deps,
+    clock,
+    database,
+    apps,
+    logs,
+    fixtures: {
+      projectId: project.id,
+      keys: {
+        production: { id: prod.record.id, key: prod.key },
+        testing: { id: test.record.id, key: test.key },
+      },
+    },
+    async close() {
+      await Promise.all(Object.values(apps).map((app) => app.close()));
+      await deps.keyVerifier.stop();
+      await database.drop();
+    },
+  };
+}

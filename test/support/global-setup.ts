@@ -1,0 +1,36 @@
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * Decides once per run whether the PostgreSQL half of the contract suite runs.
+ * Laptop without PostgreSQL: skipped, with a banner nobody can miss. CI (`CI=true`): a failure.
+ */
+const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresAdminUrl: string | null;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<void> {
+  const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_ADMIN_URL;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    project.provide('postgresAdminUrl', url);
+  } catch (error) {
+    const reason = (error as Error).message;
+    if (process.env.CI === 'true') {
+      throw new Error(`PostgreSQL is required under CI=true but ${url} is unreachable: ${reason}`);
+    }
+    const line = '!'.repeat(78);
+    process.stderr.write(
+      `\n${line}\n!! PostgreSQL unreachable at ${url} (${reason}).\n!! The PostgreSQL half of the contract suite is SKIPPED. Start it, or set TEST_POSTGRES_URL.\n${line}\n\n`,
+    );
+    project.provide('postgresAdminUrl', null);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
