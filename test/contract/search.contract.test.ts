@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OfferInput } from '../../src/offers/offer-input.js';
+import { priceToUnits } from '../../src/offers/price.js';
+import { effectiveStatus, offerIdFor } from '../../src/offers/rows.js';
+import { generateOffers } from '../../src/offers/seed.js';
+import type { Environment } from '../../src/platform/environment.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { backends } from '../support/databases.js';
+
+/**
+ * The search contract (SPEC §6), run on every backend. Filters, sorts and paging are checked
+ * against an independent oracle computed in JavaScript from the seeded offers; text semantics
+ * against hand-written offers whose expected matches are obvious.
+ */
+const SEEDED = 400;
+const seeded = [...generateOffers({ count: SEEDED, seed: 7 })];
+
+type Query = Record<string, string | number | string[]>;
+
+function url(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) for (const item of [v].flat()) params.append(k, String(item));
+  return `/v1/offers/?${params.toString()}`;
+}
+
+/** The oracle: which seeded offers a filter-only query returns, in which order. */
+function expectedIds(query: { category?: string[]; priceMin?: string; priceMax?: string; country?: string; status?: string; sort?: string }, now: number): string[] {
+  const status = query.status ?? 'active';
+  const rows = seeded
+    .filter((o) => effectiveStatus(o.status, o.expiresAt, now) === status)
+    .filter((o) => !query.category || query.category.includes(o.category))
+    .filter((o) => !query.priceMin || priceToUnits(o.price.amount) >= priceToUnits(query.priceMin))
+    .filter((o) => !query.priceMax || priceToUnits(o.price.amount) <= priceToUnits(query.priceMax))
+    .filter((o) => !query.country || o.location.country === query.country.toUpperCase())
+    .map((o) => ({ id: offerIdFor('testing', o.externalId), price: priceToUnits(o.price.amount), published: o.publishedAt }));
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const sort = query.sort ?? '-publishedAt';
+  const compare = {
+    '-publishedAt': (a: typeof rows[0], b: typeof rows[0]) => b.published - a.published || byId(b, a),
+    publishedAt: (a: typeof rows[0], b: typeof rows[0]) => a.published - b.published || byId(a, b),
+    price: (a: typeof rows[0], b: typeof rows[0]) => a.price - b.price || byId(a, b),
+    '-price': (a: typeof rows[0], b: typeof rows[0]) => b.price - a.price || byId(b, a),
+  }[sort];
+  if (!compare) throw new Error(`no oracle for ${sort}`);
+  return rows.sort(compare).map((r) => r.id);
+}
+
+const HANDMADE_BASE = Date.UTC(2026, 9, 1);
+function handmade(externalId: string, title: string, description: string, daysAfterBase: number, extra: Partial<OfferInput> = {}): OfferInput {
+  return {
+    externalId,
+    title,
+    description,
+    category: 'furniture',
+    tags: [],
+    location: { city: 'Lyon', region: null, country: 'FR', lat: 45.76, lon: 4.83 },
+    price: { amount: '100.00', currency: 'EUR' },
+    publisher: { id: 'pub_test01', name: 'Test shop' },
+    url: null,
+    attributes: {},
+    status: 'active',
+    publishedAt: HANDMADE_BASE + daysAfterBase * 86_400_000,
+    expiresAt: null,
+    ...extra,
+  };
+}
+
+const HANDMADE: OfferInput[] = [
+  handmade('lamp-title-old', 'Brass lamp', 'A warm light for the living room.', 1),
+  handmade('lamp-description-new', 'Writing desk', 'Solid desk; a matching lamp is included.', 5),
+  handmade('chairs', 'Four dining chairs', 'Beech wood, sturdy.', 2),
+  handmade('running', 'Running shoes', 'Barely used trainers for runners.', 3),
+  handmade('bicycles', 'Two bicycles for kids', 'Small frames, with stabilisers.', 4),
+  handmade('cafe', 'Café table', 'Round bistro table from a café.', 6),
+  handmade('withdrawn-lamp', 'Floor lamp', 'Tall lamp.', 7, { status: 'withdrawn' }),
+];
+
+for (const { dialect, available } of backends()) {
+  describe.skipIf(!available)(`search contract on ${dialect}`, () => {
+    let t: TestContext;
+    let key: Record<Environment, string>;
+    beforeAll(async () => {
+      t = await createTestContext(dialect);
+      key = { testing: t.fixtures.keys.testing.key, production: t.fixtures.keys.production.key };
+      await t.deps.offers.upsertMany('testing', seeded);
+      await t.deps.offers.upsertMany('production', HANDMADE);
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    const search = async (query: Query, env: Environment = 'testing') => {
+      const res = await t.apps[env].inject({ method: 'GET', url: url(query), headers: { 'x-api-key': key[env] } });
+      return res;
+    };
+    const ids = async (query: Query, env: Environment = 'production') =>
+      ((await search(query, env)).json().data as { id: string }[]).map((o) => o.id);
+    const idOf = (externalId: string) => offerIdFor('production', externalId);
+
+    /** Follows nextCursor to the end, checking the Link header on the way. */
+    async function allPages(query: Query): Promise<string[]> {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 200; page += 1) {
+        const res = await search(cursor ? { ...query, cursor } : query);
+        expect(res.statusCode).toBe(200);
+        const body = res.json();
+        seen.push(...body.data.map((o: { id: string }) => o.id));
+        cursor = body.nextCursor;
+        if (!cursor) {
+          expect(res.headers.link).toBeUndefined();
+          return seen;
+        }
+        expect(res.headers.link).toContain(`cursor=${cursor}`);
+        expect(res.headers.link).toContain('rel="next"');
+        expect(res.headers.link).not.toContain(key.testing);
+      }
+      throw new Error('paging did not end');
+    }
+
+    it('answers the SPEC §6 envelope', async () => {
+      const res = await search({ limit: 2 });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['data', 'facets', 'nextCursor', 'total']);
+      expect(body.data).toHaveLength(2);
+      expect(body.total).toEqual({ value: expectedIds({}, t.clock.now()).length, relation: 'eq' });
+      const offer = body.data[0];
+      const source = seeded.find((o) => offerIdFor('testing', o.externalId) === offer.id);
+      expect(source).toBeDefined();
+      expect(offer).toMatchObject({
+        title: source?.title,
+        price: { amount: source?.price.amount, currency: source?.price.currency },
+        location: { city: source?.location.city, country: source?.location.country },
+        tags: source?.tags,
+        status: 'active',
+        publishedAt: new Date(source?.publishedAt ?? 0).toISOString(),
+      });
+    });
+
+    it.each([
+      ['newest first by default', {}],
+      ['oldest first', { sort: 'publishedAt' }],
+      ['cheapest first', { sort: 'price' }],
+      ['dearest first', { sort: '-price' }],
+      ['one category', { category: ['vehicles'] }],
+      ['several categories', { category: ['electronics', 'furniture', 'books'], sort: 'price' }],
+      ['a price range', { priceMin: '50', priceMax: '500.5', sort: '-price' }],
+      ['a country, case-insensitive', { country: 'de' }],
+      ['withdrawn offers', { status: 'withdrawn' }],
+      ['expired offers (stored or past expiresAt)', { status: 'expired', sort: 'publishedAt' }],
+    ])('pages through %s: every match exactly once, in oracle order', async (_label, query) => {
+      const expected = expectedIds(query, t.clock.now());
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await allPages({ ...query, limit: 7 } as Query)).toEqual(expected);
+    });
+
+    it('keeps a cursor correct while offers are added and changed', async () => {
+      const first = await search({ sort: 'price', limit: 10, category: ['books'] });
+      const page1 = first.json().data.map((o: { id: string }) => o.id);
+      // A new cheapest book sorts before the cursor; a page-1 book becomes dearer.
+      const cheap = handmade('new-cheap-book', 'Pocket dictionary', 'Like new.', 0, {
+        category: 'books',
+        price: { amount: '0.01', currency: 'EUR' },
+        publishedAt: t.clock.now() - 1000,
+      });
+      await t.deps.offers.upsertMany('testing', [cheap]);
+      const rest = await allPages({ sort: 'price', limit: 10, category: ['books'], cursor: first.json().nextCursor });
+      const expectedRest = expectedIds({ sort: 'price', category: ['books'] }, t.clock.now()).slice(10);
+      expect(rest).toEqual(expectedRest);
+      expect(rest.some((id) => page1.includes(id))).toBe(false);
+      expect(rest).not.toContain(offerIdFor('testing', 'new-cheap-book'));
+    });
+
+    it('ranks title matches above description-only matches, then newest first', async () => {
+      // "lamp " (complete word): the old offer with lamp in its title beats the newer one with it in the description.
+      expect(await ids({ q: 'lamp ' })).toEqual([idOf('lamp-title-old'), idOf('lamp-description-new')]);
+    });
+
+    it('stems English words both ways', async () => {
+      expect(await ids({ q: 'chair ' })).toEqual([idOf('chairs')]);
+      expect(await ids({ q: 'runs ' })).toEqual([idOf('running')]);
+      expect(await ids({ q: 'bicycle ' })).toEqual([idOf('bicycles')]);
+    });
+
+    it('matches the last word as a prefix while it is being typed', async () => {
+      expect(await ids({ q: 'runn' })).toEqual([idOf('running')]);
+      expect(await ids({ q: 'bicyc' })).toEqual([idOf('bicycles')]);
+      expect(await ids({ q: 'dining ch' })).toEqual([idOf('chairs')]);
+      expect(await ids({ q: 'runn ' })).toEqual([]);
+    });
+
+    it('requires every word to match', async () => {
+      expect(await ids({ q: 'desk lamp' })).toEqual([idOf('lamp-description-new')]);
+      expect(await ids({ q: 'brass desk ' })).toEqual([]);
+    });
+
+    it('folds case and diacritics', async () => {
+      expect(await ids({ q: 'CAFE' })).toEqual([idOf('cafe')]);
+      expect(await ids({ q: 'bistró ' })).toEqual([idOf('cafe')]);
+    });
+
+    it('leaves withdrawn offers out unless asked for', async () => {
+      expect(await ids({ q: 'lamp ' })).not.toContain(idOf('withdrawn-lamp'));
+      expect(await ids({ q: 'lamp ', status: 'withdrawn' })).toEqual([idOf('withdrawn-lamp')]);
+    });
+
+    it('hides offers past expiresAt without any batch job', async () => {
+      const expiring = handmade('expiring', 'Vintage gramophone', 'Works.', 8, { expiresAt: t.clock.now() + 3_600_000 });
+      await t.deps.offers.upsertMany('production', [expiring]);
+      expect(await ids({ q: 'gramophone' })).toEqual([idOf('expiring')]);
+      t.clock.advance(3_600_000);
+      expect(await ids({ q: 'gramophone' })).toEqual([]);
+      const expired = await search({ q: 'gramophone', status: 'expired' }, 'production');
+      expect(expired.json().data[0]).toMatchObject({ id: idOf('expiring'), status: 'expired' });
+    });
+
+    it('answers a query of only punctuation or stop words with a clear empty result', async () => {
+      for (const q of ['!!!', 'the of and', '  ', '"\'*-']) {
+        const res = await search({ q }, 'production');
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ data: [], total: { value: 0, relation: 'eq' }, facets: {}, nextCursor: null });
+      }
+    });
+
+    it('treats FTS and tsquery syntax in q as plain words', async () => {
+      for (const q of ['lamp OR desk', 'lamp:*', "lamp' | 'desk", 'NEAR(lamp desk)', 'title:lamp', '"lamp']) {
+        const res = await search({ q }, 'production');
+        expect(res.statusCode).toBe(200);
+      }
+    });
+
+    it('gets one offer by id, in its own environment only', async () => {
+      const id = idOf('chairs');
+      const res = await t.apps.production.inject({ url: `/v1/offers/${id}`, headers: { 'x-api-key': key.production } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ id, title: 'Four dining chairs', price: { amount: '100.00' } });
+      const other = await t.apps.testing.inject({ url: `/v1/offers/${id}`, headers: { 'x-api-key': key.testing } });
+      expect(other.statusCode).toBe(404);
+      expect(other.json()).toMatchObject({ code: 'offer_not_found', status: 404 });
+    });
+
+    it.each([
+      ['an unknown parameter', { colour: 'red' }, ['colour']],
+      ['limit 0', { limit: 0 }, ['limit']],
+      ['limit 101', { limit: 101 }, ['limit']],
+      ['a non-numeric limit', { limit: 'ten' }, ['limit']],
+      ['a repeated limit', { limit: ['5', '6'] }, ['limit']],
+      ['a repeated q', { q: ['a', 'b'] }, ['q']],
+      ['an unknown sort', { sort: 'popularity' }, ['sort']],
+      ['a bad price', { priceMin: '12,50' }, ['priceMin']],
+      ['priceMin above priceMax', { priceMin: '10', priceMax: '5' }, ['priceMin']],
+      ['relevance without q', { sort: 'relevance' }, ['sort']],
+      ['a garbage cursor', { cursor: 'bm9wZQ' }, ['cursor']],
+      ['a bad date', { publishedAfter: 'yesterday' }, ['publishedAfter']],
+      ['a too long q', { q: 'x'.repeat(201) }, ['q']],
+      ['a bad category', { category: ['Not A Slug'] }, ['category']],
+      ['several bad parameters at once', { limit: 0, sort: 'nope', colour: 'red' }, ['colour', 'limit', 'sort']],
+    ])('refuses %s with 400 invalid_parameter naming it', async (_label, query, parameters) => {
+      const res = await search(query as Query);
+      expect(res.statusCode).toBe(400);
+      const body = res.json();
+      expect(body.code).toBe('invalid_parameter');
+      expect(body.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(parameters);
+      for (const parameter of parameters) expect(body.detail).toContain(parameter);
+    });
+
+    it('refuses a cursor from another query', async () => {
+      const first = await search({ sort: 'price', limit: 5 });
+      const res = await search({ sort: 'price', limit: 5, category: ['books'], cursor: first.json().nextCursor });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([
+        { parameter: 'cursor', message: 'belongs to a different query (same q, filters and sort are required)' },
+      ]);
+    });
+  });
+}
