@@ -38,13 +38,14 @@ async function main(argv: string[]): Promise<void> {
   program.exitOverride();
 
   // Commands other than serve log only warnings, to stderr: stdout is for their output.
-  async function withDeps<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
+  // Every command migrates first, so each works on a fresh DATA_DIR (SPEC §10: same config as serve).
+  async function withDeps<T>(work: (deps: Deps) => Promise<T>, options = { migrate: true }): Promise<T> {
     const deps = createDeps(config, {
       clock: systemClock,
       logger: createLogger({ level: 'warn', stream: process.stderr }),
     });
     try {
-      await migrate(deps.db);
+      if (options.migrate) await migrate(deps.db);
       return await work(deps);
     } finally {
       await deps.close();
@@ -82,7 +83,7 @@ async function main(argv: string[]): Promise<void> {
     .description('apply pending database migrations')
     .option('--json', 'print one JSON object')
     .action(async (o: { json?: boolean }) => {
-      const result = await withDeps((d) => migrate(d.db));
+      const result = await withDeps((d) => migrate(d.db), { migrate: false });
       print(
         {
           json: { applied: result.applied.map((m) => m.version), current: result.current },

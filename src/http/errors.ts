@@ -59,11 +59,6 @@ export const ERRORS = {
     title: 'API version not found',
     help: 'The path names an API version this server does not serve; the detail lists the versions it serves (SPEC §9).',
   },
-  method_not_allowed: {
-    status: 405,
-    title: 'Method not allowed',
-    help: 'The path exists but not with this HTTP method.',
-  },
   payload_too_large: {
     status: 413,
     title: 'Request body too large',

@@ -246,12 +246,12 @@ export const KIND_POOLS: Readonly<Record<CategoryKind, KindPools>> = {
   goods: {
     openers: [
       { text: 'Selling my {item} because I no longer need it.' },
-      { text: 'Offering this {item} after moving to a smaller apartment.' },
-      { text: 'Selling this {item}, it has served me well for {years} years.' },
-      { text: 'We are clearing out the house and this {item} has to go.' },
+      { text: 'Offering my {item} after moving to a smaller apartment.' },
+      { text: 'Selling my {item}, which served me well for {years} years.' },
+      { text: 'We are clearing out the house, so the {item} must go.' },
       { text: 'Great {item} looking for a new home.' },
-      { text: 'Decluttering before a move abroad, so my {item} needs a new owner.' },
-      { text: 'Our {item} is for sale since we upgraded.' },
+      { text: 'Decluttering before a move abroad, so my {item} must find a new owner.' },
+      { text: 'Selling our {item} since we upgraded.' },
       { text: 'For sale: {item}, well looked after.' },
     ],
     status: [],

@@ -103,7 +103,10 @@ class Weighted<T> {
   private readonly total: number;
   constructor(items: readonly T[], weight: (item: T) => number) {
     let total = 0;
-    this.entries = items.map((item) => ({ item, upTo: (total += weight(item)) }));
+    this.entries = items.map((item) => {
+      total += weight(item);
+      return { item, upTo: total };
+    });
     this.total = total;
   }
   pick(rng: Rng): T {
@@ -116,28 +119,34 @@ class Weighted<T> {
 
 // ------------------------------------------------------------------ templates
 
-const SLOT = {
-  attr: 0,
-  adj: 1,
-  noun: 2,
-  brand: 3,
-  item: 4,
-  extra: 5,
-  qual: 6,
-  cond: 7,
-  city: 8,
-  country: 9,
-  lang: 10,
-  years: 11,
-  km: 12,
-  days: 13,
-} as const;
-type SlotName = Exclude<keyof typeof SLOT, 'attr'>;
-const isSlotName = (s: string): s is SlotName => s !== 'attr' && s in SLOT;
+type Reader = (ctx: Ctx) => string | number;
+
+/** Fixed slots; any other `{name}` reads the item attribute of that name. */
+const READERS = {
+  adj: (ctx) => {
+    // Drawn once per offer so the title and description agree ("junior" in both).
+    ctx.adjective ??= pick(ctx.rng, ctx.spec.adjectives);
+    return ctx.adjective;
+  },
+  noun: (ctx) => ctx.item.noun,
+  brand: (ctx) => ctx.brand,
+  item: (ctx) => ctx.itemText,
+  extra: (ctx) => pick(ctx.rng, ctx.item.extras),
+  qual: (ctx) => ctx.item.qualifier,
+  cond: (ctx) => ctx.condition?.spec.label ?? '',
+  city: (ctx) => ctx.city.name,
+  country: (ctx) => ctx.country.name,
+  lang: (ctx) => ctx.country.language,
+  years: (ctx) => ctx.rng.int(2, 12),
+  km: (ctx) => 5 * ctx.rng.int(1, 10),
+  days: (ctx) => ctx.rng.int(2, 14),
+} satisfies Record<string, Reader>;
+type SlotName = keyof typeof READERS;
+const isSlotName = (s: string): s is SlotName => Object.hasOwn(READERS, s);
 
 interface SlotRef {
-  readonly code: (typeof SLOT)[keyof typeof SLOT];
   readonly name: string;
+  readonly read: Reader;
   readonly grouped: boolean;
   readonly article: boolean;
 }
@@ -154,12 +163,8 @@ function compile(text: string, tag: string | null = null): Template {
     if (close < 0) throw new Error(`seed: unclosed slot in "${text}"`);
     if (open > at) parts.push(text.slice(at, open));
     const [name = '', mod = ''] = text.slice(open + 1, close).split(':');
-    parts.push({
-      code: isSlotName(name) ? SLOT[name] : SLOT.attr,
-      name,
-      grouped: mod === 'n',
-      article: mod === 'a',
-    });
+    const read: Reader = isSlotName(name) ? READERS[name] : (ctx) => ctx.attributes[name] ?? '';
+    parts.push({ name, read, grouped: mod === 'n', article: mod === 'a' });
     at = close + 1;
   }
   if (at < text.length) parts.push(text.slice(at));
@@ -194,21 +199,32 @@ function capitalise(s: string): string {
 
 // ------------------------------------------------------- compiled vocabulary
 
-interface CompiledItem {
+interface ItemVocabulary {
   readonly noun: string;
   readonly brands: readonly string[];
   readonly extras: readonly string[];
   readonly qualifier: string;
   readonly price: readonly [number, number];
   readonly attributes: readonly AttributeSpec[];
-  readonly titles: readonly Template[];
-  readonly brandTitles: readonly Template[];
-  readonly openers: readonly Template[];
-  readonly status: readonly Template[];
-  readonly details: readonly Template[];
-  readonly logistics: readonly Template[];
-  readonly closings: readonly Template[];
-  readonly rare: readonly Template[];
+}
+type PoolName = keyof ReturnType<typeof compilePools>;
+interface CompiledItem extends ItemVocabulary {
+  /** Only the templates this item can fill (an office has no rooms). */
+  readonly pools: Readonly<Record<PoolName, readonly Template[]>>;
+}
+
+function compilePools(spec: CategorySpec) {
+  const kind = KIND_POOLS[spec.kind];
+  return {
+    titles: spec.titles.map((t) => compile(t)),
+    brandTitles: spec.brandTitles.map((t) => compile(t)),
+    openers: kind.openers.map(compileSentence),
+    status: kind.status.map(compileSentence),
+    details: spec.details.map((t) => compile(t)),
+    logistics: kind.logistics.map(compileSentence),
+    closings: kind.closings.map(compileSentence),
+    rare: kind.rare.map(compileSentence),
+  };
 }
 interface Publisher {
   readonly id: string;
@@ -227,21 +243,23 @@ interface CompiledCondition {
   readonly sentences: readonly Template[];
 }
 
+const ALWAYS_AVAILABLE = 'adj noun item city country lang years km days'.split(' ');
+
 /** Candidate fillings of a slot, used only to bound title length at load time. */
-function slotCandidates(
-  ref: SlotRef,
-  spec: CategorySpec,
-  item: CompiledItem,
-  brandContext: boolean,
-): readonly string[] {
-  const itemTexts = brandContext ? item.brands.map((b) => joinBrand(spec, item.noun, b)) : [item.noun];
+interface TitleScope {
+  readonly spec: CategorySpec;
+  readonly item: ItemVocabulary;
+  readonly brandContext: boolean;
+}
+
+function slotCandidates(ref: SlotRef, { spec, item, brandContext }: TitleScope): readonly string[] {
   const byName: Readonly<Record<SlotName, readonly string[]>> = {
     adj: spec.adjectives,
     noun: [item.noun],
     brand: item.brands,
-    item: itemTexts,
     extra: item.extras,
     qual: [item.qualifier],
+    item: brandContext ? item.brands.map((b) => joinBrand(spec, item.noun, b)) : [item.noun],
     cond: CONDITIONS.map((c) => c.label),
     city: CITIES.map((c) => c.name),
     country: COUNTRIES.map((c) => c.name),
@@ -253,26 +271,25 @@ function slotCandidates(
   if (isSlotName(ref.name)) return byName[ref.name];
   const attr = item.attributes.find((a) => a.key === ref.name);
   if (attr?.kind === 'enum') return attr.values.map(String);
-  if (attr?.kind === 'const') return [String(attr.value)];
-  return ['1'];
+  return attr?.kind === 'const' ? [String(attr.value)] : ['1'];
 }
 
-function wordCountRange(
-  t: Template,
-  spec: CategorySpec,
-  item: CompiledItem,
-  brandContext: boolean,
-): [number, number] {
+/** Fewest and most words a title template can produce; every slot filling is a whole word group. */
+function wordCountRange(t: Template, scope: TitleScope): [number, number] {
   const words = (s: string): number => s.split(' ').filter((w) => w !== '').length;
-  const render = (longest: boolean): string =>
-    t.parts
-      .map((p) => {
-        if (typeof p === 'string') return p;
-        const sorted = [...slotCandidates(p, spec, item, brandContext)].sort((a, b) => words(a) - words(b));
-        const v = (longest ? sorted[sorted.length - 1] : sorted[0]) ?? '';
-        return p.article ? withArticle(v) : v;
-      })
-      .join('');
+  const render = (longest: boolean): string => {
+    let out = '';
+    for (const p of t.parts) {
+      if (typeof p === 'string') {
+        out += p;
+        continue;
+      }
+      const sorted = [...slotCandidates(p, scope)].sort((a, b) => words(a) - words(b));
+      const v = (longest ? sorted[sorted.length - 1] : sorted[0]) ?? '';
+      out += p.article ? withArticle(v) : v;
+    }
+    return out;
+  };
   return [words(render(false)), words(render(true))];
 }
 
@@ -290,100 +307,64 @@ function compileCategory(spec: CategorySpec, shops: readonly Publisher[]): Compi
   const fail = (msg: string): never => {
     throw new Error(`seed-data: ${spec.slug}: ${msg}`);
   };
-  const pools = KIND_POOLS[spec.kind];
-  const all = {
-    titles: spec.titles.map((t) => compile(t)),
-    brandTitles: spec.brandTitles.map((t) => compile(t)),
-    openers: pools.openers.map(compileSentence),
-    status: pools.status.map(compileSentence),
-    details: spec.details.map((t) => compile(t)),
-    logistics: pools.logistics.map(compileSentence),
-    closings: pools.closings.map(compileSentence),
-    rare: pools.rare.map(compileSentence),
-  };
+  const all = compilePools(spec);
   const items = spec.items.map((raw): CompiledItem => {
     const attributes = mergeAttributes(spec.attributes, raw.attributes ?? []);
-    const seen = new Set<string>();
+    const guaranteed = new Set<string>();
     for (const a of attributes) {
       const dependsOn = a.kind === 'per-year' ? a.yearKey : a.kind === 'per-unit' ? a.unitKey : null;
-      if (dependsOn !== null && !seen.has(dependsOn)) fail(`${a.key} needs ${dependsOn} before it`);
-      if (a.p >= 1 && a.kind !== 'brand') seen.add(a.key);
+      if (dependsOn !== null && !guaranteed.has(dependsOn)) fail(`${a.key} needs ${dependsOn} before it`);
+      if (a.p >= 1 && a.kind !== 'brand') guaranteed.add(a.key);
     }
-    if (seen.size < 1 || attributes.length > 4) fail(`${raw.noun}: needs 1..4 attributes`);
+    if (guaranteed.size < 1 || attributes.length > 4) fail(`${raw.noun}: needs 1..4 attributes`);
     const price = raw.price ?? spec.price;
     if (price[0] <= 0 || price[0] > price[1] || price[0] < spec.price[0] || price[1] > spec.price[1])
-      fail(`${raw.noun}: bad price range`);
-    const base: CompiledItem = {
-      noun: raw.noun,
-      brands: raw.brands ?? [],
-      extras: raw.extras ?? spec.extras,
-      qualifier: raw.qualifier ?? '',
-      price,
-      attributes,
-      titles: [],
-      brandTitles: [],
-      openers: [],
-      status: [],
-      details: [],
-      logistics: [],
-      closings: [],
-      rare: [],
-    };
-    // Templates silently drop out for items that cannot fill them (no rooms in an office).
-    const available = new Set([
-      ...seen,
-      'adj',
-      'noun',
-      'item',
-      'city',
-      'country',
-      'lang',
-      'years',
-      'km',
-      'days',
-    ]);
+      fail(`${raw.noun}: bad price`);
+    const brands = raw.brands ?? [];
+    const extras = raw.extras ?? spec.extras;
+    const base = { ...raw, brands, extras, qualifier: raw.qualifier ?? '', price, attributes };
+
+    // Templates silently drop out for items that cannot fill them; titles must also keep 3..9 words.
+    const available = new Set([...guaranteed, ...ALWAYS_AVAILABLE]);
     if (base.extras.length > 0) available.add('extra');
     if (base.qualifier !== '') available.add('qual');
     if (spec.kind === 'goods') available.add('cond');
-    const fits = (extra: string | null) => (t: Template) =>
-      t.parts.every((p) => typeof p === 'string' || available.has(p.name) || p.name === extra);
-    const titleFits = (brandContext: boolean) => (t: Template) => {
-      const [min, max] = wordCountRange(t, spec, base, brandContext);
-      if (min < 3 || max > 9)
-        fail(
-          `"${t.parts.map((p) => (typeof p === 'string' ? p : `{${p.name}}`)).join('')}" can have ${min}..${max} words for ${raw.noun}`,
-        );
-      return true;
+    const fits = (t: Template, brand: boolean): boolean =>
+      t.parts.every((p) => typeof p === 'string' || available.has(p.name) || (brand && p.name === 'brand'));
+    const titles = (name: PoolName, brand: boolean): Template[] =>
+      all[name].filter((t) => {
+        if (!fits(t, brand)) return false;
+        const [min, max] = wordCountRange(t, { spec, item: base, brandContext: brand });
+        return min >= 3 && max <= 9
+          ? true
+          : fail(`a ${name} template gives ${min}..${max} words for ${raw.noun}`);
+      });
+    const usable = (name: PoolName): Template[] => all[name].filter((t) => fits(t, false));
+    const pools = {
+      titles: titles('titles', false),
+      brandTitles: brands.length > 0 ? titles('brandTitles', true) : [],
+      openers: usable('openers'),
+      status: usable('status'),
+      details: usable('details'),
+      logistics: usable('logistics'),
+      closings: usable('closings'),
+      rare: usable('rare'),
     };
-    const compiled: CompiledItem = {
-      ...base,
-      titles: all.titles.filter(fits(null)).filter(titleFits(false)),
-      brandTitles:
-        base.brands.length > 0 ? all.brandTitles.filter(fits('brand')).filter(titleFits(true)) : [],
-      openers: all.openers.filter(fits(null)),
-      status: all.status.filter(fits(null)),
-      details: all.details.filter(fits(null)),
-      logistics: all.logistics.filter(fits(null)),
-      closings: all.closings.filter(fits(null)),
-      rare: all.rare.filter(fits(null)),
-    };
-    const brandOnly = spec.brandRate >= 1 && compiled.brands.length > 0;
-    if (compiled.titles.length === 0 && !brandOnly) fail(`${raw.noun}: no usable title`);
-    if (compiled.brandTitles.length === 0 && compiled.brands.length > 0 && spec.brandRate > 0)
+    if (pools.titles.length === 0 && !(spec.brandRate >= 1 && brands.length > 0))
+      fail(`${raw.noun}: no title`);
+    if (pools.brandTitles.length === 0 && brands.length > 0 && spec.brandRate > 0)
       fail(`${raw.noun}: no brand title`);
-    if (compiled.openers.length === 0 || (compiled.status.length === 0 && spec.kind !== 'goods'))
+    if (pools.openers.length === 0 || (pools.status.length === 0 && spec.kind !== 'goods'))
       fail(`${raw.noun}: no opener/status`);
-    return compiled;
+    return { ...base, pools };
   });
+
   const kindTags = TAGS.filter((t) => t.kinds.includes(spec.kind));
   const tags = kindTags.filter((t) => t.implied !== true).map((t) => t.slug);
   if (tags.length < 4) fail('needs at least 4 random tags to draw from');
   const known = (tag: string): boolean => kindTags.some((t) => t.slug === tag);
-  const hinted = [
-    ...Object.values(all).flat(),
-    ...(spec.kind === 'goods' ? COMPILED_CONDITIONS.flatMap((c) => c.sentences) : []),
-  ];
-  for (const t of hinted)
+  const conditionSentences = spec.kind === 'goods' ? COMPILED_CONDITIONS.flatMap((c) => c.sentences) : [];
+  for (const t of [...Object.values(all).flat(), ...conditionSentences])
     if (t.tag !== null && !known(t.tag)) fail(`sentence tag ${t.tag} is not a ${spec.kind} tag`);
   const keys = new Set(items.flatMap((i) => i.attributes.map((a) => a.key)));
   const attributeTags = ATTRIBUTE_TAGS.filter((r) => keys.has(r.key));
@@ -396,10 +377,10 @@ function buildPublishers(): { persons: Publisher[]; shops: Publisher[][] } {
   const rng = new Rng(0x5eed_f00d);
   const ids = new Set<string>();
   const names = new Set<string>();
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const alphabet = [...'abcdefghijklmnopqrstuvwxyz0123456789'];
   const publisher = (makeName: () => string): Publisher => {
     let id = '';
-    while (id === '' || ids.has(id)) id = Array.from({ length: 6 }, () => pick(rng, [...alphabet])).join('');
+    while (id === '' || ids.has(id)) id = Array.from({ length: 6 }, () => pick(rng, alphabet)).join('');
     let name = makeName();
     while (names.has(name)) name = makeName();
     ids.add(id);
@@ -410,10 +391,9 @@ function buildPublishers(): { persons: Publisher[]; shops: Publisher[][] } {
   const persons = Array.from({ length: 116 }, () =>
     publisher(() => `${pick(rng, FIRST_NAMES)} ${pick(rng, initials)}.`),
   );
-  const shops = CATEGORIES.map((c) =>
-    Array.from({ length: 7 }, () => publisher(() => `${pick(rng, SHOP_PREFIXES)} ${pick(rng, c.shopWords)}`)),
-  );
-  return { persons, shops };
+  const shop = (words: readonly string[]) =>
+    publisher(() => `${pick(rng, SHOP_PREFIXES)} ${pick(rng, words)}`);
+  return { persons, shops: CATEGORIES.map((c) => Array.from({ length: 7 }, () => shop(c.shopWords))) };
 }
 
 const COMPILED_CONDITIONS: readonly CompiledCondition[] = CONDITIONS.map((spec) => ({
@@ -426,8 +406,6 @@ const CATEGORY_PICKER = new Weighted(COMPILED_CATEGORIES, (c) => c.spec.weight);
 const CONDITION_PICKER = new Weighted(COMPILED_CONDITIONS, (c) => c.spec.weight);
 const CITY_PICKER = new Weighted(CITIES, (c) => c.weight);
 const COUNTRY_BY_CODE = new Map(COUNTRIES.map((c) => [c.code, c]));
-for (const city of CITIES)
-  if (!COUNTRY_BY_CODE.has(city.country)) throw new Error(`seed-data: unknown country ${city.country}`);
 const TAG_COUNT_PICKER = new Weighted([0, 1, 2, 3, 4], (n) => [20, 30, 25, 15, 10][n] ?? 0);
 
 // ------------------------------------------------------------------ per offer
@@ -443,47 +421,12 @@ interface Ctx {
   readonly country: CountrySpec;
   readonly attributes: Record<string, AttributeValue>;
   readonly tags: string[];
-  /** Drawn on first use so the title and description agree ("junior" in both). */
   adjective: string | null;
 }
 
 function joinBrand(spec: CategorySpec, noun: string, brand: string): string {
   if (brand === '') return noun;
   return spec.brandPosition === 'after' ? `${noun} ${brand}` : `${brand} ${noun}`;
-}
-
-function slotValue(ref: SlotRef, ctx: Ctx): string | number {
-  const { rng } = ctx;
-  switch (ref.code) {
-    case SLOT.attr:
-      return ctx.attributes[ref.name] ?? '';
-    case SLOT.adj:
-      return (ctx.adjective ??= pick(rng, ctx.spec.adjectives));
-    case SLOT.noun:
-      return ctx.item.noun;
-    case SLOT.brand:
-      return ctx.brand;
-    case SLOT.item:
-      return ctx.itemText;
-    case SLOT.extra:
-      return pick(rng, ctx.item.extras);
-    case SLOT.qual:
-      return ctx.item.qualifier;
-    case SLOT.cond:
-      return ctx.condition?.spec.label ?? '';
-    case SLOT.city:
-      return ctx.city.name;
-    case SLOT.country:
-      return ctx.country.name;
-    case SLOT.lang:
-      return ctx.country.language;
-    case SLOT.years:
-      return rng.int(2, 12);
-    case SLOT.km:
-      return 5 * rng.int(1, 10);
-    case SLOT.days:
-      return rng.int(2, 14);
-  }
 }
 
 function render(t: Template, ctx: Ctx): string {
@@ -493,7 +436,7 @@ function render(t: Template, ctx: Ctx): string {
       out += p;
       continue;
     }
-    const v = slotValue(p, ctx);
+    const v = p.read(ctx);
     const s = typeof v === 'number' && p.grouped ? groupThousands(v) : String(v);
     out += p.article ? withArticle(s) : s;
   }
@@ -533,19 +476,12 @@ function generateAttributes(specs: readonly AttributeSpec[], ctx: Ctx, year: num
       case 'year':
         out[a.key] = year - rng.int(0, a.maxAge);
         break;
-      case 'per-year': {
-        const built = out[a.yearKey];
-        // Half a year of use even for this year's models, so mileage is never 0.
-        const age = typeof built === 'number' ? Math.max(year - built, 0) + 0.5 : 1;
-        out[a.key] = Math.max(
-          a.step,
-          Math.round((age * (a.min + rng.next() * (a.max - a.min))) / a.step) * a.step,
-        );
-        break;
-      }
+      case 'per-year':
       case 'per-unit': {
-        const units = out[a.unitKey];
-        const n = typeof units === 'number' ? units : 1;
+        const basis = out[a.kind === 'per-year' ? a.yearKey : a.unitKey];
+        // Half a year of use even for this year's models, so mileage is never 0.
+        const n =
+          typeof basis !== 'number' ? 1 : a.kind === 'per-year' ? Math.max(year - basis, 0) + 0.5 : basis;
         out[a.key] = Math.max(
           a.step,
           Math.round((n * (a.min + rng.next() * (a.max - a.min))) / a.step) * a.step,
@@ -565,24 +501,15 @@ function generateAttributes(specs: readonly AttributeSpec[], ctx: Ctx, year: num
   }
 }
 
-/** Coarser steps for bigger amounts, like real listings: 15.50, 240.00, 12350.00. */
-function priceStepCents(v: number): number {
-  if (v < 20) return 50;
-  if (v < 200) return 100;
-  if (v < 1_000) return 500;
-  if (v < 5_000) return 1_000;
-  if (v < 20_000) return 5_000;
-  if (v < 100_000) return 10_000;
-  if (v < 1_000_000) return 100_000;
-  return 500_000;
-}
-
 function priceAmount(rng: Rng, [minEur, maxEur]: readonly [number, number], rate: number): string {
   const lo = minEur * rate;
   const hi = maxEur * rate;
   // Log-uniform: cheap offers are far more common than expensive ones within an item.
   const v = lo * (hi / lo) ** rng.next();
-  const step = priceStepCents(v);
+  // Coarser steps for bigger amounts, like real listings: 15.50, 240.00, 1250.00, 12300.00.
+  let power = 1;
+  while (power * 10 <= v) power *= 10;
+  const step = Math.max(50, power);
   let cents = Math.round((v * 100) / step) * step;
   if (cents % 100 === 0 && rng.chance(0.25)) cents -= cents >= 10_000 ? 100 : 1; // charm pricing: 1299.00, 14.99
   cents = Math.min(Math.max(cents, Math.ceil(lo * 100 - 1e-6)), Math.floor(hi * 100 + 1e-6));
@@ -592,12 +519,17 @@ function priceAmount(rng: Rng, [minEur, maxEur]: readonly [number, number], rate
 }
 
 const round5 = (x: number): number => Math.round(x * 100_000) / 100_000;
-const clamp = (x: number, lo: number, hi: number): number => Math.min(Math.max(x, lo), hi);
+const jitter = (rng: Rng, x: number, limit: number): number =>
+  round5(Math.min(Math.max(x + (rng.next() * 2 - 1) * MAX_JITTER_DEG, -limit), limit));
+
+function assertInteger(name: string, value: number, min = Number.MIN_SAFE_INTEGER): void {
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`seed: ${name} must be an integer >= ${min}, got ${value}`);
+}
 
 export function generateOffer(index: number, seed: number, anchorMs: number): OfferInput {
-  if (!Number.isSafeInteger(index) || index < 0)
-    throw new RangeError(`seed: index must be a non-negative integer, got ${index}`);
-  if (!Number.isSafeInteger(seed)) throw new RangeError(`seed: seed must be an integer, got ${seed}`);
+  assertInteger('index', index, 0);
+  assertInteger('seed', seed);
   if (!Number.isFinite(anchorMs)) throw new RangeError(`seed: anchorMs must be finite, got ${anchorMs}`);
   const rng = new Rng(offerSeed(seed, index));
   const category = CATEGORY_PICKER.pick(rng);
@@ -605,15 +537,17 @@ export function generateOffer(index: number, seed: number, anchorMs: number): Of
   const item = pick(rng, category.items);
   const city = CITY_PICKER.pick(rng);
   const country = COUNTRY_BY_CODE.get(city.country);
-  if (country === undefined) throw new Error(`seed: unknown country ${city.country}`);
+  if (country === undefined) throw new Error(`seed-data: unknown country ${city.country}`);
   const brand = item.brands.length > 0 && rng.chance(spec.brandRate) ? pick(rng, item.brands) : '';
+  const condition = spec.kind === 'goods' ? CONDITION_PICKER.pick(rng) : null;
+  const itemText = joinBrand(spec, item.noun, brand);
   const ctx: Ctx = {
     rng,
     spec,
     item,
     brand,
-    itemText: joinBrand(spec, item.noun, brand),
-    condition: spec.kind === 'goods' ? CONDITION_PICKER.pick(rng) : null,
+    itemText,
+    condition,
     city,
     country,
     attributes: {},
@@ -623,17 +557,18 @@ export function generateOffer(index: number, seed: number, anchorMs: number): Of
   generateAttributes(item.attributes, ctx, anchorYear(anchorMs));
   for (const r of category.attributeTags) if (ctx.attributes[r.key] === r.value) hintTag(ctx, r.tag);
 
-  const title = render(pick(rng, brand === '' ? item.titles : item.brandTitles), ctx);
-  let description = `${render(pick(rng, item.openers), ctx)} ${render(pick(rng, ctx.condition?.sentences ?? item.status), ctx)}`;
-  if (item.details.length > 0 && rng.chance(0.75)) description += ` ${render(pick(rng, item.details), ctx)}`;
-  if (item.logistics.length > 0 && rng.chance(0.85))
-    description += ` ${render(pick(rng, item.logistics), ctx)}`;
+  const { pools } = item;
+  const say = (pool: readonly Template[]): string => ` ${render(pick(rng, pool), ctx)}`;
+  const title = render(pick(rng, brand === '' ? pools.titles : pools.brandTitles), ctx);
+  let description = render(pick(rng, pools.openers), ctx) + say(condition?.sentences ?? pools.status);
+  if (pools.details.length > 0 && rng.chance(0.75)) description += say(pools.details);
+  if (pools.logistics.length > 0 && rng.chance(0.85)) description += say(pools.logistics);
   const last = rng.next();
-  if (last < 0.06 && item.rare.length > 0) description += ` ${render(pick(rng, item.rare), ctx)}`;
+  if (last < 0.06 && pools.rare.length > 0) description += say(pools.rare);
   // A near-unique token gives search a long tail of words that match a single offer.
   else if (last < 0.1)
     description += ` Reference ${String.fromCharCode(65 + rng.int(0, 25), 65 + rng.int(0, 25))}-${rng.int(1000, 9999)}.`;
-  else if (last < 0.5 && item.closings.length > 0) description += ` ${render(pick(rng, item.closings), ctx)}`;
+  else if (last < 0.5 && pools.closings.length > 0) description += say(pools.closings);
 
   const { tags } = ctx;
   const tagCount = TAG_COUNT_PICKER.pick(rng);
@@ -670,8 +605,8 @@ export function generateOffer(index: number, seed: number, anchorMs: number): Of
       city: city.name,
       region: city.region,
       country: city.country,
-      lat: round5(clamp(city.lat + (rng.next() * 2 - 1) * MAX_JITTER_DEG, -90, 90)),
-      lon: round5(clamp(city.lon + (rng.next() * 2 - 1) * MAX_JITTER_DEG, -180, 180)),
+      lat: jitter(rng, city.lat, 90),
+      lon: jitter(rng, city.lon, 180),
     },
     price: { amount: priceAmount(rng, item.price, country.eurRate), currency: country.currency },
     // Copies, so a consumer mutating one offer cannot change the shared pool.
@@ -686,9 +621,7 @@ export function generateOffer(index: number, seed: number, anchorMs: number): Of
 
 export function* generateOffers(options: SeedOptions): Generator<OfferInput> {
   const { count, seed = DEFAULT_SEED, startIndex = 0, anchorMs = DEFAULT_ANCHOR_MS } = options;
-  if (!Number.isSafeInteger(count) || count < 0)
-    throw new RangeError(`seed: count must be a non-negative integer, got ${count}`);
-  if (!Number.isSafeInteger(startIndex) || startIndex < 0)
-    throw new RangeError(`seed: startIndex must be a non-negative integer, got ${startIndex}`);
+  assertInteger('count', count, 0);
+  assertInteger('startIndex', startIndex, 0);
   for (let i = 0; i < count; i++) yield generateOffer(startIndex + i, seed, anchorMs);
 }

@@ -24,7 +24,17 @@ function url(query: Query): string {
 }
 
 /** The oracle: which seeded offers a filter-only query returns, in which order. */
-function expectedIds(query: { category?: string[]; priceMin?: string; priceMax?: string; country?: string; status?: string; sort?: string }, now: number): string[] {
+function expectedIds(
+  query: {
+    category?: string[];
+    priceMin?: string;
+    priceMax?: string;
+    country?: string;
+    status?: string;
+    sort?: string;
+  },
+  now: number,
+): string[] {
   const status = query.status ?? 'active';
   const rows = seeded
     .filter((o) => effectiveStatus(o.status, o.expiresAt, now) === status)
@@ -32,21 +42,31 @@ function expectedIds(query: { category?: string[]; priceMin?: string; priceMax?:
     .filter((o) => !query.priceMin || priceToUnits(o.price.amount) >= priceToUnits(query.priceMin))
     .filter((o) => !query.priceMax || priceToUnits(o.price.amount) <= priceToUnits(query.priceMax))
     .filter((o) => !query.country || o.location.country === query.country.toUpperCase())
-    .map((o) => ({ id: offerIdFor('testing', o.externalId), price: priceToUnits(o.price.amount), published: o.publishedAt }));
+    .map((o) => ({
+      id: offerIdFor('testing', o.externalId),
+      price: priceToUnits(o.price.amount),
+      published: o.publishedAt,
+    }));
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const sort = query.sort ?? '-publishedAt';
   const compare = {
-    '-publishedAt': (a: typeof rows[0], b: typeof rows[0]) => b.published - a.published || byId(b, a),
-    publishedAt: (a: typeof rows[0], b: typeof rows[0]) => a.published - b.published || byId(a, b),
-    price: (a: typeof rows[0], b: typeof rows[0]) => a.price - b.price || byId(a, b),
-    '-price': (a: typeof rows[0], b: typeof rows[0]) => b.price - a.price || byId(b, a),
+    '-publishedAt': (a: (typeof rows)[0], b: (typeof rows)[0]) => b.published - a.published || byId(b, a),
+    publishedAt: (a: (typeof rows)[0], b: (typeof rows)[0]) => a.published - b.published || byId(a, b),
+    price: (a: (typeof rows)[0], b: (typeof rows)[0]) => a.price - b.price || byId(a, b),
+    '-price': (a: (typeof rows)[0], b: (typeof rows)[0]) => b.price - a.price || byId(b, a),
   }[sort];
   if (!compare) throw new Error(`no oracle for ${sort}`);
   return rows.sort(compare).map((r) => r.id);
 }
 
 const HANDMADE_BASE = Date.UTC(2026, 9, 1);
-function handmade(externalId: string, title: string, description: string, daysAfterBase: number, extra: Partial<OfferInput> = {}): OfferInput {
+function handmade(
+  externalId: string,
+  title: string,
+  description: string,
+  daysAfterBase: number,
+  extra: Partial<OfferInput> = {},
+): OfferInput {
   return {
     externalId,
     title,
@@ -90,7 +110,11 @@ for (const { dialect, available } of backends()) {
     });
 
     const search = async (query: Query, env: Environment = 'testing') => {
-      const res = await t.apps[env].inject({ method: 'GET', url: url(query), headers: { 'x-api-key': key[env] } });
+      const res = await t.apps[env].inject({
+        method: 'GET',
+        url: url(query),
+        headers: { 'x-api-key': key[env] },
+      });
       return res;
     };
     const ids = async (query: Query, env: Environment = 'production') =>
@@ -165,7 +189,12 @@ for (const { dialect, available } of backends()) {
         publishedAt: t.clock.now() - 1000,
       });
       await t.deps.offers.upsertMany('testing', [cheap]);
-      const rest = await allPages({ sort: 'price', limit: 10, category: ['books'], cursor: first.json().nextCursor });
+      const rest = await allPages({
+        sort: 'price',
+        limit: 10,
+        category: ['books'],
+        cursor: first.json().nextCursor,
+      });
       const expectedRest = expectedIds({ sort: 'price', category: ['books'] }, t.clock.now()).slice(10);
       expect(rest).toEqual(expectedRest);
       expect(rest.some((id) => page1.includes(id))).toBe(false);
@@ -206,7 +235,9 @@ for (const { dialect, available } of backends()) {
     });
 
     it('hides offers past expiresAt without any batch job', async () => {
-      const expiring = handmade('expiring', 'Vintage gramophone', 'Works.', 8, { expiresAt: t.clock.now() + 3_600_000 });
+      const expiring = handmade('expiring', 'Vintage gramophone', 'Works.', 8, {
+        expiresAt: t.clock.now() + 3_600_000,
+      });
       await t.deps.offers.upsertMany('production', [expiring]);
       expect(await ids({ q: 'gramophone' })).toEqual([idOf('expiring')]);
       t.clock.advance(3_600_000);
@@ -219,7 +250,12 @@ for (const { dialect, available } of backends()) {
       for (const q of ['!!!', 'the of and', '  ', '"\'*-']) {
         const res = await search({ q }, 'production');
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ data: [], total: { value: 0, relation: 'eq' }, facets: {}, nextCursor: null });
+        expect(res.json()).toEqual({
+          data: [],
+          total: { value: 0, relation: 'eq' },
+          facets: {},
+          nextCursor: null,
+        });
       }
     });
 
@@ -232,10 +268,16 @@ for (const { dialect, available } of backends()) {
 
     it('gets one offer by id, in its own environment only', async () => {
       const id = idOf('chairs');
-      const res = await t.apps.production.inject({ url: `/v1/offers/${id}`, headers: { 'x-api-key': key.production } });
+      const res = await t.apps.production.inject({
+        url: `/v1/offers/${id}`,
+        headers: { 'x-api-key': key.production },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ id, title: 'Four dining chairs', price: { amount: '100.00' } });
-      const other = await t.apps.testing.inject({ url: `/v1/offers/${id}`, headers: { 'x-api-key': key.testing } });
+      const other = await t.apps.testing.inject({
+        url: `/v1/offers/${id}`,
+        headers: { 'x-api-key': key.testing },
+      });
       expect(other.statusCode).toBe(404);
       expect(other.json()).toMatchObject({ code: 'offer_not_found', status: 404 });
     });
@@ -255,7 +297,11 @@ for (const { dialect, available } of backends()) {
       ['a bad date', { publishedAfter: 'yesterday' }, ['publishedAfter']],
       ['a too long q', { q: 'x'.repeat(201) }, ['q']],
       ['a bad category', { category: ['Not A Slug'] }, ['category']],
-      ['several bad parameters at once', { limit: 0, sort: 'nope', colour: 'red' }, ['colour', 'limit', 'sort']],
+      [
+        'several bad parameters at once',
+        { limit: 0, sort: 'nope', colour: 'red' },
+        ['colour', 'limit', 'sort'],
+      ],
     ])('refuses %s with 400 invalid_parameter naming it', async (_label, query, parameters) => {
       const res = await search(query as Query);
       expect(res.statusCode).toBe(400);
@@ -267,10 +313,18 @@ for (const { dialect, available } of backends()) {
 
     it('refuses a cursor from another query', async () => {
       const first = await search({ sort: 'price', limit: 5 });
-      const res = await search({ sort: 'price', limit: 5, category: ['books'], cursor: first.json().nextCursor });
+      const res = await search({
+        sort: 'price',
+        limit: 5,
+        category: ['books'],
+        cursor: first.json().nextCursor,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toEqual([
-        { parameter: 'cursor', message: 'belongs to a different query (same q, filters and sort are required)' },
+        {
+          parameter: 'cursor',
+          message: 'belongs to a different query (same q, filters and sort are required)',
+        },
       ]);
     });
   });

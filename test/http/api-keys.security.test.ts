@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeps } from '../../src/deps.js';
-import { createLogger } from '../../src/http/logger.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { openSqlite } from '../../src/db/sqlite.js';
+import { createDeps } from '../../src/deps.js';
+import { createLogger } from '../../src/http/logger.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
-import { backends } from '../support/databases.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { backends } from '../support/databases.js';
 
 /**
  * Every search-API route, checked with no key, a malformed key, a bad checksum, an unknown key,
@@ -25,8 +25,11 @@ for (const { dialect, available } of backends()) {
       await t.close();
     });
 
-    const call = (url: string, headers: Record<string, string> = {}, env: 'production' | 'testing' = 'testing') =>
-      t.apps[env].inject({ method: 'GET', url, headers });
+    const call = (
+      url: string,
+      headers: Record<string, string> = {},
+      env: 'production' | 'testing' = 'testing',
+    ) => t.apps[env].inject({ method: 'GET', url, headers });
 
     for (const route of ROUTES) {
       describe(route, () => {
@@ -122,7 +125,9 @@ for (const { dialect, available } of backends()) {
       expect((await call('/v1/offers/', { 'x-api-key': issued.key })).statusCode).toBe(200);
       // Another process (the CLI, another instance): its own connection and its own services.
       const otherDb =
-        dialect === 'sqlite' ? openSqlite(t.database.location) : openPostgres(t.database.location, { poolMax: 2 });
+        dialect === 'sqlite'
+          ? openSqlite(t.database.location)
+          : openPostgres(t.database.location, { poolMax: 2 });
       const other = createDeps(loadConfig({}), {
         clock: t.clock,
         logger: createLogger({ level: 'silent' }),
@@ -150,7 +155,9 @@ for (const { dialect, available } of backends()) {
       const { id, key } = t.fixtures.keys.testing;
       await call('/v1/offers/', { 'x-api-key': key });
       await t.deps.keyVerifier.stop();
-      const [record] = (await t.deps.keys.list({ projectId: t.fixtures.projectId })).filter((k) => k.id === id);
+      const [record] = (await t.deps.keys.list({ projectId: t.fixtures.projectId })).filter(
+        (k) => k.id === id,
+      );
       expect(record?.lastUsedAt).toBe(t.clock.now());
       await t.deps.keyVerifier.start();
     });

@@ -1,0 +1,40 @@
+import { ERRORS } from './errors.js';
+
+/** Renders `docs/errors.md` from the error table; `npm run docs:generate` writes it. */
+export function renderErrorDocs(): string {
+  const rows = Object.entries(ERRORS).map(
+    ([code, e]) => `| [\`${code}\`](#${code}) | ${e.status} | ${e.title} |`,
+  );
+  const sections = Object.entries(ERRORS).map(
+    ([code, e]) => `## ${code}\n\n**${e.status} ${e.title}.** ${e.help}\n`,
+  );
+  return [
+    '# Errors',
+    '',
+    '<!-- Generated from src/http/errors.ts by `npm run docs:generate`. Do not edit by hand. -->',
+    '',
+    'Every error is `application/problem+json` (RFC 9457):',
+    '',
+    '```json',
+    '{',
+    '  "type": "https://vitrine.dev/docs/errors#invalid_parameter",',
+    '  "title": "Invalid parameter",',
+    '  "status": 400,',
+    '  "detail": "limit must be <= 100",',
+    '  "instance": "/v1/offers/",',
+    '  "code": "invalid_parameter",',
+    '  "requestId": "req_4fQ0mJ2k9VZ1c8XhT3aB",',
+    '  "errors": [{ "parameter": "limit", "message": "must be <= 100" }]',
+    '}',
+    '```',
+    '',
+    'Clients branch on `code`, which never changes meaning. `detail` is for people and may be reworded.',
+    'Quote `requestId` (also sent as the `X-Request-Id` header) when reporting a problem.',
+    '',
+    '| code | status | title |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    ...sections,
+  ].join('\n');
+}
