@@ -62,20 +62,24 @@ async function main(argv: string[]): Promise<void> {
         clock: systemClock,
         logger: createLogger({ level: config.logLevel }),
       });
-      const server = await serve(deps, {
+      // Handlers first: a SIGTERM that arrives while starting still shuts down cleanly.
+      const starting = serve(deps, {
         environments: o.env ? [o.env] : ['production', 'testing'],
         demo: Boolean(o.demo),
       });
       const stop = (signal: string) => {
         deps.logger.info({ signal }, 'shutting down');
         setTimeout(() => process.exit(1), 10_000).unref();
-        server.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
+        starting
+          .then((server) => server.close())
+          .then(
+            () => process.exit(0),
+            () => process.exit(1),
+          );
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
+      await starting;
     });
 
   program
