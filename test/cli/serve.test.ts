@@ -18,21 +18,31 @@ async function freePort(): Promise<number> {
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
-function start(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcessWithoutNullStreams; banner: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), 'serve', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-  });
+function start(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcessWithoutNullStreams; banner: Promise<string> } {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'src/main.ts'), 'serve', ...args],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    },
+  );
   let out = '';
   const banner = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       out += String(chunk);
-      if (out.includes('API reference') && (!args.includes('--demo') || out.includes("offers/?q="))) resolve(out);
+      if (out.includes('API reference') && (!args.includes('--demo') || out.includes('offers/?q=')))
+        resolve(out);
     });
     child.stderr.on('data', (chunk) => {
       out += String(chunk);
@@ -67,7 +77,9 @@ describe('vitrine serve --demo (npm start)', () => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as { data: unknown[]; total: { value: number } };
       expect(body.data.length).toBeGreaterThan(0);
-      const prod = await fetch(`http://localhost:${port}/v1/offers/`, { headers: { 'x-api-key': key as string } });
+      const prod = await fetch(`http://localhost:${port}/v1/offers/`, {
+        headers: { 'x-api-key': key as string },
+      });
       expect(prod.status).toBe(403);
       expect(await stop(child)).toBe(0);
 
@@ -85,7 +97,10 @@ describe('vitrine serve --demo (npm start)', () => {
 
   it('serves one environment with --env', async () => {
     const [port, testingPort] = [await freePort(), await freePort()];
-    const { child, banner } = start(['--env', 'testing'], { PORT: String(port), TESTING_PORT: String(testingPort) });
+    const { child, banner } = start(['--env', 'testing'], {
+      PORT: String(port),
+      TESTING_PORT: String(testingPort),
+    });
     try {
       const text = await banner;
       expect(text).toContain('testing');
