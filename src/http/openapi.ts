@@ -4,6 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Environment } from '../platform/environment.js';
 import { ERRORS } from './errors.js';
 
+// Our own wordmark in the reference's top bar (plain SVG text, no external font or asset).
+const WORDMARK =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="140" height="36" viewBox="0 0 140 36"><text x="0" y="27" font-family="system-ui, sans-serif" font-size="26" font-weight="700" fill="#ffffff">Vitrine</text></svg>';
+
 /**
  * OpenAPI 3.1 generated from the route declarations (`/openapi.json`) and the interactive
  * reference (`/docs`, assets served locally: no third-party requests).
@@ -33,6 +37,10 @@ export async function registerOpenApi(
         ].join('\n'),
       },
       servers: [{ url: origin, description: `${environment} environment` }],
+      tags: [
+        { name: 'offers', description: 'Search the offers of this environment (API key required).' },
+        { name: 'operations', description: 'Health checks for load balancers and orchestrators.' },
+      ],
       components: {
         securitySchemes: {
           ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
@@ -44,6 +52,8 @@ export async function registerOpenApi(
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
+    logo: { type: 'image/svg+xml', content: Buffer.from(WORDMARK), href: '/docs', target: '_self' },
+    theme: { title: `Vitrine API reference (${environment})` },
     uiConfig: { deepLinking: true, tryItOutEnabled: true },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
