@@ -1,0 +1,239 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { type Result, run, type Scenario } from './load.js';
+
+/**
+ * `npm run bench`: seeds a fresh SQLite database with `vitrine seed`, starts `vitrine serve
+ * --env testing` as its own process, and measures it over HTTP from this process with a real
+ * API key. See bench/README.md for the method. Environment knobs:
+ *   BENCH_OFFERS (default 100000), BENCH_SECONDS per scenario (default 5),
+ *   BENCH_CONNECTIONS (default "1,8"), BENCH_BACKEND (sqlite | postgres; postgres creates and
+ *   drops its own database through BENCH_POSTGRES_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+ */
+const root = path.resolve(import.meta.dirname, '..');
+const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connectionsList = (process.env.BENCH_CONNECTIONS ?? '1,8').split(',').map(Number);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
+const port = 18_581;
+const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const pgName = `vitrine_bench_${process.pid}`;
+const databaseUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${pgName}`;
+  return url.toString();
+})();
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  TESTING_PORT: String(port),
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: backend === 'postgres' ? databaseUrl : '',
+};
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function vitrine(args: string[]): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+async function waitReady(origin: string): Promise<void> {
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+function sqliteBytes(): number {
+  return ['vitrine.db', 'vitrine.db-wal']
+    .map((f) => path.join(dataDir, f))
+    .reduce((n, f) => n + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
+}
+
+async function postgresBytes(): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT pg_database_size(current_database()) AS n');
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+async function main(): Promise<void> {
+  if (backend === 'postgres') await admin(`CREATE DATABASE ${pgName}`);
+  process.stderr.write(`seeding ${offers} offers (${backend})…\n`);
+  const seed = JSON.parse(vitrine(['seed', '--env', 'testing', '--count', String(offers), '--json']));
+  const importRate = Math.round(offers / seed.seconds);
+  vitrine(['developers', 'add', '--email', 'bench@example.com', '--json']);
+  const project = JSON.parse(
+    vitrine(['projects', 'add', '--name', 'bench', '--owner', 'bench@example.com', '--json']),
+  );
+  const key = JSON.parse(vitrine(['keys', 'issue', '--project', project.id, '--env', 'testing', '--json']))
+    .key as string;
+
+  const server: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'src/main.ts'), 'serve', '--env', 'testing'],
+    { env, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(origin);
+    const headers = { 'x-api-key': key };
+    const first = (await (await fetch(`${origin}/v1/offers/?limit=100`, { headers })).json()) as {
+      data: { id: string }[];
+    };
+    const ids = first.data.map((o) => o.id);
+    // A deep page: follow the cursor 20 pages into a filter-only query.
+    let cursor = '';
+    for (let i = 0; i < 20; i += 1) {
+      const page = (await (
+        await fetch(`${origin}/v1/offers/?category=furniture&limit=50${cursor}`, { headers })
+      ).json()) as { nextCursor: string | null };
+      if (!page.nextCursor) break;
+      cursor = `&cursor=${page.nextCursor}`;
+    }
+    const words = [
+      'table',
+      'bike',
+      'laptop',
+      'apartment',
+      'guitar',
+      'jacket',
+      'sofa',
+      'camera',
+      'developer',
+      'garden',
+    ];
+    const scenarios: Scenario[] = [
+      { name: 'bare route, no auth (/healthz)', paths: ['/healthz'] },
+      { name: 'trivial authenticated (offer by id)', paths: ids.map((id) => `/v1/offers/${id}`), headers },
+      { name: 'single word', paths: words.map((w) => `/v1/offers/?q=${w}`), headers },
+      {
+        name: 'two words + category + price',
+        paths: [
+          '/v1/offers/?q=oak%20table&category=furniture&priceMax=800',
+          '/v1/offers/?q=road%20bike&category=sports&priceMin=100&priceMax=3000',
+          '/v1/offers/?q=gaming%20laptop&category=electronics&priceMin=300',
+          '/v1/offers/?q=leather%20jacket&category=fashion&priceMax=400',
+        ],
+        headers,
+      },
+      {
+        name: 'filter only, newest first',
+        paths: [
+          '/v1/offers/?category=vehicles',
+          '/v1/offers/?country=DE&sort=-publishedAt',
+          '/v1/offers/?priceMin=10&priceMax=50',
+        ],
+        headers,
+      },
+      {
+        name: 'very common word (total)',
+        paths: ['/v1/offers/?q=condition', '/v1/offers/?q=delivery'],
+        headers,
+      },
+      {
+        name: 'deep cursor page (page 21)',
+        paths: [`/v1/offers/?category=furniture&limit=50${cursor}`],
+        headers,
+      },
+    ];
+    const results: Result[] = [];
+    for (const connections of connectionsList) {
+      for (const scenario of scenarios) {
+        const result = await run(origin, scenario, {
+          connections,
+          durationMs: seconds * 1000,
+          warmupMs: 1000,
+        });
+        results.push(result);
+        process.stderr.write(
+          `${scenario.name.padEnd(38)} c=${connections} ${result.rps} req/s p50 ${result.p50} p99 ${result.p99} ms errors ${result.errors}\n`,
+        );
+      }
+    }
+    const dbBytes = backend === 'sqlite' ? sqliteBytes() : await postgresBytes();
+    const summary = {
+      date: new Date().toISOString(),
+      backend,
+      offers,
+      secondsPerScenario: seconds,
+      importRatePerSecond: importRate,
+      databaseMb: Math.round(dbBytes / 1024 / 1024),
+      serverRssMb: server.pid ? rssMb(server.pid) : null,
+      machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+      results,
+    };
+    fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    const out = path.join(root, 'bench/results', `${backend}-${offers}.json`);
+    fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
+    process.stdout.write(`${table(summary)}\nwrote ${path.relative(root, out)}\n`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    // Only the database this run created.
+    if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+  }
+}
+
+function table(s: {
+  backend: string;
+  offers: number;
+  importRatePerSecond: number;
+  databaseMb: number | null;
+  serverRssMb: number | null;
+  results: Result[];
+}): string {
+  const bare = s.results.find((r) => r.name.startsWith('bare') && r.connections === 1);
+  const lines = [
+    `${s.backend}, ${s.offers} offers — seed ${s.importRatePerSecond} offers/s, database ${s.databaseMb ?? '?'} MB, server RSS ${s.serverRssMb} MB`,
+    '',
+    '| scenario | conns | req/s | p50 ms | p95 ms | p99 ms | errors |',
+    '|---|---|---|---|---|---|---|',
+    ...s.results.map(
+      (r) => `| ${r.name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`,
+    ),
+  ];
+  if (bare)
+    lines.push(
+      '',
+      `Bare route at 1 connection: ${bare.rps} req/s (the floor the other scenarios compare to).`,
+    );
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
