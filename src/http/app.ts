@@ -50,6 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         coerceTypes: 'array',
         allErrors: true,
         useDefaults: true,
+        // Gives errors their offending value, to tell a repeated parameter from a mistyped one.
+        verbose: true,
       },
     },
   });

@@ -40,6 +40,8 @@ interface AjvError {
   instancePath: string;
   message?: string;
   params: Record<string, unknown>;
+  /** The offending value (Ajv's `verbose` option). */
+  data?: unknown;
 }
 
 /** Turns schema-validation failures into `invalid_parameter` entries naming each parameter. */
@@ -48,28 +50,43 @@ export function parameterErrors(
   context: string | undefined,
 ): ParameterError[] {
   const seen = new Map<string, string>();
+  // A union of literals fails as one `const` error per alternative: list them as the choices.
+  const choices = new Map<string, unknown[]>();
   for (const error of validation) {
     let parameter = error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
     let message = error.message ?? 'is invalid';
+    if (error.keyword === 'const' && Array.isArray(error.data)) {
+      if (!seen.has(parameter)) seen.set(parameter, 'must be given once');
+      continue;
+    }
+    if (error.keyword === 'const') {
+      choices.set(parameter, [...(choices.get(parameter) ?? []), error.params.allowedValue]);
+      continue;
+    }
+    if (error.keyword === 'anyOf' && choices.has(parameter)) continue;
     if (error.keyword === 'additionalProperties') {
       parameter = String(error.params.additionalProperty);
       message = context === 'querystring' ? 'is not a known parameter' : 'is not a known field';
     } else if (error.keyword === 'required') {
       parameter = String(error.params.missingProperty);
       message = 'is required';
-    } else if (error.keyword === 'type' && error.params.type !== 'array') {
-      message = `must be a single ${String(error.params.type)} value`;
-      if (!error.instancePath.includes('/', 1) && context === 'querystring') {
-        message = 'must be given once, as a single value';
-      }
+    } else if (error.keyword === 'type') {
+      message = Array.isArray(error.data)
+        ? 'must be given once'
+        : `must be ${articled(String(error.params.type))}`;
     } else if (error.keyword === 'enum') {
       message = `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
     }
     // Report each parameter once, with its first (most specific) reason.
     if (parameter && !seen.has(parameter)) seen.set(parameter, message);
   }
+  for (const [parameter, values] of choices) {
+    if (!seen.has(parameter)) seen.set(parameter, `must be one of: ${values.join(', ')}`);
+  }
   return [...seen].map(([parameter, message]) => ({ parameter, message }));
 }
+
+const articled = (type: string) => (type === 'integer' ? 'an integer' : `a ${type}`);
 
 const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: {

@@ -289,6 +289,7 @@ for (const { dialect, available } of backends()) {
       ['a non-numeric limit', { limit: 'ten' }, ['limit']],
       ['a repeated limit', { limit: ['5', '6'] }, ['limit']],
       ['a repeated q', { q: ['a', 'b'] }, ['q']],
+      ['a repeated sort', { sort: ['price', '-price'] }, ['sort']],
       ['an unknown sort', { sort: 'popularity' }, ['sort']],
       ['a bad price', { priceMin: '12,50' }, ['priceMin']],
       ['priceMin above priceMax', { priceMin: '10', priceMax: '5' }, ['priceMin']],
@@ -309,6 +310,26 @@ for (const { dialect, available } of backends()) {
       expect(body.code).toBe('invalid_parameter');
       expect(body.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(parameters);
       for (const parameter of parameters) expect(body.detail).toContain(parameter);
+    });
+
+    it('says why each parameter is wrong', async () => {
+      const res = await search({
+        limit: 'ten',
+        q: ['a', 'b'],
+        sort: 'nope',
+        status: ['active', 'expired'],
+        colour: 'red',
+      } as unknown as Query);
+      const messages = Object.fromEntries(
+        res.json().errors.map((e: { parameter: string; message: string }) => [e.parameter, e.message]),
+      );
+      expect(messages).toEqual({
+        limit: 'must be an integer',
+        q: 'must be given once',
+        sort: 'must be one of: relevance, -publishedAt, publishedAt, price, -price',
+        status: 'must be given once',
+        colour: 'is not a known parameter',
+      });
     });
 
     it('refuses a cursor from another query', async () => {
