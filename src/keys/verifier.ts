@@ -56,6 +56,9 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const lastUse = new Map<string, number>();
   const stats = { hits: 0, misses: 0 };
   let watermark = 0;
+  // Bumped by every eviction. A lookup that started before an eviction may have read the row
+  // before the change committed, so its result answers that one request but is not cached.
+  let generation = 0;
   let timers: NodeJS.Timeout[] = [];
 
   async function load(keyHash: string): Promise<KeyRecord | null> {
@@ -66,7 +69,9 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       return cached.key;
     }
     stats.misses += 1;
+    const startedAt = generation;
     const key = (await store.findByHash(keyHash)) ?? null;
+    if (generation !== startedAt) return key;
     if (cache.size >= maxEntries) {
       const oldest = cache.keys().next();
       if (!oldest.done) cache.delete(oldest.value);
@@ -101,10 +106,12 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       return { ok: true, key };
     },
     evict(keyHash) {
+      generation += 1;
       cache.delete(keyHash);
     },
     async refresh() {
       const { hashes, latest } = await store.changedSince(watermark);
+      if (hashes.length > 0) generation += 1;
       for (const hash of hashes) cache.delete(hash);
       watermark = latest;
     },
