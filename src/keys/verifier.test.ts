@@ -31,7 +31,7 @@ function fakeStore(record: KeyRecord) {
   return {
     store,
     holdNextRead() {
-      let release = () => undefined as void;
+      let release: () => void = () => undefined;
       hold = new Promise<void>((resolve) => {
         release = () => {
           hold = null;

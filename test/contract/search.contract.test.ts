@@ -260,9 +260,19 @@ for (const { dialect, available } of backends()) {
     });
 
     it('treats FTS and tsquery syntax in q as plain words', async () => {
-      for (const q of ['lamp OR desk', 'lamp:*', "lamp' | 'desk", 'NEAR(lamp desk)', 'title:lamp', '"lamp']) {
+      const lamps = [idOf('lamp-title-old'), idOf('lamp-description-new')];
+      const cases: [string, string[]][] = [
+        ['lamp OR desk', [idOf('lamp-description-new')]], // "or" is a stop word; "desk" a prefix
+        ['lamp:*', lamps], // ':*' is punctuation, so "lamp" is a complete word
+        ["lamp' | 'desk", [idOf('lamp-description-new')]],
+        ['NEAR(lamp desk)', []], // "near" is a word no offer has
+        ['title:lamp', []], // "title" is a word too, not a column filter
+        ['"lamp', lamps],
+      ];
+      for (const [q, expected] of cases) {
         const res = await search({ q }, 'production');
         expect(res.statusCode).toBe(200);
+        expect(res.json().data.map((o: { id: string }) => o.id)).toEqual(expected);
       }
     });
 
