@@ -63,7 +63,9 @@ export function openSqlite(file: string): Database {
 }
 
 function connect(file: string, readonly: boolean): Connection {
-  const db = new BetterSqlite3(file);
+  // The reader is opened read-only, so a write sent through `get`/`all` by mistake fails loudly
+  // instead of slipping past the writer's lock. The writer is opened first and creates the file.
+  const db = new BetterSqlite3(file, { readonly });
   db.pragma('busy_timeout = 5000');
   if (!readonly) {
     db.pragma('journal_mode = WAL');
