@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { registerAccountCommands } from './cli/accounts.js';
 import { print } from './cli/io.js';
+import { registerAuthCommands } from './cli/users.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { migrate } from './db/migrate.js';
 import { createDeps, type Deps } from './deps.js';
@@ -137,6 +138,7 @@ async function main(argv: string[]): Promise<void> {
     });
 
   registerAccountCommands(program, withDeps, parseEnv);
+  registerAuthCommands(program, withDeps, parseEnv);
   await program.parseAsync(argv);
 }
 

@@ -176,4 +176,28 @@ export function registerAccountCommands(
       const key = await withDeps((d) => d.keys.revoke(keyId));
       print({ json: keyJson(key), text: `Revoked key ${key.id}` }, Boolean(o.json));
     });
+  keys
+    .command('grant-refresh')
+    .description('grant the refresh permission: logins through this key also get refresh tokens')
+    .argument('<keyId>', 'key id (key_…)')
+    .option('--json', 'print one JSON object')
+    .action(async (keyId: string, o: { json?: boolean }) => {
+      const key = await withDeps((d) => d.keys.grantRefresh(keyId));
+      print({ json: keyJson(key), text: `Key ${key.id} may now obtain refresh tokens` }, Boolean(o.json));
+    });
+  keys
+    .command('revoke-refresh')
+    .description('withdraw the refresh permission and revoke every refresh token the key obtained')
+    .argument('<keyId>', 'key id (key_…)')
+    .option('--json', 'print one JSON object')
+    .action(async (keyId: string, o: { json?: boolean }) => {
+      const r = await withDeps((d) => d.keys.revokeRefresh(keyId));
+      print(
+        {
+          json: { ...keyJson(r.key), revokedRefreshTokens: r.revokedRefreshTokens },
+          text: `Key ${r.key.id} may no longer refresh; ${r.revokedRefreshTokens} refresh token(s) revoked`,
+        },
+        Boolean(o.json),
+      );
+    });
 }

@@ -1,10 +1,13 @@
 import path from 'node:path';
 import {
   parseBoolean,
+  parseDuration,
   parseEnum,
   parseInteger,
   parseOrigin,
+  parseSecret,
   parseString,
+  parseSubset,
   parseUrlWithScheme,
 } from './parsers.js';
 
@@ -101,6 +104,42 @@ export const CONFIG_SPEC = {
     'false',
     parseBoolean,
     'Trust `X-Forwarded-*` headers (set when behind a load balancer) for client addresses.',
+  ),
+  accessTokenTtlMs: variable(
+    'ACCESS_TOKEN_TTL',
+    '10h',
+    parseDuration(60_000, 86_400_000),
+    'Lifetime of access tokens (JWT `exp` − `iat`), e.g. `10h` (SPEC §5). From `1m` to `24h`.',
+  ),
+  refreshTokenTtlMs: variable(
+    'REFRESH_TOKEN_TTL',
+    '30d',
+    parseDuration(3_600_000, 366 * 86_400_000),
+    'Lifetime of refresh tokens, e.g. `30d`. From `1h` to `366d`.',
+  ),
+  refreshTokenRotation: variable(
+    'REFRESH_TOKEN_ROTATION',
+    'off',
+    parseEnum(['off', 'on'] as const),
+    '`on`: every refresh returns a new refresh token and a reused one revokes its whole family (after the grace period). `off`: the client keeps its refresh token.',
+  ),
+  refreshTokenReuseGraceMs: variable(
+    'REFRESH_TOKEN_REUSE_GRACE',
+    '30s',
+    parseDuration(0, 300_000),
+    'With rotation on: how long an already used refresh token is still accepted (concurrent refreshes, lost responses) before reuse counts as theft. At most `5m`.',
+  ),
+  signupEnvironments: variable(
+    'SIGNUP_ENVIRONMENTS',
+    'testing',
+    parseSubset(['production', 'testing'] as const),
+    'Environments whose end users may create their own account at `{auth_url}/signup` (`none`, `testing`, `production,testing`).',
+  ),
+  masterSecret: variable(
+    'MASTER_SECRET',
+    undefined,
+    parseSecret,
+    'Base64 secret (≥ 32 bytes) that encrypts token-signing keys at rest. Unset: generated once into `$DATA_DIR/master.key`. Every instance of a multi-node deployment must get the same value.',
   ),
 } as const;
 

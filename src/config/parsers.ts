@@ -60,3 +60,50 @@ export function parseString(raw: string): string {
   if (raw.trim() === '') throw new TypeError('must not be empty');
   return raw;
 }
+
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration such as `90s`, `15m`, `10h` or `30d`, in milliseconds, within [min, max] ms. */
+export function parseDuration(min: number, max: number) {
+  return (raw: string): number => {
+    const match = /^(\d{1,7})(s|m|h|d)$/.exec(raw);
+    if (!match) throw new TypeError('must be a whole number followed by s, m, h or d (for example 10h)');
+    const ms = Number(match[1]) * (DURATION_UNITS[match[2] as string] as number);
+    if (ms < min || ms > max) {
+      throw new TypeError(`must be between ${formatDuration(min)} and ${formatDuration(max)}`);
+    }
+    return ms;
+  };
+}
+
+export function formatDuration(ms: number): string {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+  ] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${Math.round(ms / 1000)}s`;
+}
+
+/** A comma-separated subset of `values` (may be empty: `none`). */
+export function parseSubset<const T extends string>(values: readonly T[]) {
+  return (raw: string): T[] => {
+    if (raw === 'none') return [];
+    const items = raw.split(',').map((s) => s.trim());
+    const bad = items.filter((item) => !values.includes(item as T));
+    if (bad.length > 0) throw new TypeError(`must be none or a comma-separated list of ${values.join(', ')}`);
+    return [...new Set(items as T[])];
+  };
+}
+
+/** A secret of at least 32 bytes, given as base64 or base64url (e.g. `openssl rand -base64 32`). */
+export function parseSecret(raw: string): Buffer {
+  const trimmed = raw.trim();
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed))
+    throw new TypeError('must be base64 (openssl rand -base64 32)');
+  const bytes = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (bytes.length < 32) throw new TypeError('must decode to at least 32 bytes (openssl rand -base64 32)');
+  return bytes;
+}

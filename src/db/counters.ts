@@ -1,6 +1,6 @@
 import type { Queryable } from './database.js';
 
-export type CounterName = 'api_keys';
+export type CounterName = 'api_keys' | 'signing_keys';
 
 /**
  * Bumps a change counter inside the caller's transaction and returns the new value. The row

@@ -1,16 +1,22 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { authRoutes } from '../auth/routes.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import type { Deps } from '../deps.js';
 import { healthRoutes } from '../health/routes.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import { meRoutes } from '../me/routes.js';
 import { offerRoutes } from '../offers/routes.js';
 import type { OfferService } from '../offers/service.js';
 import type { Environment } from '../platform/environment.js';
 import { apiKeyGuard } from './api-key-guard.js';
+import { bearerGuard } from './bearer-guard.js';
+import { parseForm } from './form.js';
 import { registerOpenApi } from './openapi.js';
 import { registerProblemHandlers } from './problem.js';
 import { requestId } from './request-id.js';
+import { baseUrls, origins } from './urls.js';
 
 export const SERVED_VERSIONS = ['v1'] as const;
 
@@ -21,15 +27,19 @@ export interface AppDeps {
   keys: KeyVerifier;
   offers: OfferService;
   logger: Logger;
-}
-
-export function origins(config: Config): Record<Environment, string> {
-  return { production: config.publicOrigin, testing: config.testingPublicOrigin };
-}
-
-export function baseUrls(config: Config): Record<Environment, string> {
-  const o = origins(config);
-  return { production: `${o.production}/v1`, testing: `${o.testing}/v1` };
+  /** The auth server and end-user API (SPEC §5, §6). */
+  auth: Pick<
+    Deps,
+    | 'clock'
+    | 'keyStore'
+    | 'projects'
+    | 'users'
+    | 'tokens'
+    | 'signingKeys'
+    | 'tickets'
+    | 'loginThrottle'
+    | 'offers'
+  >;
 }
 
 /**
@@ -56,18 +66,51 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   app.decorateRequest('apiKey', null);
+  app.decorateRequest('endUser', null);
+  // HTML forms (login) and RFC 6749/7009-style token requests send urlencoded bodies.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, parseForm(String(body))),
+  );
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerProblemHandlers(app, SERVED_VERSIONS);
   await registerOpenApi(app, deps.environment, origins(deps.config)[deps.environment]);
 
+  const environment = deps.environment;
+  const guard = apiKeyGuard(deps.keys, environment, baseUrls(deps.config));
   healthRoutes(app, { db: deps.db });
   offerRoutes(app, {
     offers: deps.offers,
-    environment: deps.environment,
-    baseUrl: baseUrls(deps.config)[deps.environment],
-    guard: apiKeyGuard(deps.keys, deps.environment, baseUrls(deps.config)),
+    environment,
+    baseUrl: baseUrls(deps.config)[environment],
+    guard,
+  });
+  await authRoutes(app, {
+    environment,
+    origin: origins(deps.config)[environment],
+    signupEnabled: deps.config.signupEnvironments.includes(environment),
+    clock: deps.auth.clock,
+    verifier: deps.keys,
+    keyStore: deps.auth.keyStore,
+    projects: deps.auth.projects,
+    users: deps.auth.users,
+    tokens: deps.auth.tokens,
+    tickets: deps.auth.tickets[environment],
+    throttle: deps.auth.loginThrottle,
+    jwks: () => deps.auth.signingKeys.jwks(environment),
+    guard,
+  });
+  meRoutes(app, {
+    environment,
+    apiKeyGuard: guard,
+    bearerGuard: bearerGuard(deps.auth.tokens, environment),
+    users: deps.auth.users,
+    offers: deps.auth.offers,
+    db: deps.db,
+    clock: deps.auth.clock,
   });
   return app;
 }

@@ -44,10 +44,50 @@ export const ERRORS = {
     title: 'API key of another environment',
     help: 'The key belongs to the other environment (the detail names it). Production keys work only on the production `{base_url}`, testing keys only on the testing one.',
   },
+  token_missing: {
+    status: 401,
+    title: 'Access token missing',
+    help: 'This endpoint acts for an end user: send `Authorization: Bearer <access token>` (from `{auth_url}/connect` or `/refresh`) together with the API key that obtained it.',
+  },
+  token_invalid: {
+    status: 401,
+    title: 'Access token invalid',
+    help: 'The bearer token is malformed, its signature or algorithm is wrong, it was issued for another environment, audience or API key, its user is disabled, or the password changed since it was issued. Send the user through `{auth_url}/connect` again.',
+  },
+  token_expired: {
+    status: 401,
+    title: 'Access token expired',
+    help: 'The access token is past its `exp` (60 s of clock skew are tolerated). Get a new one from `{auth_url}/refresh` with the refresh token, or send the user through `/connect` again. The response carries `WWW-Authenticate: Bearer error="invalid_token"`.',
+  },
+  refresh_not_permitted: {
+    status: 403,
+    title: 'Refresh not permitted',
+    help: 'This API key does not have the refresh permission. Ask the operator to grant it; until then, send users through `{auth_url}/connect` when their access token expires.',
+  },
+  refresh_token_invalid: {
+    status: 401,
+    title: 'Refresh token invalid',
+    help: 'The refresh token is malformed, unknown, or was issued to another API key or environment. Send the user through `{auth_url}/connect` again.',
+  },
+  refresh_token_expired: {
+    status: 401,
+    title: 'Refresh token expired',
+    help: 'The refresh token is past its lifetime (`REFRESH_TOKEN_TTL`). Send the user through `{auth_url}/connect` again.',
+  },
+  refresh_token_revoked: {
+    status: 401,
+    title: 'Refresh token revoked',
+    help: 'The refresh token was revoked: by `/revoke`, because its key was revoked or lost the refresh permission, because the user was disabled or changed their password, or because a spent token was reused (rotation on), which ends the whole login. Send the user through `{auth_url}/connect` again.',
+  },
   offer_not_found: {
     status: 404,
     title: 'Offer not found',
     help: 'No offer with this id exists in this environment.',
+  },
+  saved_search_not_found: {
+    status: 404,
+    title: 'Saved search not found',
+    help: 'The signed-in user has no saved search with this id.',
   },
   not_found: {
     status: 404,
@@ -58,6 +98,11 @@ export const ERRORS = {
     status: 404,
     title: 'API version not found',
     help: 'The path names an API version this server does not serve; the detail lists the versions it serves (SPEC §9).',
+  },
+  limit_reached: {
+    status: 409,
+    title: 'Limit reached',
+    help: 'The signed-in user holds as many favorites, saved searches or offers as allowed (the detail says which and how many). Delete some first.',
   },
   payload_too_large: {
     status: 413,

@@ -13,6 +13,7 @@ export const SECRET_QUERY_PARAMETERS = [
   'token',
   'access_token',
   'refresh_token',
+  'ticket',
 ];
 
 const REDACTED = '[REDACTED]';

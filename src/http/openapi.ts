@@ -39,12 +39,28 @@ export async function registerOpenApi(
       servers: [{ url: origin, description: `${environment} environment` }],
       tags: [
         { name: 'offers', description: 'Search the offers of this environment (API key required).' },
+        {
+          name: 'auth',
+          description:
+            'The auth server (`{auth_url}` = `<origin>/auth`): token refresh and revocation, and the public keys that verify access tokens. End users log in in the browser at `/auth/connect` (docs/auth.md).',
+        },
+        {
+          name: 'end users',
+          description: 'Act for a signed-in end user: API key plus `Authorization: Bearer <access token>`.',
+        },
         { name: 'operations', description: 'Health checks for load balancers and orchestrators.' },
       ],
       components: {
         securitySchemes: {
           ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
           ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey' },
+          BearerToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              'Access token from `{auth_url}/connect` or `/refresh`, valid only with the API key that obtained it.',
+          },
         },
       },
     },

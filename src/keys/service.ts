@@ -1,3 +1,4 @@
+import type { RefreshTokenStore } from '../auth/refresh-token-store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
@@ -19,16 +20,27 @@ export interface KeyService {
     expiresAt?: number | null;
   }): Promise<IssuedKey>;
   list(filter?: { projectId?: string; environment?: Environment }): Promise<KeyRecord[]>;
+  /** Revokes the key and every refresh token it obtained. */
   revoke(id: string): Promise<KeyRecord>;
+  /** The refresh permission (SPEC §3, §5): off until the operator grants it. */
+  grantRefresh(id: string): Promise<KeyRecord>;
+  /** Withdraws the permission and revokes every refresh token the key obtained. */
+  revokeRefresh(id: string): Promise<{ key: KeyRecord; revokedRefreshTokens: number }>;
 }
 
 export function createKeyService(deps: {
   store: KeyStore;
   projects: ProjectStore;
   clock: Clock;
+  refreshTokens: Pick<RefreshTokenStore, 'revokeForKey'>;
   /** Called after a change verifiers must see, so this process does not wait for its poll. */
   onKeyChanged?: (keyHash: string) => void;
 }): KeyService {
+  async function found(id: string): Promise<KeyRecord> {
+    const record = await deps.store.get(id);
+    if (!record) throw new UsageError(`no key with id ${id}`, 'not_found');
+    return record;
+  }
   return {
     async issue({ projectId, environment, expiresAt = null }) {
       if (!(await deps.projects.get(projectId)))
@@ -55,14 +67,30 @@ export function createKeyService(deps: {
     },
     list: (filter = {}) => deps.store.list(filter),
     async revoke(id) {
-      const existing = await deps.store.get(id);
-      if (!existing) throw new UsageError(`no key with id ${id}`, 'not_found');
-      if (existing.state === 'revoked') return existing;
-      await deps.store.revoke(id, deps.clock.now());
-      deps.onKeyChanged?.(existing.keyHash);
-      const revoked = await deps.store.get(id);
-      if (!revoked) throw new Error(`key ${id} vanished while being revoked`);
-      return revoked;
+      const existing = await found(id);
+      if (existing.state !== 'revoked') {
+        await deps.store.revoke(id, deps.clock.now());
+        deps.onKeyChanged?.(existing.keyHash);
+      }
+      // Also when already revoked: a token minted in a race with the revocation ends here.
+      await deps.refreshTokens.revokeForKey(id, 'key_revoked', deps.clock.now());
+      return found(id);
+    },
+    async grantRefresh(id) {
+      const existing = await found(id);
+      if (existing.state === 'revoked') throw new UsageError(`key ${id} is revoked`, 'conflict');
+      if (await deps.store.setRefreshAllowed(id, true)) deps.onKeyChanged?.(existing.keyHash);
+      return found(id);
+    },
+    async revokeRefresh(id) {
+      const existing = await found(id);
+      if (await deps.store.setRefreshAllowed(id, false)) deps.onKeyChanged?.(existing.keyHash);
+      const revokedRefreshTokens = await deps.refreshTokens.revokeForKey(
+        id,
+        'refresh_permission_withdrawn',
+        deps.clock.now(),
+      );
+      return { key: await found(id), revokedRefreshTokens };
     },
   };
 }

@@ -62,6 +62,8 @@ export interface KeyStore {
   list(filter: { projectId?: string; environment?: Environment }): Promise<KeyRecord[]>;
   /** Revokes an active key; false when it was not active (already revoked or unknown). */
   revoke(id: string, at: number): Promise<boolean>;
+  /** Grants or withdraws the refresh permission; false when it already had that value. */
+  setRefreshAllowed(id: string, allowed: boolean): Promise<boolean>;
   /** Hashes of keys changed after counter value `since`, and the newest counter value seen. */
   changedSince(since: number): Promise<{ hashes: string[]; latest: number }>;
   currentChangeSeq(): Promise<number>;
@@ -124,6 +126,16 @@ export function createKeyStore(db: Database): KeyStore {
         const changed = await tx.run(
           "UPDATE api_keys SET state = 'revoked', revoked_at = ?, change_seq = ? WHERE id = ? AND state = 'active'",
           [at, seq, id],
+        );
+        return changed > 0;
+      });
+    },
+    async setRefreshAllowed(id, allowed) {
+      return db.transaction(async (tx) => {
+        const seq = await bumpCounter(tx, 'api_keys');
+        const changed = await tx.run(
+          'UPDATE api_keys SET refresh_allowed = ?, change_seq = ? WHERE id = ? AND refresh_allowed <> ?',
+          [allowed ? 1 : 0, seq, id, allowed ? 1 : 0],
         );
         return changed > 0;
       });

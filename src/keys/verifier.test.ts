@@ -27,6 +27,7 @@ function fakeStore(record: KeyRecord) {
     },
     currentChangeSeq: async () => seq,
     recordLastUse: async () => undefined,
+    setRefreshAllowed: async () => false,
   };
   return {
     store,

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
  * Prefixed identifiers say what they are (`key_…`, `prj_…`): a support engineer reading a log line
  * or an integrator reading a response never has to guess which table an id belongs to.
  */
-export type IdPrefix = 'dev' | 'prj' | 'key' | 'off' | 'req';
+export type IdPrefix = 'dev' | 'prj' | 'key' | 'off' | 'req' | 'usr' | 'sig' | 'rtk' | 'rtf' | 'svs';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

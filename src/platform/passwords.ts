@@ -15,3 +15,22 @@ export function hashPassword(password: string): Promise<string> {
 export function verifyPassword(encoded: string, password: string): Promise<boolean> {
   return verify(encoded, password);
 }
+
+export const MAX_PASSWORD_LENGTH = 256;
+
+/** Why a new password is refused, or null when it is acceptable (NIST SP 800-63B: length, not composition). */
+export function passwordProblem(password: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return `the password must have at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (password.length > MAX_PASSWORD_LENGTH)
+    return `the password must have at most ${MAX_PASSWORD_LENGTH} characters`;
+  if (new Set(password).size < 4) return 'the password must not repeat one or two characters';
+  return null;
+}
+
+// Verified against when an email is unknown, so a failed login costs the same time either way.
+let dummyHash: Promise<string> | undefined;
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword('vitrine-timing-equaliser-not-a-password');
+  return dummyHash;
+}

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { migrate } from '../db/migrate.js';
 import { type DemoState, ensureDemo } from '../demo/bootstrap.js';
 import type { Deps } from '../deps.js';
-import { baseUrls, buildApp, origins } from '../http/app.js';
+import { buildApp } from '../http/app.js';
+import { baseUrls, origins } from '../http/urls.js';
 import type { Environment } from '../platform/environment.js';
 
 export interface ServeOptions {
@@ -37,6 +38,7 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
       keys: deps.keyVerifier,
       offers: deps.offers,
       logger: deps.logger,
+      auth: deps,
     });
     await app.listen({ port: ports[environment], host: config.host });
     apps.set(environment, app);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { openPostgres } from '../../src/db/postgres.js';
@@ -65,7 +66,7 @@ describe('when the database is unreachable', () => {
     // Port 1 on loopback: nothing listens there, so every connection is refused.
     const db = openPostgres('postgres://postgres@127.0.0.1:1/none', { poolMax: 1 });
     const logger = createLogger({ level: 'silent' });
-    const deps = createDeps(config, { clock: systemClock, logger, db });
+    const deps = createDeps(config, { clock: systemClock, logger, db, masterSecret: randomBytes(32) });
     const app = await buildApp({
       config,
       environment: 'testing',
@@ -73,6 +74,7 @@ describe('when the database is unreachable', () => {
       keys: deps.keyVerifier,
       offers: deps.offers,
       logger,
+      auth: deps,
     });
     try {
       const ready = await app.inject('/readyz');

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/config.js';
@@ -34,7 +35,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
     },
   });
   const logger = createLogger({ level: 'info', stream });
-  const deps = createDeps(config, { clock, logger, db: database.db });
+  const deps = createDeps(config, { clock, logger, db: database.db, masterSecret: randomBytes(32) });
   await deps.keyVerifier.start();
   const apps = {} as Record<Environment, FastifyInstance>;
   for (const environment of ['production', 'testing'] as const) {
@@ -45,6 +46,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
       keys: deps.keyVerifier,
       offers: deps.offers,
       logger,
+      auth: deps,
     });
     await apps[environment].ready();
   }

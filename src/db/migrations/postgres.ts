@@ -1,4 +1,5 @@
 import type { Migration } from '../migrate.js';
+import { authSchema } from './v3-auth.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -100,5 +101,10 @@ CREATE INDEX offers_category_published ON offers(environment, category, publishe
 CREATE INDEX offers_updated ON offers(environment, updated_at);
 CREATE INDEX offers_search ON offers USING GIN (search_vector);
 `,
+  },
+  {
+    version: 3,
+    name: 'end users, signing keys, refresh tokens',
+    sql: authSchema({ id: 'TEXT COLLATE "C"', time: 'BIGINT' }),
   },
 ];

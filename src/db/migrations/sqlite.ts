@@ -1,4 +1,5 @@
 import type { Migration } from '../migrate.js';
+import { authSchema } from './v3-auth.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -103,5 +104,10 @@ CREATE VIRTUAL TABLE offers_fts USING fts5(
   tokenize='unicode61 remove_diacritics 0', prefix='2 3'
 );
 `,
+  },
+  {
+    version: 3,
+    name: 'end users, signing keys, refresh tokens',
+    sql: authSchema({ id: 'TEXT', time: 'INTEGER' }),
   },
 ];

@@ -1,0 +1,225 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { KeyRecord } from '../keys/store.js';
+import type { Clock } from '../platform/clock.js';
+import type { Environment } from '../platform/environment.js';
+import { newId, randomBase62 } from '../platform/ids.js';
+import type { User, UserStore } from '../users/store.js';
+import type { RefreshTokenRecord, RefreshTokenStore } from './refresh-token-store.js';
+import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';
+
+/**
+ * Access tokens (JWT, SPEC §5) and refresh tokens (opaque, hashed, bound to user + key +
+ * environment). All JWT work is done by `jose`; this module decides what goes in and what is
+ * accepted.
+ */
+
+/** Clock skew accepted on `exp` and `nbf`, documented in docs/auth.md. */
+export const CLOCK_SKEW_SECONDS = 60;
+/** RFC 9068 media type of JWT access tokens; a token without it (an ID token, say) is refused. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+const REFRESH_TOKEN = /^vrt_[0-9A-Za-z]{43}$/;
+
+export function hashRefreshToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface AccessTokenClaims {
+  iss: string;
+  sub: string;
+  aud: string;
+  client_id: string;
+  env: Environment;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** Null when the key may not hold refresh tokens, or with rotation off on refresh. */
+  refreshToken: string | null;
+}
+
+export type AccessCheck =
+  | { ok: true; user: User; claims: AccessTokenClaims }
+  | { ok: false; code: 'token_expired' | 'token_invalid'; reason: string };
+
+export type RefreshOutcome =
+  | { ok: true; tokens: IssuedTokens; user: User }
+  | {
+      ok: false;
+      code:
+        | 'refresh_not_permitted'
+        | 'refresh_token_invalid'
+        | 'refresh_token_expired'
+        | 'refresh_token_revoked';
+    };
+
+export interface TokenService {
+  /** After a successful login: an access token, and a refresh token when the key may refresh. */
+  login(user: User, key: KeyRecord): Promise<IssuedTokens>;
+  refresh(rawToken: string, key: KeyRecord): Promise<RefreshOutcome>;
+  /** RFC 7009: revokes the token's family when it belongs to this key; silently ignores anything else. */
+  revoke(rawToken: string, key: KeyRecord): Promise<void>;
+  verifyAccessToken(raw: string, expected: { environment: Environment; keyId: string }): Promise<AccessCheck>;
+}
+
+export interface TokenSettings {
+  accessTokenTtlMs: number;
+  refreshTokenTtlMs: number;
+  rotation: boolean;
+  reuseGraceMs: number;
+  /** `{auth_url}` and `{base_url}` per environment: `iss` and `aud`. */
+  authUrls: Record<Environment, string>;
+  baseUrls: Record<Environment, string>;
+}
+
+export function createTokenService(deps: {
+  clock: Clock;
+  signingKeys: SigningKeys;
+  refreshTokens: RefreshTokenStore;
+  users: UserStore;
+  settings: TokenSettings;
+}): TokenService {
+  const { clock, settings } = deps;
+
+  async function accessToken(user: User, key: KeyRecord): Promise<{ token: string; expiresAt: number }> {
+    const signer = await deps.signingKeys.signer(user.environment);
+    const iat = Math.floor(clock.now() / 1000);
+    const exp = iat + Math.floor(settings.accessTokenTtlMs / 1000);
+    const token = await new SignJWT({ client_id: key.id, env: user.environment })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: signer.kid, typ: ACCESS_TOKEN_TYPE })
+      .setIssuer(settings.authUrls[user.environment])
+      .setSubject(user.id)
+      .setAudience(settings.baseUrls[user.environment])
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .setJti(randomUUID())
+      .sign(signer.privateKey);
+    return { token, expiresAt: exp * 1000 };
+  }
+
+  async function newRefreshToken(user: User, key: KeyRecord, familyId: string): Promise<string> {
+    const token = `vrt_${randomBase62(43)}`;
+    const now = clock.now();
+    const record: RefreshTokenRecord = {
+      id: newId('rtk'),
+      tokenHash: hashRefreshToken(token),
+      familyId,
+      userId: user.id,
+      keyId: key.id,
+      environment: user.environment,
+      createdAt: now,
+      expiresAt: now + settings.refreshTokenTtlMs,
+      usedAt: null,
+      revokedAt: null,
+      revokedReason: null,
+    };
+    await deps.refreshTokens.insert(record);
+    return token;
+  }
+
+  /** The stored token for `raw` if it is well-formed and was issued to this key in its environment. */
+  async function ownToken(raw: string, key: KeyRecord): Promise<RefreshTokenRecord | undefined> {
+    if (!REFRESH_TOKEN.test(raw)) return undefined;
+    const record = await deps.refreshTokens.findByHash(hashRefreshToken(raw));
+    if (!record || record.keyId !== key.id || record.environment !== key.environment) return undefined;
+    return record;
+  }
+
+  return {
+    async login(user, key) {
+      const access = await accessToken(user, key);
+      const refreshToken = key.refreshAllowed ? await newRefreshToken(user, key, newId('rtf')) : null;
+      return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken };
+    },
+
+    async refresh(raw, key) {
+      if (!key.refreshAllowed) return { ok: false, code: 'refresh_not_permitted' };
+      const record = await ownToken(raw, key);
+      if (!record) return { ok: false, code: 'refresh_token_invalid' };
+      const now = clock.now();
+      if (record.revokedAt !== null) return { ok: false, code: 'refresh_token_revoked' };
+      if (record.expiresAt <= now) return { ok: false, code: 'refresh_token_expired' };
+      const user = await deps.users.get(record.userId);
+      if (user?.state !== 'active' || user.environment !== key.environment) {
+        await deps.refreshTokens.revokeFamily(record.familyId, 'user_disabled', now);
+        return { ok: false, code: 'refresh_token_revoked' };
+      }
+      let refreshToken: string | null = null;
+      if (settings.rotation) {
+        const first = await deps.refreshTokens.markUsed(record.id, now);
+        if (!first) {
+          // Spent already. Inside the grace period this is a retry or a concurrent refresh;
+          // after it, somebody replays a stolen token: end the whole family (RFC 9700 §4.14.2).
+          const spentAt = (await deps.refreshTokens.findByHash(record.tokenHash))?.usedAt ?? now;
+          if (now - spentAt > settings.reuseGraceMs) {
+            await deps.refreshTokens.revokeFamily(record.familyId, 'reuse_detected', now);
+            return { ok: false, code: 'refresh_token_revoked' };
+          }
+        }
+        refreshToken = await newRefreshToken(user, key, record.familyId);
+      }
+      const access = await accessToken(user, key);
+      return {
+        ok: true,
+        user,
+        tokens: { accessToken: access.token, expiresAt: access.expiresAt, refreshToken },
+      };
+    },
+
+    async revoke(raw, key) {
+      const record = await ownToken(raw, key);
+      if (record) await deps.refreshTokens.revokeFamily(record.familyId, 'revoked_by_client', clock.now());
+    },
+
+    async verifyAccessToken(raw, expected) {
+      const { environment } = expected;
+      let claims: AccessTokenClaims;
+      try {
+        const verified = await jwtVerify<AccessTokenClaims>(
+          raw,
+          async (header) => {
+            const key = header.kid ? await deps.signingKeys.publicKey(environment, header.kid) : undefined;
+            if (!key) throw new UnknownSigningKey();
+            return key;
+          },
+          {
+            algorithms: [SIGNING_ALGORITHM],
+            typ: ACCESS_TOKEN_TYPE,
+            issuer: settings.authUrls[environment],
+            audience: settings.baseUrls[environment],
+            requiredClaims: ['sub', 'iat', 'exp', 'jti', 'client_id', 'env'],
+            clockTolerance: CLOCK_SKEW_SECONDS,
+            currentDate: new Date(clock.now()),
+          },
+        );
+        claims = verified.payload;
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired)
+          return { ok: false, code: 'token_expired', reason: 'expired' };
+        if (error instanceof UnknownSigningKey)
+          return { ok: false, code: 'token_invalid', reason: 'unknown kid' };
+        return { ok: false, code: 'token_invalid', reason: (error as { code?: string }).code ?? 'malformed' };
+      }
+      if (claims.env !== environment) return { ok: false, code: 'token_invalid', reason: 'environment' };
+      if (claims.client_id !== expected.keyId)
+        return { ok: false, code: 'token_invalid', reason: 'other key' };
+      const user = await deps.users.get(claims.sub);
+      if (!user || user.environment !== environment || user.state !== 'active') {
+        return { ok: false, code: 'token_invalid', reason: 'user' };
+      }
+      // A password change ends every session: tokens issued before it are refused (1 s granularity).
+      if (claims.iat < Math.floor(user.passwordChangedAt / 1000)) {
+        return { ok: false, code: 'token_invalid', reason: 'issued before password change' };
+      }
+      return { ok: true, user, claims };
+    },
+  };
+}
+
+class UnknownSigningKey extends Error {}

@@ -1,0 +1,59 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenService } from '../auth/tokens.js';
+import type { Environment } from '../platform/environment.js';
+import type { User } from '../users/store.js';
+import { ProblemError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The end user of a verified bearer token; set by the bearer guard. */
+    endUser: User | null;
+  }
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+
+/**
+ * onRequest hook for end-user routes, after the API-key guard (SPEC §5.3): the access token must
+ * verify and must have been obtained by the very key of this request.
+ */
+export function bearerGuard(tokens: TokenService, environment: Environment) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const key = request.apiKey;
+    if (!key) throw new Error('bearerGuard needs the API-key guard to run first');
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') {
+      throw new ProblemError('token_missing', 'Send the access token as Authorization: Bearer <token>.', {
+        headers: { 'www-authenticate': 'Bearer realm="vitrine"' },
+      });
+    }
+    const match = BEARER.exec(header);
+    const check = match?.[1]
+      ? await tokens.verifyAccessToken(match[1], { environment, keyId: key.id })
+      : ({ ok: false, code: 'token_invalid', reason: 'malformed' } as const);
+    if (check.ok) {
+      request.endUser = check.user;
+      return;
+    }
+    if (check.code === 'token_expired') {
+      throw new ProblemError(
+        'token_expired',
+        'The access token expired. Refresh it or sign the user in again.',
+        {
+          headers: {
+            'www-authenticate': 'Bearer error="invalid_token", error_description="The access token expired"',
+          },
+        },
+      );
+    }
+    throw new ProblemError(
+      'token_invalid',
+      'The access token is not valid for this API key and environment.',
+      {
+        headers: {
+          'www-authenticate': 'Bearer error="invalid_token", error_description="The access token is invalid"',
+        },
+      },
+    );
+  };
+}

@@ -1,0 +1,90 @@
+import { type Static, Type } from 'typebox';
+import { SearchQuerySchema } from '../offers/schemas.js';
+
+/** The end-user API's contract (SPEC §6): validates requests, drives OpenAPI and SDK types. */
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const MeSchema = Type.Object(
+  {
+    id: Type.String({ description: 'End-user id, `usr_…` (the `sub` of access tokens).' }),
+    email: Type.String(),
+    name: Type.String(),
+    environment: Type.Union([Type.Literal('production'), Type.Literal('testing')]),
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+/** What a saved search stores: the search parameters of `/offers/` except key, cursor and page size. */
+export const SavedQuerySchema = Type.Omit(SearchQuerySchema, ['apiKey', 'cursor', 'limit'], {
+  additionalProperties: false,
+});
+
+export const SavedSearchInputSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    query: SavedQuerySchema,
+  },
+  { additionalProperties: false },
+);
+export type SavedSearchInput = Static<typeof SavedSearchInputSchema>;
+
+export const SavedSearchSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Saved-search id, `svs_…`.' }),
+    name: Type.String(),
+    query: SavedQuerySchema,
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
+
+/** An offer an end user publishes. Id, publisher, status and times are the server's. */
+export const OwnOfferInputSchema = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.String({ maxLength: 5000 }),
+    category: Slug,
+    tags: Type.Optional(Type.Array(Slug, { maxItems: 20, uniqueItems: true })),
+    location: Type.Object(
+      {
+        city: Type.String({ minLength: 1, maxLength: 100 }),
+        region: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+        country: Type.String({ pattern: '^[A-Z]{2}$' }),
+        lat: Type.Number({ minimum: -90, maximum: 90 }),
+        lon: Type.Number({ minimum: -180, maximum: 180 }),
+      },
+      { additionalProperties: false },
+    ),
+    price: Type.Object(
+      {
+        amount: Type.String({ pattern: '^\\d{1,11}(\\.\\d{1,4})?$', description: 'Decimal string.' }),
+        currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+      },
+      { additionalProperties: false },
+    ),
+    url: Type.Optional(
+      Type.Union([Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' }), Type.Null()]),
+    ),
+    attributes: Type.Optional(
+      Type.Record(
+        Type.String({ maxLength: 50 }),
+        Type.Union([Type.String({ maxLength: 500 }), Type.Number()]),
+        {
+          maxProperties: 50,
+        },
+      ),
+    ),
+    expiresAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type OwnOfferInput = Static<typeof OwnOfferInputSchema>;
+export const OwnOfferPatchSchema = Type.Partial(OwnOfferInputSchema, { additionalProperties: false });
+export type OwnOfferPatch = Static<typeof OwnOfferPatchSchema>;
+
+export const MAX_FAVORITES = 1000;
+export const MAX_SAVED_SEARCHES = 100;
+export const MAX_OWN_OFFERS = 1000;

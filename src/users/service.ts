@@ -1,0 +1,91 @@
+import type { RefreshTokenStore } from '../auth/refresh-token-store.js';
+import { normaliseEmail } from '../developers/service.js';
+import type { Clock } from '../platform/clock.js';
+import type { Environment } from '../platform/environment.js';
+import { newId } from '../platform/ids.js';
+import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../platform/passwords.js';
+import { UsageError } from '../platform/usage-error.js';
+import type { User, UserStore } from './store.js';
+
+/**
+ * End users (SPEC §2, §5): one account per email per environment. Disabling a user or changing
+ * a password ends their sessions: refresh tokens are revoked at once, access tokens are refused
+ * by the bearer check (it reads the user on every request).
+ */
+export interface UserService {
+  add(input: { environment: Environment; email: string; password: string; name?: string }): Promise<User>;
+  list(environment: Environment): Promise<User[]>;
+  get(id: string): Promise<User | undefined>;
+  /** The user for these credentials, or null; takes the same time whether the email exists or not. */
+  authenticate(environment: Environment, email: string, password: string): Promise<User | null>;
+  disable(id: string): Promise<{ user: User; revokedRefreshTokens: number }>;
+  setPassword(id: string, password: string): Promise<{ user: User; revokedRefreshTokens: number }>;
+}
+
+export function createUserService(deps: {
+  store: UserStore;
+  refreshTokens: RefreshTokenStore;
+  clock: Clock;
+}): UserService {
+  const { store, clock } = deps;
+  async function existing(id: string): Promise<User> {
+    const user = await store.get(id);
+    if (!user) throw new UsageError(`no user with id ${id}`, 'not_found');
+    return user;
+  }
+  return {
+    async add({ environment, email, password, name }) {
+      const normalised = normaliseEmail(email);
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(problem);
+      const now = clock.now();
+      const user: User = {
+        id: newId('usr'),
+        environment,
+        email: normalised,
+        name: name?.trim().slice(0, 100) ?? '',
+        state: 'active',
+        createdAt: now,
+        passwordChangedAt: now,
+        disabledAt: null,
+      };
+      if (!(await store.insert(user, await hashPassword(password)))) {
+        throw new UsageError(`a user with email ${normalised} already exists in ${environment}`, 'conflict');
+      }
+      return user;
+    },
+    list: (environment) => store.list(environment),
+    get: (id) => store.get(id),
+    async authenticate(environment, email, password) {
+      let normalised: string;
+      try {
+        normalised = normaliseEmail(email);
+      } catch {
+        normalised = '';
+      }
+      const found = normalised ? await store.findByEmail(environment, normalised) : undefined;
+      const matches = await verifyPassword(
+        found?.passwordHash ?? (await dummyPasswordHash()),
+        password,
+      ).catch(() => false);
+      if (!found || !matches || found.user.state !== 'active') return null;
+      return found.user;
+    },
+    async disable(id) {
+      await existing(id);
+      const now = clock.now();
+      await store.disable(id, now);
+      const revokedRefreshTokens = await deps.refreshTokens.revokeForUser(id, 'user_disabled', now);
+      return { user: await existing(id), revokedRefreshTokens };
+    },
+    async setPassword(id, password) {
+      await existing(id);
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(problem);
+      const now = clock.now();
+      await store.setPassword(id, await hashPassword(password), now);
+      const revokedRefreshTokens = await deps.refreshTokens.revokeForUser(id, 'password_changed', now);
+      return { user: await existing(id), revokedRefreshTokens };
+    },
+  };
+}

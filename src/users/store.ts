@@ -1,0 +1,108 @@
+import { type Database, isUniqueViolation } from '../db/database.js';
+import type { Environment } from '../platform/environment.js';
+
+export type UserState = 'active' | 'disabled';
+
+/** An end user of one environment (SPEC §2): never the password, only its argon2id hash. */
+export interface User {
+  id: string;
+  environment: Environment;
+  email: string;
+  name: string;
+  state: UserState;
+  createdAt: number;
+  passwordChangedAt: number;
+  disabledAt: number | null;
+}
+
+interface UserRow {
+  id: string;
+  environment: Environment;
+  email: string;
+  name: string;
+  state: UserState;
+  created_at: number;
+  password_changed_at: number;
+  disabled_at: number | null;
+}
+
+const COLUMNS = 'id, environment, email, name, state, created_at, password_changed_at, disabled_at';
+
+const fromRow = (row: UserRow): User => ({
+  id: row.id,
+  environment: row.environment,
+  email: row.email,
+  name: row.name,
+  state: row.state,
+  createdAt: Number(row.created_at),
+  passwordChangedAt: Number(row.password_changed_at),
+  disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
+});
+
+export interface UserStore {
+  /** False when the email is already taken in that environment. */
+  insert(user: User, passwordHash: string): Promise<boolean>;
+  get(id: string): Promise<User | undefined>;
+  findByEmail(
+    environment: Environment,
+    email: string,
+  ): Promise<{ user: User; passwordHash: string } | undefined>;
+  list(environment: Environment): Promise<User[]>;
+  disable(id: string, at: number): Promise<void>;
+  setPassword(id: string, passwordHash: string, at: number): Promise<void>;
+}
+
+export function createUserStore(db: Database): UserStore {
+  return {
+    async insert(user, passwordHash) {
+      try {
+        await db.run(`INSERT INTO users (${COLUMNS}, password_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+          user.id,
+          user.environment,
+          user.email,
+          user.name,
+          user.state,
+          user.createdAt,
+          user.passwordChangedAt,
+          user.disabledAt,
+          passwordHash,
+        ]);
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+    async get(id) {
+      const row = await db.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ?`, [id]);
+      return row && fromRow(row);
+    },
+    async findByEmail(environment, email) {
+      const row = await db.get<UserRow & { password_hash: string }>(
+        `SELECT ${COLUMNS}, password_hash FROM users WHERE environment = ? AND email = ?`,
+        [environment, email],
+      );
+      return row && { user: fromRow(row), passwordHash: row.password_hash };
+    },
+    async list(environment) {
+      const rows = await db.all<UserRow>(
+        `SELECT ${COLUMNS} FROM users WHERE environment = ? ORDER BY created_at, id`,
+        [environment],
+      );
+      return rows.map(fromRow);
+    },
+    async disable(id, at) {
+      await db.run("UPDATE users SET state = 'disabled', disabled_at = ? WHERE id = ? AND state = 'active'", [
+        at,
+        id,
+      ]);
+    },
+    async setPassword(id, passwordHash, at) {
+      await db.run('UPDATE users SET password_hash = ?, password_changed_at = ? WHERE id = ?', [
+        passwordHash,
+        at,
+        id,
+      ]);
+    },
+  };
+}
