@@ -59,7 +59,8 @@ interface CachedSet {
   loadedAt: number;
   version: number;
   signer: Signer | null;
-  published: Map<string, { key: CryptoKey; jwk: JWK }>;
+  /** Every key not yet past its publication end at load time; filtered again at each read. */
+  published: Map<string, { key: CryptoKey; jwk: JWK; unpublishAt: number | null }>;
 }
 
 /** How long a process trusts its cached key set before checking the change counter again. */
@@ -115,12 +116,17 @@ export function createSigningKeys(deps: {
       [environment],
     );
     const now = clock.now();
-    const published = new Map<string, { key: CryptoKey; jwk: JWK }>();
+    const published: CachedSet['published'] = new Map();
     let signer: Signer | null = null;
     for (const row of rows) {
-      if (row.retired_at !== null && publishedUntil(Number(row.retired_at)) <= now) continue;
+      const unpublishAt = row.retired_at === null ? null : publishedUntil(Number(row.retired_at));
+      if (unpublishAt !== null && unpublishAt <= now) continue;
       const jwk = JSON.parse(row.public_jwk) as JWK;
-      published.set(row.kid, { key: (await importJWK(jwk, SIGNING_ALGORITHM)) as CryptoKey, jwk });
+      published.set(row.kid, {
+        key: (await importJWK(jwk, SIGNING_ALGORITHM)) as CryptoKey,
+        jwk,
+        unpublishAt,
+      });
       if (row.retired_at === null && row.private_key_sealed !== null) {
         signer = {
           kid: row.kid,
@@ -132,6 +138,9 @@ export function createSigningKeys(deps: {
     cache.set(environment, set);
     return set;
   }
+
+  const stillPublished = (entry: { unpublishAt: number | null }) =>
+    entry.unpublishAt === null || entry.unpublishAt > clock.now();
 
   async function current(environment: Environment, force = false): Promise<CachedSet> {
     const cached = cache.get(environment);
@@ -163,14 +172,15 @@ export function createSigningKeys(deps: {
     async publicKey(environment, kid) {
       const set = await current(environment);
       const found = set.published.get(kid);
-      if (found) return found.key;
+      if (found) return stillPublished(found) ? found.key : undefined;
       // A key rotated in by another instance moments ago: look once more, at most every CACHE_CHECK_MS.
       if (performance.now() - set.loadedAt < CACHE_CHECK_MS) return undefined;
-      return (await load(environment)).published.get(kid)?.key;
+      const reloaded = (await load(environment)).published.get(kid);
+      return reloaded && stillPublished(reloaded) ? reloaded.key : undefined;
     },
     async jwks(environment) {
       const set = await current(environment);
-      return { keys: [...set.published.values()].map((p) => p.jwk) };
+      return { keys: [...set.published.values()].filter(stillPublished).map((p) => p.jwk) };
     },
     async rotate(environment) {
       const before = await db.get<KeyRow>(
