@@ -80,11 +80,11 @@ for (const { dialect, available } of backends()) {
       });
 
       it.each([
-        ['no key', {}, 'api_key_missing'],
-        ['a malformed key', { apiKey: 'vk_test_nonsense' }, 'api_key_invalid'],
-        ['a key of the other environment', { apiKey: 'PRODUCTION' }, 'api_key_wrong_environment'],
-      ])('refuses %s with an HTML page, status 400 and no redirect', async (_name, params, code) => {
-        const apiKey = params.apiKey === 'PRODUCTION' ? t.fixtures.keys.production.key : params.apiKey;
+        ['no key', null, 'api_key_missing'],
+        ['a malformed key', 'vk_test_nonsense', 'api_key_invalid'],
+        ['a key of the other environment', 'PRODUCTION', 'api_key_wrong_environment'],
+      ])('refuses %s with an HTML page, status 400 and no redirect', async (_name, given, code) => {
+        const apiKey = given === 'PRODUCTION' ? t.fixtures.keys.production.key : given;
         const { response } = await openLogin(t.apps.testing, {
           ...(apiKey ? { apiKey } : {}),
           destination: DEST,
