@@ -1,20 +1,25 @@
 import type { Deps } from '../deps.js';
 import { generateOffers } from '../offers/seed.js';
+import { randomBase62 } from '../platform/ids.js';
 
 export const DEMO_EMAIL = 'demo@vitrine.local';
 export const DEMO_OFFERS = 2_000;
 export const DEMO_REDIRECT_URI = 'http://localhost:5173/callback';
+export const DEMO_USER_EMAIL = 'enduser@vitrine.local';
 
 export interface DemoState {
   projectId: string;
   /** The testing key, only on the run that issued it (it is never stored in clear). */
   newKey: string | null;
   offersSeeded: number;
+  /** The demo end user's password, only on the run that created the user. */
+  newUserPassword: string | null;
 }
 
 /**
- * First-run demo for `npm start`: a developer, a project and a testing key, and demo offers in
- * the testing environment. Idempotent: each part is created only if missing.
+ * First-run demo for `npm start`: a developer, a project and a testing key (with the refresh
+ * permission), an end user, and demo offers in the testing environment. Idempotent: each part is
+ * created only if missing; secrets are printed once, on the run that made them.
  */
 export async function ensureDemo(deps: Deps): Promise<DemoState> {
   const developer =
@@ -29,12 +34,27 @@ export async function ensureDemo(deps: Deps): Promise<DemoState> {
       redirectUris: [DEMO_REDIRECT_URI],
     }));
   const keys = await deps.keys.list({ projectId: project.id, environment: 'testing' });
-  const newKey =
-    keys.length === 0 ? (await deps.keys.issue({ projectId: project.id, environment: 'testing' })).key : null;
+  let newKey: string | null = null;
+  if (keys.length === 0) {
+    const issued = await deps.keys.issue({ projectId: project.id, environment: 'testing' });
+    // The demo shows the whole token flow, refresh included: the operator's grant, done for you.
+    await deps.keys.grantRefresh(issued.record.id);
+    newKey = issued.key;
+  }
+  let newUserPassword: string | null = null;
+  if (!(await deps.users.list('testing')).some((u) => u.email === DEMO_USER_EMAIL)) {
+    newUserPassword = randomBase62(16);
+    await deps.users.add({
+      environment: 'testing',
+      email: DEMO_USER_EMAIL,
+      password: newUserPassword,
+      name: 'Demo end user',
+    });
+  }
   let offersSeeded = 0;
   if ((await deps.offers.count('testing')) === 0) {
     const result = await deps.offers.upsertMany('testing', [...generateOffers({ count: DEMO_OFFERS })]);
     offersSeeded = result.inserted;
   }
-  return { projectId: project.id, newKey, offersSeeded };
+  return { projectId: project.id, newKey, offersSeeded, newUserPassword };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { migrate } from '../db/migrate.js';
-import { type DemoState, ensureDemo } from '../demo/bootstrap.js';
+import { DEMO_REDIRECT_URI, DEMO_USER_EMAIL, type DemoState, ensureDemo } from '../demo/bootstrap.js';
 import type { Deps } from '../deps.js';
 import { buildApp } from '../http/app.js';
 import { baseUrls, origins } from '../http/urls.js';
@@ -93,6 +93,18 @@ function banner(deps: Deps, environments: Environment[], demo: DemoState | null)
       'Try it:',
       '',
       `  curl -s -H 'X-Api-Key: ${curlKey}' '${b.testing}/offers/?q=bike&limit=3'`,
+      '',
+    );
+    const connect = `${o.testing}/auth/connect?${new URLSearchParams({ apiKey: curlKey, destination: DEMO_REDIRECT_URI }).toString()}`;
+    lines.push(
+      'Log an end user in (start the example destination first: node examples/destination-app.mjs),',
+      'then open in a browser:',
+      '',
+      `  ${connect}`,
+      '',
+      demo.newUserPassword
+        ? `  end user ${DEMO_USER_EMAIL}, password ${demo.newUserPassword} (shown once)`
+        : `  end user ${DEMO_USER_EMAIL} (password shown on first start; vitrine users set-password to change it)`,
       '',
     );
   }
