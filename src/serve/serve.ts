@@ -31,6 +31,9 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
   const apps = new Map<Environment, FastifyInstance>();
   const ports: Record<Environment, number> = { production: config.port, testing: config.testingPort };
   for (const environment of options.environments) {
+    // Creates the environment's first signing key (and proves MASTER_SECRET opens the current
+    // one) before any traffic: a JWKS is never empty, a wrong secret stops the start loudly.
+    await deps.signingKeys.signer(environment);
     const app = await buildApp({
       config,
       environment,

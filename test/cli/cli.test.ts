@@ -120,6 +120,70 @@ describe('vitrine CLI', () => {
     expect(json(['keys', 'revoke', keyId])).toMatchObject({ id: keyId, state: 'revoked' });
   });
 
+  it('grants and withdraws the refresh permission', () => {
+    const issued = json(['keys', 'issue', '--project', projectId, '--env', 'testing']);
+    expect(json(['keys', 'grant-refresh', issued.id])).toMatchObject({ id: issued.id, refreshAllowed: true });
+    expect(json(['keys', 'revoke-refresh', issued.id])).toMatchObject({
+      id: issued.id,
+      refreshAllowed: false,
+      revokedRefreshTokens: 0,
+    });
+    expect(vitrine(['keys', 'grant-refresh', keyId]).stderr).toContain('is revoked');
+  });
+
+  it('manages end users: add (password from stdin only), list, set-password, disable', () => {
+    const password = 'end-user-password-1';
+    const user = json(
+      ['users', 'add', '--env', 'testing', '--email', 'Eve@Example.com', '--password-stdin'],
+      password,
+    );
+    expect(user).toMatchObject({ environment: 'testing', email: 'eve@example.com', state: 'active' });
+    expect(user.id).toMatch(/^usr_/);
+    expect(
+      vitrine(['users', 'add', '--env', 'testing', '--email', 'eve@example.com', '--password-stdin'], {
+        input: password,
+      }).stderr,
+    ).toContain('already exists');
+    expect(
+      vitrine(['users', 'add', '--env', 'testing', '--email', 'short@example.com', '--password-stdin'], {
+        input: 'short',
+      }).status,
+    ).toBe(2);
+    expect(
+      vitrine(['users', 'add', '--env', 'testing', '--email', 'argv@example.com', '--password', 'x']).status,
+    ).toBe(2);
+    // Same email, other environment: a separate account.
+    json(['users', 'add', '--env', 'production', '--email', 'eve@example.com', '--password-stdin'], password);
+    expect(json(['users', 'list', '--env', 'testing']).users.map((u: { email: string }) => u.email)).toEqual([
+      'eve@example.com',
+    ]);
+    expect(json(['users', 'set-password', user.id, '--password-stdin'], 'another-password-2')).toMatchObject({
+      revokedRefreshTokens: 0,
+    });
+    expect(json(['users', 'disable', user.id])).toMatchObject({ id: user.id, state: 'disabled' });
+    expect(vitrine(['users', 'disable', 'usr_missing']).status).toBe(2);
+  }, 90_000);
+
+  it('rotates signing keys, keeping the retired one published until its tokens expire', () => {
+    const first = json(['signing-keys', 'rotate', '--env', 'testing']).rotated[0];
+    expect(first.id).toMatch(/^sig_/);
+    const second = json(['signing-keys', 'rotate', '--env', 'testing']).rotated[0];
+    expect(second.retired.kid).toBe(first.id);
+    expect(Date.parse(second.retired.unpublishAt) - Date.parse(second.retired.retiredAt)).toBe(
+      10 * 3_600_000 + 60_000,
+    );
+    const listed = json(['signing-keys', 'list', '--env', 'testing']).signingKeys;
+    expect(listed.map((k: { kid: string }) => k.kid)).toEqual([second.id, first.id]);
+    const db = new BetterSqlite3(path.join(dataDir, 'vitrine.db'), { readonly: true });
+    const rows = db.prepare('SELECT kid, private_key_sealed FROM signing_keys').all() as {
+      kid: string;
+      private_key_sealed: string | null;
+    }[];
+    db.close();
+    expect(rows.find((r) => r.kid === first.id)?.private_key_sealed).toBeNull();
+    expect(fs.statSync(path.join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
+  });
+
   it('refuses bad arguments with exit code 2', () => {
     expect(vitrine(['keys', 'issue', '--project', projectId, '--env', 'staging']).status).toBe(2);
     expect(vitrine(['keys', 'issue', '--project', 'prj_missing', '--env', 'testing']).stderr).toContain(
