@@ -291,6 +291,64 @@ for (const { dialect, available } of backends()) {
       });
     });
 
+    describe('sign-up', () => {
+      it('creates an account from the login page where allowed, then finishes the login', async () => {
+        const page = await openLogin(t.apps.testing, { apiKey: key, destination: DEST, state: 's' });
+        const form = await t.apps.testing.inject({
+          url: `/auth/signup?ticket=${page.ticket}`,
+          headers: { cookie: page.cookie, 'sec-fetch-site': 'same-origin' },
+        });
+        expect(form.statusCode).toBe(200);
+        expect(form.body).toContain('Create your account');
+        const post = (email: string, password: string) =>
+          t.apps.testing.inject({
+            method: 'POST',
+            url: '/auth/signup',
+            remoteAddress: '10.3.0.1',
+            headers: { ...FORM, cookie: page.cookie },
+            payload: new URLSearchParams({ ticket: page.ticket, email, password, name: 'Carol' }).toString(),
+          });
+        const weak = await post('carol@example.com', 'short');
+        expect(weak.statusCode).toBe(400);
+        expect(weak.body).toContain('at least 12 characters');
+        const created = await post('carol@example.com', 'carol-password-1');
+        expect(created.statusCode).toBe(303);
+        const location = new URL(String(created.headers.location));
+        expect(location.searchParams.get('state')).toBe('s');
+        const profile = await me(location.searchParams.get('jwt') ?? '');
+        expect(profile.json()).toMatchObject({ email: 'carol@example.com', name: 'Carol' });
+        const again = await post('carol@example.com', 'carol-password-1');
+        expect(again.statusCode).toBe(409);
+        expect(again.body).toContain('already exists');
+      });
+
+      it('is closed where SIGNUP_ENVIRONMENTS does not list the environment', async () => {
+        const page = await openLogin(t.apps.production, {
+          apiKey: t.fixtures.keys.production.key,
+          destination: DEST,
+        });
+        expect(page.response.body).not.toContain('/auth/signup');
+        const res = await t.apps.production.inject({
+          url: `/auth/signup?ticket=${page.ticket}`,
+          headers: { cookie: page.cookie },
+        });
+        expect(res.statusCode).toBe(404);
+        expect(res.body).toContain('<code>signup_disabled</code>');
+      });
+
+      it('answers an oversized login form with an HTML error page, not JSON', async () => {
+        const res = await t.apps.testing.inject({
+          method: 'POST',
+          url: '/auth/connect',
+          headers: FORM,
+          payload: `ticket=${'x'.repeat(70_000)}`,
+        });
+        expect(res.statusCode).toBe(413);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.body).toContain('<code>payload_too_large</code>');
+      });
+    });
+
     describe('/refresh', () => {
       it('gives a new working access token for a valid refresh token (GET and POST)', async () => {
         const tokens = await loginTokens(t.apps.testing, refreshKey.key, ALICE);
