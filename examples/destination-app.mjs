@@ -19,10 +19,10 @@ const page = (res, status, body) => {
     'content-type': 'text/html; charset=utf-8',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'",
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
   });
   res.end(
-    `<!doctype html><meta charset="utf-8"><title>Example app</title><body style="font-family:system-ui;max-width:48rem;margin:2rem auto">${body}</body>`,
+    `<!doctype html><meta charset="utf-8"><title>Example app</title><style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}pre{white-space:pre-wrap;word-break:break-all;background:#f3f5f9;padding:.75rem;border-radius:6px}</style><body>${body}</body>`,
   );
 };
 

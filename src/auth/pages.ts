@@ -11,6 +11,7 @@ function layout(title: string, environment: Environment, body: SafeHtml): string
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title} · Vitrine</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/vitrine.css">
 </head>
 <body>

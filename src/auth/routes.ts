@@ -40,6 +40,7 @@ export interface AuthRouteDeps {
 
 const MAX_STATE_LENGTH = 512;
 const CSS = fs.readFileSync(new URL('../web/assets/vitrine.css', import.meta.url), 'utf8');
+const FAVICON = fs.readFileSync(new URL('../web/assets/favicon.svg', import.meta.url), 'utf8');
 
 const KEY_PROBLEMS: Record<string, string> = {
   api_key_missing: 'The application did not identify itself (no API key).',
@@ -52,9 +53,14 @@ const KEY_PROBLEMS: Record<string, string> = {
 
 /** `{auth_url}`: the login pages (HTML) and the token endpoints (JSON), SPEC §5. */
 export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
-  app.get('/assets/vitrine.css', async (_request, reply) =>
+  app.get('/assets/vitrine.css', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS),
   );
+  for (const path of ['/assets/favicon.svg', '/favicon.ico']) {
+    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
+    );
+  }
   await app.register(async (pages) => loginPages(pages, deps));
   tokenEndpoints(app, deps);
 }
