@@ -4,6 +4,7 @@ import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
 import type { Project } from '../projects/store.js';
 import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
+import { registerKeyLimitCommands } from './key-limits.js';
 
 type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
 
@@ -176,4 +177,5 @@ export function registerAccountCommands(
       const key = await withDeps((d) => d.keys.revoke(keyId));
       print({ json: keyJson(key), text: `Revoked key ${key.id}` }, Boolean(o.json));
     });
+  registerKeyLimitCommands(keys, withDeps);
 }

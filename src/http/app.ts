@@ -2,14 +2,22 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import type { Metrics } from '../health/metrics.js';
+import { metricsRoute } from '../health/metrics-route.js';
 import { healthRoutes } from '../health/routes.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import { offerRoutes } from '../offers/routes.js';
 import type { OfferService } from '../offers/service.js';
+import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
+import type { RedisState } from '../platform/redis.js';
+import type { UsageMeter } from '../usage/meter.js';
 import { apiKeyGuard } from './api-key-guard.js';
 import { registerOpenApi } from './openapi.js';
 import { registerProblemHandlers } from './problem.js';
+import { createRequestLimits } from './rate-limit.js';
+import { registerRequestHooks } from './request-hooks.js';
 import { requestId } from './request-id.js';
 
 export const SERVED_VERSIONS = ['v1'] as const;
@@ -21,6 +29,12 @@ export interface AppDeps {
   keys: KeyVerifier;
   offers: OfferService;
   logger: Logger;
+  /** Issue #6, all optional so an app can be built without them: limits, metering, metrics. */
+  clock?: Clock;
+  rateLimiter?: RateLimiter | null;
+  usage?: UsageMeter | null;
+  metrics?: Metrics;
+  redisState?: () => RedisState;
 }
 
 export function origins(config: Config): Record<Environment, string> {
@@ -62,12 +76,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProblemHandlers(app, SERVED_VERSIONS);
   await registerOpenApi(app, deps.environment, origins(deps.config)[deps.environment]);
 
-  healthRoutes(app, { db: deps.db });
+  registerRequestHooks(app, {
+    environment: deps.environment,
+    metrics: deps.metrics,
+    usage: deps.usage ?? undefined,
+    deprecations: deps.config.apiDeprecations,
+  });
+  const limits =
+    deps.rateLimiter && deps.clock
+      ? createRequestLimits({
+          limiter: deps.rateLimiter,
+          config: deps.config,
+          clock: deps.clock,
+          environment: deps.environment,
+          onRejected: (kind) => deps.metrics?.rateLimitRejections.inc({ env: deps.environment, kind }),
+        })
+      : undefined;
+
+  healthRoutes(app, { db: deps.db, redisState: deps.redisState });
+  if (deps.metrics) metricsRoute(app, { metrics: deps.metrics, token: deps.config.metricsToken });
   offerRoutes(app, {
     offers: deps.offers,
     environment: deps.environment,
     baseUrl: baseUrls(deps.config)[deps.environment],
-    guard: apiKeyGuard(deps.keys, deps.environment, baseUrls(deps.config)),
+    guard: apiKeyGuard(deps.keys, deps.environment, baseUrls(deps.config), limits),
   });
   return app;
 }

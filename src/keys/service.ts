@@ -20,14 +20,19 @@ export interface KeyService {
   }): Promise<IssuedKey>;
   list(filter?: { projectId?: string; environment?: Environment }): Promise<KeyRecord[]>;
   revoke(id: string): Promise<KeyRecord>;
+  /** Sets the key's own plan in requests per second, or with `null` returns it to its environment's default. */
+  setPlan(id: string, rps: number | null): Promise<KeyRecord>;
 }
+
+/** Largest plan a key can have (requests per second); the config defaults have the same bound. */
+export const MAX_PLAN_RPS = 1_000_000;
 
 export function createKeyService(deps: {
   store: KeyStore;
   projects: ProjectStore;
   clock: Clock;
   /** Called after a change verifiers must see, so this process does not wait for its poll. */
-  onKeyChanged?: (keyHash: string) => void;
+  onKeyChanged?: (keyHash: string) => void | Promise<void>;
 }): KeyService {
   return {
     async issue({ projectId, environment, expiresAt = null }) {
@@ -59,10 +64,22 @@ export function createKeyService(deps: {
       if (!existing) throw new UsageError(`no key with id ${id}`, 'not_found');
       if (existing.state === 'revoked') return existing;
       await deps.store.revoke(id, deps.clock.now());
-      deps.onKeyChanged?.(existing.keyHash);
+      await deps.onKeyChanged?.(existing.keyHash);
       const revoked = await deps.store.get(id);
       if (!revoked) throw new Error(`key ${id} vanished while being revoked`);
       return revoked;
+    },
+    async setPlan(id, rps) {
+      if (rps !== null && (!Number.isInteger(rps) || rps < 1 || rps > MAX_PLAN_RPS)) {
+        throw new UsageError(`a plan is a whole number of requests per second from 1 to ${MAX_PLAN_RPS}`);
+      }
+      const existing = await deps.store.get(id);
+      if (!existing) throw new UsageError(`no key with id ${id}`, 'not_found');
+      await deps.store.setRateLimit(id, rps);
+      await deps.onKeyChanged?.(existing.keyHash);
+      const updated = await deps.store.get(id);
+      if (!updated) throw new Error(`key ${id} vanished while its plan was set`);
+      return updated;
     },
   };
 }

@@ -26,6 +26,7 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
   }
   const demo = options.demo ? await ensureDemo(deps) : null;
   await deps.keyVerifier.start();
+  deps.usageMeter?.start();
 
   const apps = new Map<Environment, FastifyInstance>();
   const ports: Record<Environment, number> = { production: config.port, testing: config.testingPort };
@@ -37,6 +38,11 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
       keys: deps.keyVerifier,
       offers: deps.offers,
       logger: deps.logger,
+      clock: deps.clock,
+      rateLimiter: deps.rateLimiter,
+      usage: deps.usageMeter,
+      metrics: deps.metrics,
+      redisState: () => deps.redis?.state ?? 'not_configured',
     });
     await app.listen({ port: ports[environment], host: config.host });
     apps.set(environment, app);
