@@ -117,6 +117,27 @@ describe('vitrine CLI', () => {
     expect(json(['keys', 'revoke', keyId])).toMatchObject({ id: keyId, state: 'revoked' });
   });
 
+  it("sets a key's plan, clears it back to the default, and shows its usage", () => {
+    expect(json(['keys', 'set-plan', keyId, '--rate', '25'])).toEqual({
+      id: keyId,
+      environment: 'testing',
+      rateLimitRps: 25,
+    });
+    expect(vitrine(['keys', 'set-plan', keyId, '--rate', '25']).stdout).toBe(
+      `Key ${keyId} may send 25 requests per second.\n`,
+    );
+    expect(json(['keys', 'set-plan', keyId, '--default']).rateLimitRps).toBeNull();
+    expect(vitrine(['keys', 'set-plan', keyId]).status).toBe(2);
+    expect(vitrine(['keys', 'set-plan', keyId, '--rate', '0']).status).toBe(2);
+    expect(vitrine(['keys', 'set-plan', 'key_missing', '--rate', '5']).status).toBe(2);
+    const usage = json(['keys', 'usage', keyId, '--days', '3']);
+    expect(usage.id).toBe(keyId);
+    expect(usage.days).toHaveLength(3);
+    expect(usage.days[2]).toMatchObject({ requests: 0, errors: 0 });
+    expect(vitrine(['keys', 'usage', keyId]).stdout).toMatch(/^DAY\s+REQUESTS\s+ERRORS/);
+    expect(vitrine(['keys', 'usage', 'key_missing']).status).toBe(2);
+  });
+
   it('refuses bad arguments with exit code 2', () => {
     expect(vitrine(['keys', 'issue', '--project', projectId, '--env', 'staging']).status).toBe(2);
     expect(vitrine(['keys', 'issue', '--project', 'prj_missing', '--env', 'testing']).stderr).toContain(
