@@ -34,7 +34,10 @@ for (const variant of variants) {
   describe.skipIf(!variant.available)(`rate limiter (${variant.name})`, () => {
     const plan = { limit: 10, periodMs: 1000 };
     let n = 0;
-    const bucket = () => `key:test_${variant.name}_${(n += 1)}`;
+    const bucket = () => {
+      n += 1;
+      return `key:test_${variant.name}_${n}`;
+    };
 
     it('allows a burst of the whole plan, then refuses with the time to the next token', async () => {
       const clock = new ManualClock();
