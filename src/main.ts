@@ -70,7 +70,11 @@ async function main(argv: string[]): Promise<void> {
       });
       const stop = (signal: string) => {
         deps.logger.info({ signal }, 'shutting down');
-        setTimeout(() => process.exit(1), 10_000).unref();
+        // SHUTDOWN_TIMEOUT_MS: in-flight requests, the usage flush and pool closing must fit in it.
+        setTimeout(() => {
+          deps.logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting');
+          process.exit(1);
+        }, config.shutdownTimeoutMs).unref();
         starting
           .then((server) => server.close())
           .then(

@@ -4,6 +4,7 @@ import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
 import type { Project } from '../projects/store.js';
 import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
+import { registerKeyLimitCommands } from './key-limits.js';
 
 type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
 
@@ -200,4 +201,5 @@ export function registerAccountCommands(
         Boolean(o.json),
       );
     });
+  registerKeyLimitCommands(keys, withDeps);
 }

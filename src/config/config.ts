@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
   parseBoolean,
+  parseDeprecations,
   parseDuration,
   parseEnum,
   parseInteger,
@@ -84,7 +85,67 @@ export const CONFIG_SPEC = {
     'REDIS_URL',
     undefined,
     parseUrlWithScheme(['redis:', 'rediss:']),
-    'Redis URL for state shared by several instances. Validated now; used by the multi-instance work (rate limits, revocation broadcast).',
+    'Redis URL for state shared by several instances: rate-limit counters and change broadcasts (key revocations). Unset: one instance, counters in memory. If Redis becomes unreachable, each instance falls back to its own in-memory limits and switches back when Redis returns.',
+  ),
+  redisKeyPrefix: variable(
+    'REDIS_KEY_PREFIX',
+    'vitrine:',
+    parseString,
+    'Prefix of every Redis key and pub/sub channel Vitrine uses, so several deployments can share one Redis.',
+  ),
+  rateLimitTesting: variable(
+    'RATE_LIMIT_TESTING',
+    '10',
+    parseInteger(1, 1_000_000),
+    'Default plan of testing keys, in requests per second (bursts of up to one second of requests are allowed). The plan of a key of its own (`vitrine keys set-plan`) overrides it.',
+  ),
+  rateLimitProduction: variable(
+    'RATE_LIMIT_PRODUCTION',
+    '50',
+    parseInteger(1, 1_000_000),
+    'Default plan of production keys, in requests per second (bursts of up to one second of requests are allowed).',
+  ),
+  rateLimitAuthFailures: variable(
+    'RATE_LIMIT_AUTH_FAILURES',
+    '60',
+    parseInteger(1, 1_000_000),
+    'Requests with a missing or bad API key allowed per client address per minute; past it the address gets `429 rate_limited` until the budget refills, whatever key it sends (slows key guessing).',
+  ),
+  rateLimiting: variable(
+    'RATE_LIMITING',
+    'true',
+    parseBoolean,
+    'Enforce the per-key and per-address rate limits. `false` only for benchmarks and trusted internal deployments.',
+  ),
+  usageMetering: variable(
+    'USAGE_METERING',
+    'true',
+    parseBoolean,
+    'Count requests per key, day and status class (`vitrine keys usage`).',
+  ),
+  usageFlushMs: variable(
+    'USAGE_FLUSH_MS',
+    '5000',
+    parseInteger(100, 600_000),
+    'How often the in-memory usage counters are added to the database (ms); they are also written on shutdown.',
+  ),
+  metricsToken: variable(
+    'METRICS_TOKEN',
+    undefined,
+    parseString,
+    '`/metrics` requires `Authorization: Bearer <METRICS_TOKEN>`. Unset: `/metrics` answers loopback callers only (Prometheus on the same host or a sidecar).',
+  ),
+  shutdownTimeoutMs: variable(
+    'SHUTDOWN_TIMEOUT_MS',
+    '10000',
+    parseInteger(100, 600_000),
+    'On SIGTERM: how long in-flight requests may take to finish (and usage counters to be written) before the process exits anyway with code 1.',
+  ),
+  apiDeprecations: variable(
+    'API_DEPRECATIONS',
+    undefined,
+    parseDeprecations,
+    'Versions marked deprecated (SPEC §9), `version=deprecation-date/sunset-date` separated by commas, dates in ISO 8601, e.g. `v1=2027-01-01T00:00:00Z/2027-07-01T00:00:00Z`. Their responses carry `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers.',
   ),
   logLevel: variable('LOG_LEVEL', 'info', parseEnum(LOG_LEVELS), 'Log level of the JSON logs on stdout.'),
   keyCacheRefreshMs: variable(

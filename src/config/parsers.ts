@@ -107,3 +107,31 @@ export function parseSecret(raw: string): Buffer {
   if (bytes.length < 32) throw new TypeError('must decode to at least 32 bytes (openssl rand -base64 32)');
   return bytes;
 }
+
+/** A deprecation of one API version (SPEC §9): when it was deprecated and when it goes away. */
+export interface VersionDeprecation {
+  /** Epoch ms. */
+  deprecatedAt: number;
+  /** Epoch ms. */
+  sunsetAt: number;
+}
+
+/** `v1=2027-01-01T00:00:00Z/2027-07-01T00:00:00Z,v2=…` → one entry per version. */
+export function parseDeprecations(raw: string): Readonly<Record<string, VersionDeprecation>> {
+  const out: Record<string, VersionDeprecation> = {};
+  for (const item of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const match = /^(v\d+)=([^/]+)\/(.+)$/.exec(item);
+    const deprecatedAt = match ? Date.parse(match[2] ?? '') : Number.NaN;
+    const sunsetAt = match ? Date.parse(match[3] ?? '') : Number.NaN;
+    if (!match || Number.isNaN(deprecatedAt) || Number.isNaN(sunsetAt)) {
+      throw new TypeError('must be version=deprecation-date/sunset-date[,…], e.g. v1=2027-01-01/2027-07-01');
+    }
+    if (sunsetAt < deprecatedAt)
+      throw new TypeError(`${match[1]}: the sunset date precedes the deprecation date`);
+    out[match[1] as string] = { deprecatedAt, sunsetAt };
+  }
+  return Object.freeze(out);
+}

@@ -23,6 +23,8 @@ export interface Database extends Queryable {
   /** Resolves when the database answers a trivial query; used by `/readyz`. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Connection-pool figures for `/metrics`; absent on SQLite (no pool). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** A human-readable location without credentials, for logs and the start banner. */
   readonly description: string;
 }

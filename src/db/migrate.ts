@@ -23,13 +23,15 @@ const POSTGRES_MIGRATION_LOCK = 7_469_026_821;
  */
 export async function migrate(db: Database): Promise<MigrationResult> {
   const migrations = db.dialect === 'sqlite' ? sqliteMigrations : postgresMigrations;
-  await db.exec(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${
-      db.dialect === 'sqlite' ? 'INTEGER' : 'BIGINT'
-    } NOT NULL)`,
-  );
   return db.transaction(async (tx) => {
     if (tx.dialect === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(?)', [POSTGRES_MIGRATION_LOCK]);
+    // Under the lock: two concurrent CREATE TABLE IF NOT EXISTS collide on PostgreSQL
+    // (duplicate key in pg_type), as the concurrent-migration test showed.
+    await tx.run(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${
+        db.dialect === 'sqlite' ? 'INTEGER' : 'BIGINT'
+      } NOT NULL)`,
+    );
     const rows = await tx.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     const done = new Set(rows.map((r) => Number(r.version)));
     const latest = Math.max(0, ...migrations.map((m) => m.version));

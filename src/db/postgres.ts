@@ -93,6 +93,7 @@ export function openPostgres(url: string, options: { poolMax: number }): Databas
     ping: async () => {
       await guarded(() => pool.query('SELECT 1'));
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -3,6 +3,7 @@ import type { KeyRecord } from '../keys/store.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { Environment } from '../platform/environment.js';
 import { ProblemError } from './errors.js';
+import type { RequestLimits } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,8 +38,10 @@ export function apiKeyGuard(
   verifier: KeyVerifier,
   environment: Environment,
   baseUrls: Record<Environment, string>,
+  /** Rate limits (SPEC §8); absent, nothing is limited. */
+  limits?: RequestLimits,
 ) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  const check = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const raw = extractApiKey(request);
     if (raw === null) {
       throw new ProblemError('api_key_missing', 'Send your API key in the X-Api-Key header.');
@@ -46,6 +49,7 @@ export function apiKeyGuard(
     const result = await verifier.verify(raw, environment);
     if (result.ok) {
       request.apiKey = result.key;
+      await limits?.takeForKey(result.key, reply);
       return;
     }
     switch (result.code) {
@@ -65,6 +69,17 @@ export function apiKeyGuard(
           'api_key_wrong_environment',
           `This API key belongs to the ${result.keyEnvironment} environment; use it with ${baseUrls[result.keyEnvironment]}.`,
         );
+    }
+  };
+  if (!limits) return check;
+  // A bad or missing key spends the client address's failure budget (slows key guessing).
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await limits.checkAddress(request);
+    try {
+      await check(request, reply);
+    } catch (error) {
+      if (error instanceof ProblemError && request.apiKey === null) await limits.addressFailed(request);
+      throw error;
     }
   };
 }

@@ -4,17 +4,25 @@ import { authRoutes } from '../auth/routes.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import type { Deps } from '../deps.js';
+import type { Metrics } from '../health/metrics.js';
+import { metricsRoute } from '../health/metrics-route.js';
 import { healthRoutes } from '../health/routes.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import { meRoutes } from '../me/routes.js';
 import { offerRoutes } from '../offers/routes.js';
 import type { OfferService } from '../offers/service.js';
+import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
+import type { RedisState } from '../platform/redis.js';
+import type { UsageMeter } from '../usage/meter.js';
 import { apiKeyGuard } from './api-key-guard.js';
 import { bearerGuard } from './bearer-guard.js';
 import { parseForm } from './form.js';
 import { registerOpenApi } from './openapi.js';
 import { registerProblemHandlers } from './problem.js';
+import { createRequestLimits } from './rate-limit.js';
+import { registerRequestHooks } from './request-hooks.js';
 import { requestId } from './request-id.js';
 import { baseUrls, origins } from './urls.js';
 
@@ -40,6 +48,12 @@ export interface AppDeps {
     | 'loginThrottle'
     | 'offers'
   >;
+  /** Issue #6, all optional so an app can be built without them: limits, metering, metrics. */
+  clock?: Clock;
+  rateLimiter?: RateLimiter | null;
+  usage?: UsageMeter | null;
+  metrics?: Metrics;
+  redisState?: () => RedisState;
 }
 
 /**
@@ -80,8 +94,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.environment, origins(deps.config)[deps.environment]);
 
   const environment = deps.environment;
-  const guard = apiKeyGuard(deps.keys, environment, baseUrls(deps.config));
-  healthRoutes(app, { db: deps.db });
+  registerRequestHooks(app, {
+    environment,
+    metrics: deps.metrics,
+    usage: deps.usage ?? undefined,
+    deprecations: deps.config.apiDeprecations,
+  });
+  const limits =
+    deps.rateLimiter && deps.clock
+      ? createRequestLimits({
+          limiter: deps.rateLimiter,
+          config: deps.config,
+          clock: deps.clock,
+          environment,
+          onRejected: (kind) => deps.metrics?.rateLimitRejections.inc({ env: environment, kind }),
+        })
+      : undefined;
+  const guard = apiKeyGuard(deps.keys, environment, baseUrls(deps.config), limits);
+
+  healthRoutes(app, { db: deps.db, redisState: deps.redisState });
+  if (deps.metrics) metricsRoute(app, { metrics: deps.metrics, token: deps.config.metricsToken });
   offerRoutes(app, {
     offers: deps.offers,
     environment,

@@ -114,6 +114,16 @@ export const ERRORS = {
     title: 'Unsupported media type',
     help: 'The request body has a content type this endpoint does not accept.',
   },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limit exceeded',
+    help: "The key sent more requests than its plan allows (requests per second, bursts of up to one second's worth; `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` on every answer show where it stands), or the client address sent too many requests with a missing or invalid key. Wait for the seconds in `Retry-After`, then retry; spread requests evenly.",
+  },
+  metrics_forbidden: {
+    status: 403,
+    title: 'Metrics not available to this caller',
+    help: 'The `/metrics` endpoint needs `Authorization: Bearer <METRICS_TOKEN>`; when the operator set no `METRICS_TOKEN` it answers callers on the loopback interface only.',
+  },
   internal_error: {
     status: 500,
     title: 'Internal server error',

@@ -53,7 +53,15 @@ export function parameterErrors(
   // A union of literals fails as one `const` error per alternative: list them as the choices.
   const choices = new Map<string, unknown[]>();
   for (const error of validation) {
-    let parameter = error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
+    // Query parameters are flat (`category/0` is `category`); body fields are named by their
+    // dotted path (`location.country`, `query.priceMin`), array positions left out.
+    const segments = error.instancePath
+      .replace(/^\//, '')
+      .split('/')
+      .filter((s) => s !== '' && !/^\d+$/.test(s));
+    const path = context === 'body' ? segments : segments.slice(0, 1);
+    const within = (name: string) => (context === 'body' ? [...path, name].join('.') : name);
+    let parameter = path.join('.');
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'const' && Array.isArray(error.data)) {
       if (!seen.has(parameter)) seen.set(parameter, 'must be given once');
@@ -65,10 +73,10 @@ export function parameterErrors(
     }
     if (error.keyword === 'anyOf' && choices.has(parameter)) continue;
     if (error.keyword === 'additionalProperties') {
-      parameter = String(error.params.additionalProperty);
+      parameter = within(String(error.params.additionalProperty));
       message = context === 'querystring' ? 'is not a known parameter' : 'is not a known field';
     } else if (error.keyword === 'required') {
-      parameter = String(error.params.missingProperty);
+      parameter = within(String(error.params.missingProperty));
       message = 'is required';
     } else if (error.keyword === 'type') {
       message = Array.isArray(error.data)

@@ -26,7 +26,12 @@ export interface KeyService {
   grantRefresh(id: string): Promise<KeyRecord>;
   /** Withdraws the permission and revokes every refresh token the key obtained. */
   revokeRefresh(id: string): Promise<{ key: KeyRecord; revokedRefreshTokens: number }>;
+  /** Sets the key's own plan in requests per second, or with `null` returns it to its environment's default. */
+  setPlan(id: string, rps: number | null): Promise<KeyRecord>;
 }
+
+/** Largest plan a key can have (requests per second); the config defaults have the same bound. */
+export const MAX_PLAN_RPS = 1_000_000;
 
 export function createKeyService(deps: {
   store: KeyStore;
@@ -34,7 +39,7 @@ export function createKeyService(deps: {
   clock: Clock;
   refreshTokens: Pick<RefreshTokenStore, 'revokeForKey'>;
   /** Called after a change verifiers must see, so this process does not wait for its poll. */
-  onKeyChanged?: (keyHash: string) => void;
+  onKeyChanged?: (keyHash: string) => void | Promise<void>;
 }): KeyService {
   async function found(id: string): Promise<KeyRecord> {
     const record = await deps.store.get(id);
@@ -70,7 +75,7 @@ export function createKeyService(deps: {
       const existing = await found(id);
       if (existing.state !== 'revoked') {
         await deps.store.revoke(id, deps.clock.now());
-        deps.onKeyChanged?.(existing.keyHash);
+        await deps.onKeyChanged?.(existing.keyHash);
       }
       // Also when already revoked: a token minted in a race with the revocation ends here.
       await deps.refreshTokens.revokeForKey(id, 'key_revoked', deps.clock.now());
@@ -79,18 +84,27 @@ export function createKeyService(deps: {
     async grantRefresh(id) {
       const existing = await found(id);
       if (existing.state === 'revoked') throw new UsageError(`key ${id} is revoked`, 'conflict');
-      if (await deps.store.setRefreshAllowed(id, true)) deps.onKeyChanged?.(existing.keyHash);
+      if (await deps.store.setRefreshAllowed(id, true)) await deps.onKeyChanged?.(existing.keyHash);
       return found(id);
     },
     async revokeRefresh(id) {
       const existing = await found(id);
-      if (await deps.store.setRefreshAllowed(id, false)) deps.onKeyChanged?.(existing.keyHash);
+      if (await deps.store.setRefreshAllowed(id, false)) await deps.onKeyChanged?.(existing.keyHash);
       const revokedRefreshTokens = await deps.refreshTokens.revokeForKey(
         id,
         'refresh_permission_withdrawn',
         deps.clock.now(),
       );
       return { key: await found(id), revokedRefreshTokens };
+    },
+    async setPlan(id, rps) {
+      if (rps !== null && (!Number.isInteger(rps) || rps < 1 || rps > MAX_PLAN_RPS)) {
+        throw new UsageError(`a plan is a whole number of requests per second from 1 to ${MAX_PLAN_RPS}`);
+      }
+      const existing = await found(id);
+      await deps.store.setRateLimit(id, rps);
+      await deps.onKeyChanged?.(existing.keyHash);
+      return found(id);
     },
   };
 }

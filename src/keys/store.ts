@@ -64,6 +64,8 @@ export interface KeyStore {
   revoke(id: string, at: number): Promise<boolean>;
   /** Grants or withdraws the refresh permission; false when it already had that value. */
   setRefreshAllowed(id: string, allowed: boolean): Promise<boolean>;
+  /** Sets (or with `null` clears) the key's own rate-limit plan; false when no such key. */
+  setRateLimit(id: string, rps: number | null): Promise<boolean>;
   /** Hashes of keys changed after counter value `since`, and the newest counter value seen. */
   changedSince(since: number): Promise<{ hashes: string[]; latest: number }>;
   currentChangeSeq(): Promise<number>;
@@ -138,6 +140,19 @@ export function createKeyStore(db: Database): KeyStore {
           [allowed ? 1 : 0, seq, id, allowed ? 1 : 0],
         );
         return changed > 0;
+      });
+    },
+    async setRateLimit(id, rps) {
+      // A plan change is one verifiers must see (their cached record carries the plan).
+      return db.transaction(async (tx) => {
+        const seq = await bumpCounter(tx, 'api_keys');
+        return (
+          (await tx.run('UPDATE api_keys SET rate_limit_rps = ?, change_seq = ? WHERE id = ?', [
+            rps,
+            seq,
+            id,
+          ])) > 0
+        );
       });
     },
     async changedSince(since) {

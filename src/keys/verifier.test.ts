@@ -20,6 +20,7 @@ function fakeStore(record: KeyRecord) {
     get: async () => record,
     list: async () => [record],
     revoke: async () => false,
+    setRateLimit: async () => false,
     async changedSince(since) {
       return changedAt > since
         ? { hashes: [record.keyHash], latest: changedAt }

@@ -22,7 +22,7 @@ export const SavedQuerySchema = Type.Omit(SearchQuerySchema, ['apiKey', 'cursor'
 
 export const SavedSearchInputSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Not blank.' }),
     query: SavedQuerySchema,
   },
   { additionalProperties: false },
@@ -44,13 +44,13 @@ const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
 /** An offer an end user publishes. Id, publisher, status and times are the server's. */
 export const OwnOfferInputSchema = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 200 }),
+    title: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Not blank.' }),
     description: Type.String({ maxLength: 5000 }),
     category: Slug,
     tags: Type.Optional(Type.Array(Slug, { maxItems: 20, uniqueItems: true })),
     location: Type.Object(
       {
-        city: Type.String({ minLength: 1, maxLength: 100 }),
+        city: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
         region: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
         country: Type.String({ pattern: '^[A-Z]{2}$' }),
         lat: Type.Number({ minimum: -90, maximum: 90 }),

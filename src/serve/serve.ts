@@ -27,6 +27,7 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
   }
   const demo = options.demo ? await ensureDemo(deps) : null;
   await deps.keyVerifier.start();
+  deps.usageMeter?.start();
 
   const apps = new Map<Environment, FastifyInstance>();
   const ports: Record<Environment, number> = { production: config.port, testing: config.testingPort };
@@ -42,6 +43,11 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
       offers: deps.offers,
       logger: deps.logger,
       auth: deps,
+      clock: deps.clock,
+      rateLimiter: deps.rateLimiter,
+      usage: deps.usageMeter,
+      metrics: deps.metrics,
+      redisState: () => deps.redis?.state ?? 'not_configured',
     });
     await app.listen({ port: ports[environment], host: config.host });
     apps.set(environment, app);
@@ -52,12 +58,27 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
   const close = () => {
     closing ??= (async () => {
       // Stop accepting, let in-flight requests finish, then flush and release resources.
-      await Promise.all([...apps.values()].map((app) => app.close()));
+      await Promise.all([...apps.values()].map(closeApp));
       await deps.close();
     })();
     return closing;
   };
   return { apps, close };
+}
+
+/**
+ * Fastify's close stops accepting and closes the keep-alive connections idle at that moment;
+ * a connection busy then stays open after its response, and the close waits for the client
+ * to hang up (seen under load on PostgreSQL: shutdown hit its deadline). So, while closing,
+ * connections are closed as soon as they fall idle; a request on them is never cut off.
+ */
+async function closeApp(app: FastifyInstance): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
 }
 
 function banner(deps: Deps, environments: Environment[], demo: DemoState | null): string {

@@ -22,7 +22,7 @@ describe('HTTP basics', () => {
     expect((await t.apps.production.inject('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await t.apps.testing.inject('/readyz');
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'not_configured' } });
   });
 
   it('gives every response a request id, adopting a sane one from the caller', async () => {

@@ -18,7 +18,21 @@ describe('API reference', () => {
     const spec = res.json();
     expect(spec.openapi).toBe('3.1.0');
     expect(spec.servers).toEqual([{ url: 'http://localhost:8080', description: 'production environment' }]);
-    expect(Object.keys(spec.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'ApiKeyQuery']);
+    expect(Object.keys(spec.components.securitySchemes).sort()).toEqual([
+      'ApiKeyHeader',
+      'ApiKeyQuery',
+      'BearerToken',
+    ]);
+    // End-user routes ask for the key and the bearer token together.
+    expect(spec.paths['/v1/me'].get.security).toEqual([
+      { ApiKeyHeader: [], BearerToken: [] },
+      { ApiKeyQuery: [], BearerToken: [] },
+    ]);
+    for (const path of ['/auth/refresh', '/auth/revoke', '/auth/.well-known/jwks.json']) {
+      expect(spec.paths[path]).toBeDefined();
+    }
+    // The login pages are for browsers, not part of the API reference.
+    expect(spec.paths['/auth/connect']).toBeUndefined();
     const search = spec.paths['/v1/offers/'].get;
     const declared = search.parameters.map((p: { name: string }) => p.name).sort();
     // `apiKey` is documented once, as the ApiKeyQuery security scheme, not as a plain parameter.

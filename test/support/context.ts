@@ -22,10 +22,14 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** A complete Vitrine on a fresh database of the given backend, driven with `app.inject()`. */
+/**
+ * A complete Vitrine on a fresh database of the given backend, driven with `app.inject()`.
+ * Rate limits are off unless `env` turns them on (`RATE_LIMITING: 'true'`): the clock stands
+ * still in tests, so a suite making many requests would otherwise run out of its plan.
+ */
 export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv = {}): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
-  const config = loadConfig(env);
+  const config = loadConfig({ RATE_LIMITING: 'false', ...env });
   const clock = new ManualClock(Date.UTC(2026, 10, 1, 12));
   const logs: string[] = [];
   const stream = new Writable({
@@ -47,6 +51,11 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
       offers: deps.offers,
       logger,
       auth: deps,
+      clock,
+      rateLimiter: deps.rateLimiter,
+      usage: deps.usageMeter,
+      metrics: deps.metrics,
+      redisState: () => deps.redis?.state ?? 'not_configured',
     });
     await apps[environment].ready();
   }
@@ -73,7 +82,10 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
     },
     async close() {
       await Promise.all(Object.values(apps).map((app) => app.close()));
+      await deps.usageMeter?.stop().catch(() => undefined);
       await deps.keyVerifier.stop();
+      await deps.changeBus.close();
+      await deps.redis?.close();
       await database.drop();
     },
   };

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -10,10 +11,48 @@ const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresAdminUrl: string | null;
+    /** Redis for the multi-instance tests, or null (laptop without Redis: skipped loudly). */
+    redisUrl: string | null;
   }
 }
 
 export default async function setup(project: TestProject): Promise<void> {
+  await findPostgres(project);
+  await findRedis(project);
+}
+
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** Same rule as PostgreSQL: skipped with a banner on a laptop, a failure under CI=true. */
+async function findRedis(project: TestProject): Promise<void> {
+  const url = process.env.TEST_REDIS_URL ?? DEFAULT_REDIS_URL;
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+    project.provide('redisUrl', url);
+  } catch (error) {
+    const reason = (error as Error).message;
+    if (process.env.CI === 'true') {
+      throw new Error(`Redis is required under CI=true but ${url} is unreachable: ${reason}`);
+    }
+    const line = '!'.repeat(78);
+    process.stderr.write(
+      `\n${line}\n!! Redis unreachable at ${url} (${reason}).\n!! The Redis and multi-instance tests are SKIPPED. Start it, or set TEST_REDIS_URL.\n${line}\n\n`,
+    );
+    project.provide('redisUrl', null);
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function findPostgres(project: TestProject): Promise<void> {
   const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_ADMIN_URL;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {

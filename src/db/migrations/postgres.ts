@@ -107,4 +107,20 @@ CREATE INDEX offers_search ON offers USING GIN (search_vector);
     name: 'end users, signing keys, refresh tokens',
     sql: authSchema({ id: 'TEXT COLLATE "C"', time: 'BIGINT' }),
   },
+  {
+    // Issue #6. Versions 20-29 belong to the limits/metering/scale-out work.
+    version: 20,
+    name: 'api key usage per day and status class',
+    sql: `
+-- One row per key, UTC day and status class; processes add their in-memory counts to it
+-- every few seconds with an upsert, so several instances add up.
+CREATE TABLE api_key_usage (
+  key_id TEXT COLLATE "C" NOT NULL,
+  day TEXT COLLATE "C" NOT NULL,
+  status_class TEXT COLLATE "C" NOT NULL,
+  requests BIGINT NOT NULL,
+  PRIMARY KEY (key_id, day, status_class)
+);
+`,
+  },
 ];

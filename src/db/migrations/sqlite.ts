@@ -110,4 +110,20 @@ CREATE VIRTUAL TABLE offers_fts USING fts5(
     name: 'end users, signing keys, refresh tokens',
     sql: authSchema({ id: 'TEXT', time: 'INTEGER' }),
   },
+  {
+    // Issue #6. Versions 20-29 belong to the limits/metering/scale-out work.
+    version: 20,
+    name: 'api key usage per day and status class',
+    sql: `
+-- One row per key, UTC day and status class; processes add their in-memory counts to it
+-- every few seconds with an upsert, so several instances add up.
+CREATE TABLE api_key_usage (
+  key_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  status_class TEXT NOT NULL,
+  requests INTEGER NOT NULL,
+  PRIMARY KEY (key_id, day, status_class)
+);
+`,
+  },
 ];

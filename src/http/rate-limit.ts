@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config/config.js';
+import type { KeyRecord } from '../keys/store.js';
+import type { Decision, Plan, RateLimiter } from '../limits/rate-limiter.js';
+import type { Clock } from '../platform/clock.js';
+import type { Environment } from '../platform/environment.js';
+import { ProblemError } from './errors.js';
+
+/**
+ * The rate limits of SPEC §8 as the API-key guard applies them: a budget per key (its own plan
+ * or its environment's default) and, against key guessing, a budget of failed requests (missing
+ * or bad key) per client address.
+ */
+export interface RequestLimits {
+  /** Before a key is verified: refuses an address that has spent its budget of failures. */
+  checkAddress(request: FastifyRequest): Promise<void>;
+  /** After a failed verification: spends one failure; throws `rate_limited` past the budget. */
+  addressFailed(request: FastifyRequest): Promise<void>;
+  /** After a successful verification: spends one request of the key, sets the RateLimit headers. */
+  takeForKey(key: KeyRecord, reply: FastifyReply): Promise<void>;
+}
+
+export function keyPlan(config: Config, key: KeyRecord): Plan {
+  const fallback = key.environment === 'production' ? config.rateLimitProduction : config.rateLimitTesting;
+  return { limit: key.rateLimitRps ?? fallback, periodMs: 1000 };
+}
+
+const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
+
+/** `RateLimit-*` fields (draft-ietf-httpapi-ratelimit-headers): limit, remaining now, seconds to full. */
+export function rateLimitHeaders(decision: Decision): Record<string, string> {
+  return {
+    'ratelimit-limit': String(decision.limit),
+    'ratelimit-remaining': String(decision.remaining),
+    'ratelimit-reset': String(seconds(decision.resetMs)),
+  };
+}
+
+export function createRequestLimits(deps: {
+  limiter: RateLimiter;
+  config: Config;
+  clock: Clock;
+  environment: Environment;
+  onRejected?: (kind: 'key' | 'address') => void;
+}): RequestLimits {
+  const { limiter, config, clock } = deps;
+  const addressPlan: Plan = { limit: config.rateLimitAuthFailures, periodMs: 60_000 };
+  // Addresses that failed recently, and until when to check them. Only those pay a limiter
+  // call before verification; a client that never fails costs one Map lookup.
+  const suspects = new Map<string, number>();
+
+  const bucketOf = (request: FastifyRequest) =>
+    `addr:${createHash('sha256').update(request.ip).digest('base64url').slice(0, 22)}`;
+
+  const refuse = (kind: 'key' | 'address', decision: Decision, detail: string) => {
+    deps.onRejected?.(kind);
+    return new ProblemError('rate_limited', detail, {
+      headers: {
+        ...(kind === 'key' ? rateLimitHeaders(decision) : {}),
+        'retry-after': String(Math.max(1, seconds(decision.retryAfterMs))),
+      },
+    });
+  };
+  const addressDetail =
+    'Too many requests with a missing or invalid API key from your address. Wait for Retry-After seconds.';
+
+  return {
+    async checkAddress(request) {
+      if (suspects.size === 0) return;
+      const bucket = bucketOf(request);
+      const until = suspects.get(bucket);
+      if (until === undefined) return;
+      if (until <= clock.now()) {
+        suspects.delete(bucket);
+        return;
+      }
+      const decision = await limiter.take(bucket, addressPlan, { dryRun: true });
+      if (!decision.allowed) throw refuse('address', decision, addressDetail);
+    },
+    async addressFailed(request) {
+      const bucket = bucketOf(request);
+      if (suspects.size >= 100_000) suspects.clear(); // a flood of addresses: start over
+      suspects.delete(bucket);
+      suspects.set(bucket, clock.now() + addressPlan.periodMs);
+      const decision = await limiter.take(bucket, addressPlan);
+      if (!decision.allowed) throw refuse('address', decision, addressDetail);
+    },
+    async takeForKey(key, reply) {
+      const plan = keyPlan(config, key);
+      const decision = await limiter.take(`key:${key.id}`, plan);
+      if (!decision.allowed) {
+        throw refuse(
+          'key',
+          decision,
+          `This key allows ${plan.limit} requests per second (bursts of up to ${plan.limit}). Retry after ${Math.max(1, seconds(decision.retryAfterMs))} s.`,
+        );
+      }
+      reply.headers(rateLimitHeaders(decision));
+    },
+  };
+}
