@@ -34,6 +34,8 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   jti: string;
+  /** Session version: the user's password-change time when the token was issued. */
+  sv: number;
 }
 
 export interface IssuedTokens {
@@ -91,7 +93,7 @@ export function createTokenService(deps: {
     const signer = await deps.signingKeys.signer(user.environment);
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + Math.floor(settings.accessTokenTtlMs / 1000);
-    const token = await new SignJWT({ client_id: key.id, env: user.environment })
+    const token = await new SignJWT({ client_id: key.id, env: user.environment, sv: user.passwordChangedAt })
       .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: signer.kid, typ: ACCESS_TOKEN_TYPE })
       .setIssuer(settings.authUrls[user.environment])
       .setSubject(user.id)
@@ -193,7 +195,7 @@ export function createTokenService(deps: {
             typ: ACCESS_TOKEN_TYPE,
             issuer: settings.authUrls[environment],
             audience: settings.baseUrls[environment],
-            requiredClaims: ['sub', 'iat', 'exp', 'jti', 'client_id', 'env'],
+            requiredClaims: ['sub', 'iat', 'exp', 'jti', 'client_id', 'env', 'sv'],
             clockTolerance: CLOCK_SKEW_SECONDS,
             currentDate: new Date(clock.now()),
           },
@@ -213,8 +215,9 @@ export function createTokenService(deps: {
       if (!user || user.environment !== environment || user.state !== 'active') {
         return { ok: false, code: 'token_invalid', reason: 'user' };
       }
-      // A password change ends every session: tokens issued before it are refused (1 s granularity).
-      if (claims.iat < Math.floor(user.passwordChangedAt / 1000)) {
+      // A password change ends every session: the token must carry the user's current session
+      // version (the time of the last password change, exact to the millisecond).
+      if (claims.sv !== user.passwordChangedAt) {
         return { ok: false, code: 'token_invalid', reason: 'issued before password change' };
       }
       return { ok: true, user, claims };

@@ -25,6 +25,7 @@ import { createRequestLimits } from './rate-limit.js';
 import { registerRequestHooks } from './request-hooks.js';
 import { requestId } from './request-id.js';
 import { baseUrls, origins } from './urls.js';
+import { validatorCompiler } from './validation.js';
 
 export const SERVED_VERSIONS = ['v1'] as const;
 
@@ -67,18 +68,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: {
-      customOptions: {
-        // Unknown query parameters are an error (SPEC §6), not silently dropped.
-        removeAdditional: false,
-        coerceTypes: 'array',
-        allErrors: true,
-        useDefaults: true,
-        // Gives errors their offending value, to tell a repeated parameter from a mistyped one.
-        verbose: true,
-      },
-    },
   });
+  app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('apiKey', null);
   app.decorateRequest('endUser', null);
   // HTML forms (login) and RFC 6749/7009-style token requests send urlencoded bodies.

@@ -11,7 +11,8 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+// The scheme name is case-insensitive (RFC 9110 §11.1); the token is a compact JWS.
+const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+) *$/i;
 
 /**
  * onRequest hook for end-user routes, after the API-key guard (SPEC §5.3): the access token must

@@ -486,6 +486,7 @@ for (const { dialect, available } of backends()) {
       ): Promise<string> {
         const signer = await t.deps.signingKeys.signer('testing');
         const now = Math.floor(t.clock.now() / 1000);
+        const alice = await t.deps.users.get(aliceId);
         return new SignJWT({
           iss: 'http://localhost:8081/auth',
           sub: aliceId,
@@ -495,6 +496,7 @@ for (const { dialect, available } of backends()) {
           iat: now,
           exp: now + 3600,
           jti: 'j',
+          sv: alice?.passwordChangedAt,
           ...claims,
         })
           .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid, typ: 'at+jwt', ...header })
@@ -546,6 +548,8 @@ for (const { dialect, available } of backends()) {
         ['the production environment claim', { env: 'production' }, {}],
         ['an unknown user', { sub: 'usr_nobody' }, {}],
         ['no jti', { jti: undefined }, {}],
+        ['no session version', { sv: undefined }, {}],
+        ['an old session version', { sv: 1 }, {}],
         ['another token type', {}, { typ: 'JWT' }],
         ['an unknown kid', {}, { kid: 'sig_unknown' }],
       ])('refuses %s', async (_name, claims, header) => {
@@ -561,7 +565,7 @@ for (const { dialect, available } of backends()) {
       });
 
       it('refuses malformed Authorization headers and asks for a token when there is none', async () => {
-        for (const authorization of ['Bearer', 'Basic Zm9vOmJhcg==', `bearer  ${jwt}`, `Bearer ${jwt} x`]) {
+        for (const authorization of ['Bearer', 'Basic Zm9vOmJhcg==', `Bearer ${jwt} x`, `Bearer${jwt}`]) {
           const res = await t.apps.testing.inject({
             url: '/v1/me',
             headers: { 'x-api-key': key, authorization },
@@ -572,6 +576,25 @@ for (const { dialect, available } of backends()) {
         expect(none.statusCode).toBe(401);
         expect(none.json().code).toBe('token_missing');
         expect(none.headers['www-authenticate']).toBe('Bearer realm="vitrine"');
+      });
+
+      it('accepts the scheme name in any case (RFC 9110)', async () => {
+        const res = await t.apps.testing.inject({
+          url: '/v1/me',
+          headers: { 'x-api-key': key, authorization: `bearer ${jwt}` },
+        });
+        expect(res.statusCode).toBe(200);
+      });
+
+      it('refuses a token issued before a password change, even in the same second', async () => {
+        const dora = { email: 'dora@example.com', password: 'dora-password-11' };
+        const doraId = (await t.deps.users.add({ environment: 'testing', ...dora })).id;
+        const old = (await loginTokens(t.apps.testing, key, dora)).jwt;
+        t.clock.advance(500);
+        await t.deps.users.setPassword(doraId, 'dora-password-22');
+        expect((await me(old)).json().code).toBe('token_invalid');
+        const fresh = (await loginTokens(t.apps.testing, key, { ...dora, password: 'dora-password-22' })).jwt;
+        expect((await me(fresh)).statusCode).toBe(200);
       });
 
       it('checks the API key before the token', async () => {
