@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { compareLimits, type LimitsComparison } from './limits.js';
+import { limitsMicro } from './limits-micro.js';
 import { type Result, run, type Scenario } from './load.js';
 
 /**
@@ -196,6 +197,10 @@ async function main(): Promise<void> {
         })),
       );
     }
+    const micro = await limitsMicro();
+    process.stderr.write(
+      `hot-path cost in process: limits ${micro.limitsMicros} µs, metering ${micro.meterMicros} µs per request\n`,
+    );
     for (const connections of limitsOnly ? [] : connectionsList) {
       for (const scenario of scenarios) {
         const result = await run(origin, scenario, {
@@ -219,6 +224,7 @@ async function main(): Promise<void> {
       databaseMb: Math.round(dbBytes / 1024 / 1024),
       serverRssMb: server.pid ? rssMb(server.pid) : null,
       limits: limitsRuns,
+      limitsMicro: micro,
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
       results,
     };
@@ -243,6 +249,7 @@ function table(s: {
   serverRssMb: number | null;
   results: Result[];
   limits: LimitsComparison[];
+  limitsMicro: { limitsMicros: number; meterMicros: number };
 }): string {
   const bare = s.results.find((r) => r.name.startsWith('bare') && r.connections === 1);
   const lines = [
@@ -264,6 +271,8 @@ function table(s: {
       (l) =>
         `| ${l.redis ? 'Redis' : 'memory'} | ${l.connections} | ${l.offRps.join(', ')} | ${l.onRps.join(', ')} | ${l.ratio} |`,
     ),
+    '',
+    `In process, without HTTP: limits ${s.limitsMicro.limitsMicros} µs and metering ${s.limitsMicro.meterMicros} µs per request.`,
   );
   if (bare)
     lines.push(
