@@ -111,6 +111,7 @@ export function createDeps(config: Config, options: { clock: Clock; logger: Logg
           redis,
           shared: createRedisRateLimiter(redis, clock),
           local,
+          clock,
           onFallback: () => metrics.rateLimitLocalFallbacks.inc(),
         })
       : local;
