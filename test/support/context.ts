@@ -51,7 +51,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
       logger,
       clock,
       rateLimiter: deps.rateLimiter,
-      usage: deps.usageMeter,
+      usageMeter: deps.usageMeter,
       metrics: deps.metrics,
       redisState: () => deps.redis?.state ?? 'not_configured',
     });
