@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { compareLimits, type LimitsComparison } from './limits.js';
+import { limitsMicro } from './limits-micro.js';
 import { type Result, run, type Scenario } from './load.js';
 
 /**
@@ -12,6 +14,8 @@ import { type Result, run, type Scenario } from './load.js';
  *   BENCH_OFFERS (default 100000), BENCH_SECONDS per scenario (default 5),
  *   BENCH_CONNECTIONS (default "1,8"), BENCH_BACKEND (sqlite | postgres; postgres creates and
  *   drops its own database through BENCH_POSTGRES_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+ *   BENCH_LIMITS_ONLY=1 runs only the rate-limit/metering comparison (bench/limits.ts);
+ *   BENCH_LIMITS_ROUNDS (default 5), BENCH_REDIS_URL also compares with Redis-backed limits.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
@@ -19,6 +23,9 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connectionsList = (process.env.BENCH_CONNECTIONS ?? '1,8').split(',').map(Number);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
 const port = 18_581;
+const limitsOnly = process.env.BENCH_LIMITS_ONLY === '1';
+const limitsRounds = Number(process.env.BENCH_LIMITS_ROUNDS ?? 5);
+const benchRedisUrl = process.env.BENCH_REDIS_URL;
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const pgName = `vitrine_bench_${process.pid}`;
@@ -97,8 +104,12 @@ async function main(): Promise<void> {
   const project = JSON.parse(
     vitrine(['projects', 'add', '--name', 'bench', '--owner', 'bench@example.com', '--json']),
   );
-  const key = JSON.parse(vitrine(['keys', 'issue', '--project', project.id, '--env', 'testing', '--json']))
-    .key as string;
+  const issued = JSON.parse(
+    vitrine(['keys', 'issue', '--project', project.id, '--env', 'testing', '--json']),
+  );
+  const key = issued.key as string;
+  // A plan far above what this machine can serve: the bench measures speed, not the limiter refusing.
+  vitrine(['keys', 'set-plan', issued.id, '--rate', '1000000', '--json']);
 
   const server: ChildProcess = spawn(
     process.execPath,
@@ -169,7 +180,28 @@ async function main(): Promise<void> {
       },
     ];
     const results: Result[] = [];
-    for (const connections of connectionsList) {
+    const trivial = scenarios[1] as Scenario;
+    const limitsRuns: LimitsComparison[] = [];
+    for (const redisUrl of [undefined, ...(benchRedisUrl ? [benchRedisUrl] : [])]) {
+      limitsRuns.push(
+        ...(await compareLimits({
+          root,
+          env,
+          ports: [port + 1, port + 2],
+          scenario: trivial,
+          connections: connectionsList,
+          rounds: limitsRounds,
+          secondsPerRound: Math.max(1, Math.round(seconds / 2)),
+          waitReady,
+          redisUrl,
+        })),
+      );
+    }
+    const micro = await limitsMicro();
+    process.stderr.write(
+      `hot-path cost in process: limits ${micro.limitsMicros} µs, metering ${micro.meterMicros} µs per request\n`,
+    );
+    for (const connections of limitsOnly ? [] : connectionsList) {
       for (const scenario of scenarios) {
         const result = await run(origin, scenario, {
           connections,
@@ -191,11 +223,13 @@ async function main(): Promise<void> {
       importRatePerSecond: importRate,
       databaseMb: Math.round(dbBytes / 1024 / 1024),
       serverRssMb: server.pid ? rssMb(server.pid) : null,
+      limits: limitsRuns,
+      limitsMicro: micro,
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
       results,
     };
     fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const out = path.join(root, 'bench/results', `${backend}-${offers}.json`);
+    const out = path.join(root, 'bench/results', `${backend}-${offers}${limitsOnly ? '-limits' : ''}.json`);
     fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
     process.stdout.write(`${table(summary)}\nwrote ${path.relative(root, out)}\n`);
   } finally {
@@ -214,6 +248,8 @@ function table(s: {
   databaseMb: number | null;
   serverRssMb: number | null;
   results: Result[];
+  limits: LimitsComparison[];
+  limitsMicro: { limitsMicros: number; meterMicros: number };
 }): string {
   const bare = s.results.find((r) => r.name.startsWith('bare') && r.connections === 1);
   const lines = [
@@ -225,6 +261,19 @@ function table(s: {
       (r) => `| ${r.name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`,
     ),
   ];
+  lines.push(
+    '',
+    'Rate limiting + usage metering on the trivial authenticated route (median of alternating rounds):',
+    '',
+    '| limiter | conns | off req/s | on req/s | on/off |',
+    '|---|---|---|---|---|',
+    ...s.limits.map(
+      (l) =>
+        `| ${l.redis ? 'Redis' : 'memory'} | ${l.connections} | ${l.offRps.join(', ')} | ${l.onRps.join(', ')} | ${l.ratio} |`,
+    ),
+    '',
+    `In process, without HTTP: limits ${s.limitsMicro.limitsMicros} µs and metering ${s.limitsMicro.meterMicros} µs per request.`,
+  );
   if (bare)
     lines.push(
       '',

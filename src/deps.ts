@@ -161,6 +161,7 @@ export function createDeps(
           redis,
           shared: createRedisRateLimiter(redis, clock),
           local,
+          clock,
           onFallback: () => metrics.rateLimitLocalFallbacks.inc(),
         })
       : local;

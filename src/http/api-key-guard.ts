@@ -74,7 +74,8 @@ export function apiKeyGuard(
   if (!limits) return check;
   // A bad or missing key spends the client address's failure budget (slows key guessing).
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await limits.checkAddress(request);
+    const addressCheck = limits.checkAddress(request);
+    if (addressCheck) await addressCheck;
     try {
       await check(request, reply);
     } catch (error) {

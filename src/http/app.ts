@@ -52,7 +52,7 @@ export interface AppDeps {
   /** Issue #6, all optional so an app can be built without them: limits, metering, metrics. */
   clock?: Clock;
   rateLimiter?: RateLimiter | null;
-  usage?: UsageMeter | null;
+  usageMeter?: UsageMeter | null;
   metrics?: Metrics;
   redisState?: () => RedisState;
 }
@@ -88,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestHooks(app, {
     environment,
     metrics: deps.metrics,
-    usage: deps.usage ?? undefined,
+    usage: deps.usageMeter ?? undefined,
     deprecations: deps.config.apiDeprecations,
   });
   const limits =

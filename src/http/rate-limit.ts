@@ -13,8 +13,11 @@ import { ProblemError } from './errors.js';
  * or bad key) per client address.
  */
 export interface RequestLimits {
-  /** Before a key is verified: refuses an address that has spent its budget of failures. */
-  checkAddress(request: FastifyRequest): Promise<void>;
+  /**
+   * Before a key is verified: refuses an address that has spent its budget of failures.
+   * Returns null (no promise to await on the hot path) when the address has not failed lately.
+   */
+  checkAddress(request: FastifyRequest): Promise<void> | null;
   /** After a failed verification: spends one failure; throws `rate_limited` past the budget. */
   addressFailed(request: FastifyRequest): Promise<void>;
   /** After a successful verification: spends one request of the key, sets the RateLimit headers. */
@@ -66,17 +69,18 @@ export function createRequestLimits(deps: {
     'Too many requests with a missing or invalid API key from your address. Wait for Retry-After seconds.';
 
   return {
-    async checkAddress(request) {
-      if (suspects.size === 0) return;
+    checkAddress(request) {
+      if (suspects.size === 0) return null;
       const bucket = bucketOf(request);
       const until = suspects.get(bucket);
-      if (until === undefined) return;
+      if (until === undefined) return null;
       if (until <= clock.now()) {
         suspects.delete(bucket);
-        return;
+        return null;
       }
-      const decision = await limiter.take(bucket, addressPlan, { dryRun: true });
-      if (!decision.allowed) throw refuse('address', decision, addressDetail);
+      return limiter.take(bucket, addressPlan, { dryRun: true }).then((decision) => {
+        if (!decision.allowed) throw refuse('address', decision, addressDetail);
+      });
     },
     async addressFailed(request) {
       const bucket = bucketOf(request);
@@ -96,7 +100,9 @@ export function createRequestLimits(deps: {
           `This key allows ${plan.limit} requests per second (bursts of up to ${plan.limit}). Retry after ${Math.max(1, seconds(decision.retryAfterMs))} s.`,
         );
       }
-      reply.headers(rateLimitHeaders(decision));
+      reply.header('ratelimit-limit', decision.limit);
+      reply.header('ratelimit-remaining', decision.remaining);
+      reply.header('ratelimit-reset', seconds(decision.resetMs));
     },
   };
 }

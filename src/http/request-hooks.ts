@@ -3,6 +3,7 @@ import type { VersionDeprecation } from '../config/parsers.js';
 import type { Metrics } from '../health/metrics.js';
 import type { Environment } from '../platform/environment.js';
 import type { UsageMeter } from '../usage/meter.js';
+import { problemResponses } from './schemas.js';
 
 /**
  * Hooks every response passes through: request metrics, usage metering (SPEC §8), and the
@@ -18,6 +19,14 @@ export function registerRequestHooks(
   },
 ): void {
   const { metrics, usage, environment } = deps;
+  // Every API-key route may answer 429 (SPEC §8): declared here once, so OpenAPI lists it
+  // without each route repeating it.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { security?: unknown[]; response?: Record<string, unknown> } | undefined;
+    if (schema?.security && schema.response && !schema.response['429']) {
+      schema.response = { ...schema.response, ...problemResponses(429) };
+    }
+  });
   const deprecations = Object.entries(deps.deprecations ?? {}).map(([version, d]) => ({
     prefix: `/${version}/`,
     // RFC 9745: a structured-field date, `@` + seconds since the epoch.

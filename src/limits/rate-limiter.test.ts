@@ -115,6 +115,7 @@ describe('shared rate limiter', () => {
       redis,
       shared: createRedisRateLimiter(redis, clock),
       local: createMemoryRateLimiter(clock),
+      clock,
       onFallback: () => {
         fallbacks += 1;
       },
@@ -127,5 +128,29 @@ describe('shared rate limiter', () => {
     } finally {
       await redis.close();
     }
+  });
+});
+
+describe('shared rate limiter with a failing Redis call', () => {
+  it('uses local counters after a failure, and asks Redis again once the back-off has passed', async () => {
+    const clock = new ManualClock();
+    let calls = 0;
+    let failing = true;
+    const shared: RateLimiter = {
+      async take() {
+        calls += 1;
+        if (failing) throw new Error('Command timed out');
+        return { allowed: true, limit: 1, remaining: 0, resetMs: 1000, retryAfterMs: 0 };
+      },
+    };
+    const redis = { state: 'ready' } as RedisConnection;
+    const limiter = createSharedRateLimiter({ redis, shared, local: createMemoryRateLimiter(clock), clock });
+    const plan = { limit: 5, periodMs: 1000 };
+    for (let i = 0; i < 3; i += 1) expect((await limiter.take('key:y', plan)).allowed).toBe(true);
+    expect(calls).toBe(1);
+    failing = false;
+    clock.advance(1000);
+    await limiter.take('key:y', plan);
+    expect(calls).toBe(2);
   });
 });

@@ -20,7 +20,7 @@ export function createMemoryRateLimiter(clock: Clock, options: { maxBuckets?: nu
   function prune(now: number): void {
     // A bucket whose TAT has passed is full again: forgetting it changes nothing.
     for (const [name, tat] of tats) if (tat <= now) tats.delete(name);
-    // Still too many (a flood of distinct addresses): drop the oldest, which are the fullest.
+    // Still too many (a flood of distinct addresses): drop the first inserted.
     while (tats.size >= maxBuckets) {
       const oldest = tats.keys().next();
       if (oldest.done) break;
@@ -33,9 +33,7 @@ export function createMemoryRateLimiter(clock: Clock, options: { maxBuckets?: nu
       const now = clock.now();
       const step = gcra(tats.get(bucket) ?? 0, now, plan, options.dryRun);
       if (step.nextTat !== null) {
-        if (!tats.has(bucket) && tats.size >= maxBuckets) prune(now);
-        // Re-inserting keeps the Map in last-use order for pruning.
-        tats.delete(bucket);
+        if (tats.size >= maxBuckets && !tats.has(bucket)) prune(now);
         tats.set(bucket, step.nextTat);
       }
       return step.decision;

@@ -60,14 +60,24 @@ export function createSharedRateLimiter(deps: {
   redis: RedisConnection;
   shared: RateLimiter;
   local: RateLimiter;
+  clock: Clock;
   onFallback?: (error: unknown) => void;
+  /** After a failed call, how long to use local counters without asking Redis (ms). */
+  backoffMs?: number;
 }): RateLimiter {
+  const backoffMs = deps.backoffMs ?? 1000;
+  // A Redis that hangs (rather than refusing connections) would make every request wait for
+  // the command timeout; after one failure, requests skip Redis for `backoffMs`.
+  let skipUntil = Number.NEGATIVE_INFINITY;
   return {
     async take(bucket, plan, options) {
-      if (deps.redis.state !== 'ready') return deps.local.take(bucket, plan, options);
+      if (deps.redis.state !== 'ready' || deps.clock.now() < skipUntil) {
+        return deps.local.take(bucket, plan, options);
+      }
       try {
         return await deps.shared.take(bucket, plan, options);
       } catch (error) {
+        skipUntil = deps.clock.now() + backoffMs;
         deps.onFallback?.(error);
         return deps.local.take(bucket, plan, options);
       }

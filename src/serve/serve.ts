@@ -45,7 +45,7 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
       auth: deps,
       clock: deps.clock,
       rateLimiter: deps.rateLimiter,
-      usage: deps.usageMeter,
+      usageMeter: deps.usageMeter,
       metrics: deps.metrics,
       redisState: () => deps.redis?.state ?? 'not_configured',
     });

@@ -6,6 +6,8 @@ export function statusClass(status: number): StatusClass {
   return `${hundreds}xx` as StatusClass;
 }
 
+const DAY_MS = 86_400_000;
+
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
@@ -35,6 +37,8 @@ export function createUsageMeter(deps: {
   let counts = new Map<string, UsageRow>();
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
+  let dayStart = Number.NEGATIVE_INFINITY;
+  let day = '';
 
   async function flushOnce(): Promise<void> {
     if (counts.size === 0) return;
@@ -60,7 +64,12 @@ export function createUsageMeter(deps: {
       return n;
     },
     record(keyId, status) {
-      const day = utcDay(deps.clock.now());
+      // The day string is computed once per UTC day, not once per request (hot path).
+      const now = deps.clock.now();
+      if (now < dayStart || now >= dayStart + DAY_MS) {
+        dayStart = now - (now % DAY_MS);
+        day = utcDay(dayStart);
+      }
       const cls = statusClass(status);
       const id = `${keyId} ${day} ${cls}`;
       const row = counts.get(id);

@@ -115,28 +115,29 @@ describe.skipIf(!available)('several instances on PostgreSQL + Redis', () => {
     expect(cli.status).toBe(0);
     await eventually(async () => (await statusOf(a, other.key)) === 401, 1000, 'CLI revocation on A');
     await eventually(async () => (await statusOf(b, other.key)) === 401, 1000, 'CLI revocation on B');
-  });
+  }, 60_000);
 
   it("holds a key's plan across both instances, with correct RateLimit headers", async () => {
-    const key = await issue(f, 2);
+    // Plan 1 rps: a token every second, so a slow machine cannot refill one between requests.
+    const key = await issue(f, 1);
     const started = Date.now();
     const first = await get(a, key.key);
     const second = await get(b, key.key);
-    const third = await get(a, key.key);
-    expect([first.status, second.status, third.status]).toEqual([200, 200, 429]);
-    expect(first.headers.get('ratelimit-limit')).toBe('2');
-    expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    expect([first.status, second.status]).toEqual([200, 429]);
+    expect(first.headers.get('ratelimit-limit')).toBe('1');
+    expect(first.headers.get('ratelimit-remaining')).toBe('0');
     expect(first.headers.get('ratelimit-reset')).toBe('1');
+    expect(second.headers.get('ratelimit-limit')).toBe('1');
     expect(second.headers.get('ratelimit-remaining')).toBe('0');
-    expect(third.headers.get('retry-after')).toBe('1');
-    expect(((await third.json()) as { code: string }).code).toBe('rate_limited');
-    let accepted = 2;
+    expect(second.headers.get('retry-after')).toBe('1');
+    expect(((await second.json()) as { code: string }).code).toBe('rate_limited');
+    let accepted = 1;
     for (let i = 0; i < 20; i += 1) if ((await statusOf(i % 2 ? a : b, key.key)) === 200) accepted += 1;
-    // GCRA: at most the burst plus one request per 500 ms that passed; two separate
-    // per-instance buckets would have let through at least 4 at once.
+    // GCRA: at most the burst plus one request per second that passed; two separate
+    // per-instance buckets would have let through two at once.
     const elapsed = Date.now() - started;
-    expect(accepted).toBeLessThanOrEqual(2 + Math.floor(elapsed / 500));
-  });
+    expect(accepted).toBeLessThanOrEqual(1 + Math.floor(elapsed / 1000));
+  }, 60_000);
 
   it('a restart loses no usage counts (flushed on SIGTERM, added up across instances)', async () => {
     const key = await issue(f, 1000);
@@ -149,7 +150,7 @@ describe.skipIf(!available)('several instances on PostgreSQL + Redis', () => {
     expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
     const [today] = await f.admin.usage.forKey(key.id, { days: 1 });
     expect(today).toMatchObject({ requests: 33, errors: 3, byStatusClass: { '2xx': 30, '4xx': 3 } });
-  });
+  }, 60_000);
 });
 
 describe.skipIf(!available)('Redis going away and coming back', () => {
@@ -199,7 +200,7 @@ describe.skipIf(!available)('Redis going away and coming back', () => {
     const fresh = await issue(f, 1);
     expect([await statusOf(a, fresh.key), await statusOf(b, fresh.key)]).toEqual([200, 429]);
     expect(await (await fetch(`${b.origin}/metrics`)).text()).toContain('vitrine_redis_up 1');
-  });
+  }, 60_000);
 });
 
 describe.skipIf(!available)('PostgreSQL going away and coming back', () => {
@@ -236,7 +237,7 @@ describe.skipIf(!available)('PostgreSQL going away and coming back', () => {
     await proxy.restore();
     await eventually(async () => (await readyz(c)).status === 200, 10_000, 'ready again');
     expect(await statusOf(c, key.key)).toBe(200);
-  });
+  }, 60_000);
 });
 
 describe.skipIf(!available)('SIGTERM under load', () => {
@@ -275,5 +276,5 @@ describe.skipIf(!available)('SIGTERM under load', () => {
     // Every request the server accepted was answered in full and counted before exit.
     const [today] = await f.admin.usage.forKey(key.id, { days: 1 });
     expect(today).toMatchObject({ requests: ok, errors: 0 });
-  });
+  }, 60_000);
 });

@@ -41,7 +41,7 @@ describe('API reference', () => {
         .filter((p) => p !== 'apiKey')
         .sort(),
     );
-    expect(Object.keys(search.responses).sort()).toEqual(['200', '400', '401', '403']);
+    expect(Object.keys(search.responses).sort()).toEqual(['200', '400', '401', '403', '429']);
     expect(search.responses['401'].content['application/problem+json']).toBeDefined();
     expect(spec.paths['/v1/offers/{id}'].get.responses['404']).toBeDefined();
   });

@@ -53,7 +53,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
       auth: deps,
       clock,
       rateLimiter: deps.rateLimiter,
-      usage: deps.usageMeter,
+      usageMeter: deps.usageMeter,
       metrics: deps.metrics,
       redisState: () => deps.redis?.state ?? 'not_configured',
     });

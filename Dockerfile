@@ -1,0 +1,38 @@
+# Vitrine: multi-stage build on node:20-slim, running as the unprivileged `node` user.
+# Build: docker build -t vitrine .   (see docs/deployment.md)
+
+# 1. Dependencies, with the toolchain better-sqlite3 needs when no prebuilt binary fits.
+FROM node:20-slim AS deps
+WORKDIR /app
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci
+
+# 2. Compile TypeScript to dist/, then drop the dev dependencies.
+FROM deps AS build
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+# 3. Runtime: compiled code, production dependencies, nothing else.
+FROM node:20-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --chown=node:node package.json ./
+COPY --chown=node:node bin ./bin
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080 8081
+# Liveness without curl in the image: Node's own fetch.
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# exec form: node is PID 1's child-free target of SIGTERM, so graceful shutdown works.
+ENTRYPOINT ["node", "bin/vitrine.js"]
+CMD ["serve"]
