@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { extractApiKey } from '../http/api-key-guard.js';
 import { ERRORS, ProblemError } from '../http/errors.js';
 import { toProblem } from '../http/problem.js';
+import type { RequestLimits } from '../http/rate-limit.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { KeyRecord, KeyStore } from '../keys/store.js';
 import type { KeyVerifier } from '../keys/verifier.js';
@@ -36,6 +37,8 @@ export interface AuthRouteDeps {
   throttle: LoginThrottle;
   jwks: () => Promise<unknown>;
   guard: onRequestHookHandler;
+  /** The search API's budget of failed keys per client address (SPEC §8), also spent here. */
+  limits?: RequestLimits;
 }
 
 const MAX_STATE_LENGTH = 512;
@@ -82,6 +85,17 @@ async function loginPages(app: FastifyInstance, deps: AuthRouteDeps): Promise<vo
     const problem = toProblem(request, error as Error);
     return fail(reply, ERRORS[problem.code].status, ERRORS[problem.code].title, problem.detail, problem.code);
   });
+
+  const tooMany = (reply: FastifyReply) => {
+    reply.header('retry-after', '60');
+    return fail(
+      reply,
+      429,
+      'Too many attempts',
+      'Too many invalid sign-in links from your address. Try again in a minute.',
+      'rate_limited',
+    );
+  };
 
   const setNonceCookie = (reply: FastifyReply, nonce: string) =>
     reply.header(
@@ -215,8 +229,19 @@ async function loginPages(app: FastifyInstance, deps: AuthRouteDeps): Promise<vo
         'api_key_missing',
       );
     }
+    // Guessing keys through the login page spends the same per-address budget as the API.
+    try {
+      await deps.limits?.checkAddress(request);
+    } catch {
+      return tooMany(reply);
+    }
     const verified = await deps.verifier.verify(rawKey, environment);
     if (!verified.ok) {
+      try {
+        await deps.limits?.addressFailed(request);
+      } catch {
+        return tooMany(reply);
+      }
       return fail(
         reply,
         400,

@@ -125,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     throttle: deps.auth.loginThrottle,
     jwks: () => deps.auth.signingKeys.jwks(environment),
     guard,
+    limits,
   });
   meRoutes(app, {
     environment,

@@ -688,3 +688,36 @@ for (const { dialect, available } of backends()) {
     });
   });
 }
+
+for (const { dialect, available } of backends()) {
+  describe.skipIf(!available)(`key guessing through /connect on ${dialect}`, () => {
+    let t: TestContext;
+    beforeAll(async () => {
+      t = await createTestContext(dialect, { RATE_LIMITING: 'true', RATE_LIMIT_AUTH_FAILURES: '3' });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('spends the per-address budget of bad keys, then answers 429 with an HTML page', async () => {
+      const guess = (n: number, remoteAddress = '10.9.0.1') =>
+        t.apps.testing.inject({
+          url: `/auth/connect?apiKey=vk_test_guess${n}&destination=${encodeURIComponent(DEST)}`,
+          remoteAddress,
+        });
+      for (let i = 0; i < 3; i += 1) expect((await guess(i)).statusCode).toBe(400);
+      const blocked = await guess(3);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(blocked.headers['retry-after']).toBe('60');
+      // The budget is the address's, shared with the search API, and only that address's.
+      const api = await t.apps.testing.inject({
+        url: '/v1/offers/',
+        headers: { 'x-api-key': t.fixtures.keys.testing.key },
+        remoteAddress: '10.9.0.1',
+      });
+      expect(api.statusCode).toBe(429);
+      expect((await guess(4, '10.9.0.2')).statusCode).toBe(400);
+    });
+  });
+}
