@@ -48,6 +48,7 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
       usage: deps.usageMeter,
       metrics: deps.metrics,
       redisState: () => deps.redis?.state ?? 'not_configured',
+      portal: deps,
     });
     await app.listen({ port: ports[environment], host: config.host });
     apps.set(environment, app);
