@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
 import type { Project } from '../projects/store.js';
+import { cliActor, operatorActions } from './actor.js';
 import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
 import { registerKeyLimitCommands } from './key-limits.js';
 
@@ -174,7 +175,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => d.keys.revoke(keyId));
+      const key = await withDeps((d) => operatorActions(d).revoke(cliActor(), keyId));
       print({ json: keyJson(key), text: `Revoked key ${key.id}` }, Boolean(o.json));
     });
   keys
@@ -183,7 +184,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => d.keys.grantRefresh(keyId));
+      const key = await withDeps((d) => operatorActions(d).grantRefresh(cliActor(), keyId));
       print({ json: keyJson(key), text: `Key ${key.id} may now obtain refresh tokens` }, Boolean(o.json));
     });
   keys
@@ -192,7 +193,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const r = await withDeps((d) => d.keys.revokeRefresh(keyId));
+      const r = await withDeps((d) => operatorActions(d).revokeRefresh(cliActor(), keyId));
       print(
         {
           json: { ...keyJson(r.key), revokedRefreshTokens: r.revokedRefreshTokens },
