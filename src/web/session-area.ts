@@ -93,6 +93,10 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
     ip: request.ip,
   });
 
+  // HTML pages, not API: kept out of /openapi.json like the auth server's pages.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof UsageError) {
       const status = error.kind === 'not_found' ? 404 : error.kind === 'conflict' ? 409 : 400;
