@@ -84,6 +84,9 @@ describe('vitrine CLI: operators, applications, audit', { timeout: 120_000 }, ()
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('already rejected');
 
+    expect(json(['developers', 'list', '--search', 'DEV@']).developers).toMatchObject([
+      { email: 'dev@example.com' },
+    ]);
     json(['keys', 'set-plan', approved.keyId, '--rate', '9']);
     json(['keys', 'revoke', approved.keyId]);
   });
@@ -96,6 +99,8 @@ describe('vitrine CLI: operators, applications, audit', { timeout: 120_000 }, ()
       'application.reject',
       'key.grant_refresh',
       'application.approve',
+      'project.create',
+      'developer.create',
       'operator.create',
     ]);
     const keyOnly = json(['audit', 'list', '--action', 'key.']).entries;
