@@ -23,7 +23,7 @@ export function usageChart(days: readonly UsageDay[]): SafeHtml {
   const last = days.at(-1)?.day ?? '';
   return html`<figure class="usage">
 <svg role="img" aria-label="Requests per day from ${first} to ${last}: ${total} in total" viewBox="0 0 ${width} ${height + 1}" width="${width}" height="${height + 1}">${bars}</svg>
-<figcaption>${total} requests in the last ${days.length} days (${first} to ${last}, UTC); errors in red.</figcaption>
+<figcaption>${total} ${total === 1 ? 'request' : 'requests'} in the last ${days.length} days (${first} to ${last}, UTC); errors in red.</figcaption>
 <details><summary>Figures per day</summary>
 <table><thead><tr><th scope="col">Day</th><th scope="col">Requests</th><th scope="col">Errors</th></tr></thead>
 <tbody>${days.map((d) => html`<tr><td>${d.day}</td><td>${d.requests}</td><td>${d.errors}</td></tr>`)}</tbody></table>

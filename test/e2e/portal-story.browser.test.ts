@@ -132,7 +132,9 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     const wrong = await call(testing, prodKey);
     expect(wrong.status).toBe(403);
     expect(((await wrong.json()) as { code: string }).code).toBe('api_key_wrong_environment');
+    await t.deps.usageMeter?.stop(); // flush the usage counts now rather than after USAGE_FLUSH_MS
     await dev.goto(`${prod}/portal/keys/${prodRecord?.id}`);
+    expect(await dev.locator('figcaption').textContent()).toMatch(/^[1-9]\d* requests? in the last 30 days/);
     await shot(dev, '10-key-usage');
 
     // 8. The operator revokes it; the next call is refused.

@@ -137,6 +137,9 @@ for (const { dialect, available } of backends()) {
       expect((await ops.get('/console/developers?q=ERIN')).body).toContain(DEV.email);
       const usage = await ops.get(`/console/keys/${testingKey?.id}`);
       expect(usage.body).toContain('<svg role="img"');
+      expect((await ops.get(`/console/keys/${t.fixtures.keys.production.id}`)).body).toContain(
+        '0 requests in the last 30 days',
+      );
       expect(usage.body).toContain('3 requests in the last 30 days');
       expect(usage.body).toContain('<td>2026-11-01</td><td>3</td><td>0</td>');
     });
