@@ -82,13 +82,14 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
   const idParam = (request: FastifyRequest) => String((request.params as { id?: string }).id ?? '');
 
   // Sign-up: a developer account with a portal password, then straight in.
-  app.get('/portal/signup', async (_request, reply) =>
-    area.page(
+  app.get('/portal/signup', async (request, reply) => {
+    if (await area.signedIn(request)) return reply.code(303).header('location', '/portal/').send();
+    return area.page(
       reply,
       200,
       signupPage({ csrf: area.preSessionToken(reply), minPasswordLength: MIN_PASSWORD_LENGTH }),
-    ),
-  );
+    );
+  });
   app.post('/portal/signup', async (request, reply) => {
     const form = area.form(request);
     const again = (status: number, error: string) =>

@@ -52,6 +52,7 @@ export interface SessionArea {
   form(request: FastifyRequest): Record<string, string>;
   /** Starts a session after a successful sign-in or sign-up and redirects to the area's home. */
   signIn(request: FastifyRequest, reply: FastifyReply, account: Account): Promise<FastifyReply>;
+  signedIn(request: FastifyRequest): Promise<boolean>;
   /** Pre-session CSRF token for the sign-in and sign-up forms (set as a cookie, echoed by the form). */
   preSessionToken(reply: FastifyReply): string;
   preSessionValid(request: FastifyRequest): boolean;
@@ -162,7 +163,11 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
       signinPage({ area: o.area, csrf: preSessionToken(reply), signupUrl: o.signupUrl, ...extra }),
     );
 
-  app.get(`/${o.area}/signin`, async (_request, reply) => signinForm(reply, 200));
+  app.get(`/${o.area}/signin`, async (request, reply) =>
+    (await signedIn(request))
+      ? reply.code(303).header('location', `/${o.area}/`).send()
+      : signinForm(reply, 200),
+  );
   app.post(`/${o.area}/signin`, async (request, reply) => {
     const form = fields(request.body);
     const email = (form.email ?? '').trim().toLowerCase().slice(0, 254);
@@ -204,6 +209,7 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
     },
     form: (request) => fields(request.body),
     signIn,
+    signedIn,
     preSessionToken,
     preSessionValid,
     actorOf,
@@ -217,6 +223,10 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
     await o.audit.record(actorOf(request, account), `${kindName}.signin`, { type: kindName, id: account.id });
     pageSecurityHeaders(reply);
     return reply.code(303).header('location', `/${o.area}/`).send();
+  }
+  /** Whether the request already carries a live session of this area (sign-in pages send it home). */
+  async function signedIn(request: FastifyRequest): Promise<boolean> {
+    return (await o.sessions.resume(o.kind, sessionCookie.read(request))) !== null;
   }
   function preSessionToken(reply: FastifyReply) {
     const nonce = randomBytes(32).toString('base64url');

@@ -105,6 +105,16 @@ for (const { dialect, available } of backends()) {
         }
       });
 
+      it('sends a signed-in visitor of the sign-in and sign-up pages home', async () => {
+        await alice.get('/portal/');
+        for (const path of ['/portal/signin', '/portal/signup']) {
+          const res = await alice.get(path);
+          expect(res.statusCode).toBe(303);
+          expect(res.headers.location).toBe('/portal/');
+        }
+        expect((await ops.get('/console/signin')).headers.location).toBe('/console/');
+      });
+
       it('signing out ends the session on the server', async () => {
         const agent = new PageAgent(t.apps.production);
         await agent.signIn('portal', BOB.email, BOB.password);
