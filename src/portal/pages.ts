@@ -53,7 +53,13 @@ ${csrfField(p.csrf)}
   });
 }
 
-export function dashboardPage(s: PortalSession, projects: readonly Project[], flash?: string): string {
+export interface ProjectSummary {
+  project: Project;
+  activeKeys: number;
+  pendingApplications: number;
+}
+
+export function dashboardPage(s: PortalSession, projects: readonly ProjectSummary[], flash?: string): string {
   return layout(
     s,
     'Your projects',
@@ -61,10 +67,10 @@ export function dashboardPage(s: PortalSession, projects: readonly Project[], fl
 ${
   projects.length === 0
     ? html`<p class="empty">You have no project yet. A project holds your app's redirect destinations and its API keys. <a href="/portal/projects/new">Create your first project</a>.</p>`
-    : html`<table><thead><tr><th scope="col">Project</th><th scope="col">Website</th><th scope="col">Redirect destinations</th><th scope="col">Created</th></tr></thead><tbody>
+    : html`<table><thead><tr><th scope="col">Project</th><th scope="col">Active keys</th><th scope="col">Pending applications</th><th scope="col">Redirect destinations</th><th scope="col">Created</th></tr></thead><tbody>
 ${projects.map(
-  (p) =>
-    html`<tr><td><a href="/portal/projects/${p.id}">${p.name}</a></td><td>${p.website ?? '—'}</td><td>${p.redirectUris.length}</td><td>${formatTime(p.createdAt)}</td></tr>`,
+  ({ project: p, activeKeys, pendingApplications }) =>
+    html`<tr><td><a href="/portal/projects/${p.id}">${p.name}</a></td><td>${activeKeys}</td><td>${pendingApplications === 0 ? 'none' : html`${stateBadge('pending')} ${pendingApplications}`}</td><td>${p.redirectUris.length}</td><td>${formatTime(p.createdAt)}</td></tr>`,
 )}</tbody></table>`
 }
 <p><a class="button" href="/portal/projects/new">New project</a></p>`,

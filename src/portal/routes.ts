@@ -135,7 +135,16 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
   app.get('/portal/', async (request, reply) => {
     const s = area.signed(request);
     const projects = await deps.projects.list({ ownerEmail: s.account.email });
-    return area.page(reply, 200, dashboardPage(view(s), projects));
+    const pending = await deps.applications.list({ state: 'pending', projectIds: projects.map((p) => p.id) });
+    const summaries = await Promise.all(
+      projects.map(async (project) => ({
+        project,
+        activeKeys: (await deps.keys.list({ projectId: project.id })).filter((k) => k.state === 'active')
+          .length,
+        pendingApplications: pending.filter((a) => a.projectId === project.id).length,
+      })),
+    );
+    return area.page(reply, 200, dashboardPage(view(s), summaries));
   });
 
   const formValues = (form: Record<string, string>): ProjectFormValues => ({

@@ -62,6 +62,9 @@ for (const { dialect, available } of backends()) {
     it('shows a rejected application with its reason', async () => {
       await dev.apply(project, 'production');
       const [pending] = await t.deps.applications.list({ state: 'pending' });
+      expect((await dev.get('/portal/')).body).toContain(
+        'Erin Maps 2</a></td><td>0</td><td><span class="state state-pending">pending</span> 1</td>',
+      );
       await ops.get('/console/applications');
       expect(ops.lastBody).toContain('Erin Maps 2');
       const missingReason = await ops.post(`/console/applications/${pending?.id}/reject`, { reason: '  ' });
@@ -71,6 +74,7 @@ for (const { dialect, available } of backends()) {
         (await ops.post(`/console/applications/${pending?.id}/reject`, { reason: 'Website unreachable' }))
           .statusCode,
       ).toBe(303);
+      expect((await dev.get('/portal/')).body).toContain('Erin Maps 2</a></td><td>0</td><td>none</td>');
       const page = await dev.get(`/portal/projects/${project}`);
       expect(page.body).toContain('state-rejected');
       expect(page.body).toContain('Rejected: Website unreachable');
