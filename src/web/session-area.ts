@@ -186,6 +186,12 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
     if (!account) {
       o.throttle.failure(subjects(request, email));
       request.log.info({ area: o.area, outcome: 'signin_failed' }, 'sign-in failed');
+      // Who tried which account from where: the typed email, never the password.
+      await o.audit.record(
+        { kind: o.kind, id: null, email: email || null, ip: request.ip },
+        `${kindName}.signin_failed`,
+        null,
+      );
       return signinForm(reply, 401, { email, error: 'The email or password is incorrect.' });
     }
     return signIn(request, reply, account);
@@ -216,6 +222,9 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
   };
 
   async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account) {
+    // A session already in this browser ends: one sign-in, one live session per cookie.
+    const previous = await o.sessions.resume(o.kind, sessionCookie.read(request));
+    if (previous) await o.sessions.end(previous);
     const { token } = await o.sessions.start(o.kind, account.id);
     sessionCookie.set(reply, token);
     preCookie.clear(reply);

@@ -115,6 +115,23 @@ for (const { dialect, available } of backends()) {
         expect((await ops.get('/console/signin')).headers.location).toBe('/console/');
       });
 
+      it('signing in again ends the session the browser had', async () => {
+        // A sign-in form opened in one tab, submitted after signing in in another.
+        const agent = new PageAgent(t.apps.production);
+        await agent.get('/portal/signin');
+        const other = new PageAgent(t.apps.production);
+        await other.signIn('portal', BOB.email, BOB.password);
+        const first = other.cookies.get('vitrine_portal') ?? '';
+        agent.cookies.set('vitrine_portal', first);
+        expect((await agent.post('/portal/signin', ALICE)).statusCode).toBe(303);
+        expect(agent.cookies.get('vitrine_portal')).not.toBe(first);
+        const old = await t.apps.production.inject({
+          url: '/portal/',
+          headers: { cookie: `vitrine_portal=${first}` },
+        });
+        expect(old.statusCode).toBe(303);
+      });
+
       it('signing out ends the session on the server', async () => {
         const agent = new PageAgent(t.apps.production);
         await agent.signIn('portal', BOB.email, BOB.password);
@@ -141,6 +158,13 @@ for (const { dialect, available } of backends()) {
         expect(last.statusCode).toBe(429);
         expect(last.headers['retry-after']).toBeDefined();
         expect(last.headers['content-type']).toBe('text/html; charset=utf-8');
+        const failures = await t.deps.audit.list({
+          action: 'developer.signin_failed',
+          actor: 'carol@example.com',
+        });
+        expect(failures).toHaveLength(5); // the throttled attempts never reach a password check
+        expect(failures[0]).toMatchObject({ actorKind: 'developer', actorId: null, clientIp: '10.9.9.9' });
+        expect(JSON.stringify(failures)).not.toContain('wrong-password-1');
       });
     });
 
