@@ -1,4 +1,8 @@
 import type { Logger } from 'pino';
+import { type ApplicationService, createApplicationService } from './applications/service.js';
+import { createApplicationStore } from './applications/store.js';
+import { type AuditLog, createAuditLog } from './audit/service.js';
+import { createAuditStore } from './audit/store.js';
 import { createLoginThrottle, type LoginThrottle } from './auth/login-throttle.js';
 import { createTicketIssuer, type TicketIssuer } from './auth/login-ticket.js';
 import { createRefreshTokenStore } from './auth/refresh-token-store.js';
@@ -19,6 +23,8 @@ import { createMemoryRateLimiter, type RateLimiter } from './limits/rate-limiter
 import { createRedisRateLimiter, createSharedRateLimiter } from './limits/redis-rate-limiter.js';
 import { createOfferService, type OfferService } from './offers/service.js';
 import { createOfferStore } from './offers/store-sql.js';
+import { createOperatorService, type OperatorService } from './operators/service.js';
+import { createOperatorStore } from './operators/store.js';
 import { type ChangeBus, createLocalChangeBus, createRedisChangeBus } from './platform/change-bus.js';
 import type { Clock } from './platform/clock.js';
 import type { Environment } from './platform/environment.js';
@@ -26,6 +32,8 @@ import { connectRedis, type RedisConnection } from './platform/redis.js';
 import { createSecretBox, loadMasterSecret } from './platform/secret-box.js';
 import { createProjectService, type ProjectService } from './projects/service.js';
 import { createProjectStore } from './projects/store.js';
+import { createSessionService, type SessionService } from './sessions/service.js';
+import { createSessionStore } from './sessions/store.js';
 import { createUsageMeter, type UsageMeter } from './usage/meter.js';
 import { createUsageService, type UsageService } from './usage/service.js';
 import { createUsageStore } from './usage/store.js';
@@ -58,6 +66,11 @@ export interface Deps {
   usageMeter: UsageMeter | null;
   usage: UsageService;
   metrics: Metrics;
+  /** Issue 5: the developer portal and the operator console. */
+  operators: OperatorService;
+  sessions: SessionService;
+  applications: ApplicationService;
+  audit: AuditLog;
   close(): Promise<void>;
 }
 
@@ -187,6 +200,21 @@ export function createDeps(
     usageMeter,
     usage: createUsageService({ store: usageStore, clock }),
     metrics,
+    operators: createOperatorService({ store: createOperatorStore(db), clock }),
+    sessions: createSessionService({
+      store: createSessionStore(db),
+      clock,
+      idleMs: config.portalSessionIdleMs,
+      absoluteMs: config.portalSessionMaxMs,
+    }),
+    applications: createApplicationService({
+      store: createApplicationStore(db),
+      keys,
+      box: createSecretBox(masterSecret, 'api-key-reveal'),
+      clock,
+      autoApproveTesting: config.autoApproveTesting,
+    }),
+    audit: createAuditLog({ store: createAuditStore(db), clock }),
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
       await usageMeter

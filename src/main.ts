@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { registerAccountCommands } from './cli/accounts.js';
 import { print } from './cli/io.js';
+import { registerPortalCommands } from './cli/portal.js';
 import { registerAuthCommands } from './cli/users.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { migrate } from './db/migrate.js';
@@ -143,6 +144,7 @@ async function main(argv: string[]): Promise<void> {
 
   registerAccountCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
+  registerPortalCommands(program, withDeps);
   await program.parseAsync(argv);
 }
 

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
+import { createConsoleSearch } from '../console/store.js';
 import type { Deps } from '../deps.js';
 import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
 import type { Project } from '../projects/store.js';
+import { cliActor, operatorActions } from './actor.js';
 import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
 import { registerKeyLimitCommands } from './key-limits.js';
 
@@ -50,7 +52,16 @@ export function registerAccountCommands(
     .option('--json', 'print one JSON object')
     .action(async (o: { email: string; name?: string; passwordStdin?: boolean; json?: boolean }) => {
       const password = o.passwordStdin ? await readSecretFromStdin('password') : undefined;
-      const developer = await withDeps((d) => d.developers.add({ email: o.email, name: o.name, password }));
+      const developer = await withDeps(async (d) => {
+        const created = await d.developers.add({ email: o.email, name: o.name, password });
+        await d.audit.record(
+          cliActor(),
+          'developer.create',
+          { type: 'developer', id: created.id },
+          { email: created.email },
+        );
+        return created;
+      });
       print(
         {
           json: {
@@ -60,6 +71,25 @@ export function registerAccountCommands(
             createdAt: iso(developer.createdAt),
           },
           text: `Created developer ${developer.id} <${developer.email}>`,
+        },
+        Boolean(o.json),
+      );
+    });
+
+  developers
+    .command('list')
+    .description('list developer accounts (the console search)')
+    .option('--search <text>', 'only those whose id, email or name contains this')
+    .option('--json', 'print one JSON object')
+    .action(async (o: { search?: string; json?: boolean }) => {
+      const list = await withDeps((d) => createConsoleSearch(d.db).developers(o.search ?? ''));
+      print(
+        {
+          json: { developers: list.map((x) => ({ ...x, createdAt: iso(x.createdAt) })) },
+          text: table(
+            ['ID', 'EMAIL', 'NAME', 'CREATED'],
+            list.map((x) => [x.id, x.email, x.name, iso(x.createdAt)]),
+          ),
         },
         Boolean(o.json),
       );
@@ -84,15 +114,25 @@ export function registerAccountCommands(
         redirectUri: string[];
         json?: boolean;
       }) => {
-        const project = await withDeps((d) =>
-          d.projects.add({
+        const project = await withDeps(async (d) => {
+          const created = await d.projects.add({
             name: o.name,
             ownerEmail: o.owner,
             description: o.description,
             website: o.website,
             redirectUris: o.redirectUri,
-          }),
-        );
+          });
+          await d.audit.record(
+            cliActor(),
+            'project.create',
+            { type: 'project', id: created.id },
+            {
+              name: created.name,
+              redirectUris: created.redirectUris,
+            },
+          );
+          return created;
+        });
         const uris = project.redirectUris.map((u) => `\n  redirect ${u}`).join('');
         print(
           { json: projectJson(project), text: `Created project ${project.id} "${project.name}"${uris}` },
@@ -129,9 +169,20 @@ export function registerAccountCommands(
     .option('--json', 'print one JSON object')
     .action(async (o: { project: string; env: Environment; expiresAt?: string; json?: boolean }) => {
       const expiresAt = o.expiresAt === undefined ? null : parseTimestamp(o.expiresAt, '--expires-at');
-      const issued = await withDeps((d) =>
-        d.keys.issue({ projectId: o.project, environment: o.env, expiresAt }),
-      );
+      const issued = await withDeps(async (d) => {
+        const key = await d.keys.issue({ projectId: o.project, environment: o.env, expiresAt });
+        // The audit entry names the key, never the secret.
+        await d.audit.record(
+          cliActor(),
+          'key.issue',
+          { type: 'key', id: key.record.id },
+          {
+            projectId: o.project,
+            environment: o.env,
+          },
+        );
+        return key;
+      });
       print(
         {
           json: { ...keyJson(issued.record), key: issued.key },
@@ -174,7 +225,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => d.keys.revoke(keyId));
+      const key = await withDeps((d) => operatorActions(d).revoke(cliActor(), keyId));
       print({ json: keyJson(key), text: `Revoked key ${key.id}` }, Boolean(o.json));
     });
   keys
@@ -183,7 +234,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => d.keys.grantRefresh(keyId));
+      const key = await withDeps((d) => operatorActions(d).grantRefresh(cliActor(), keyId));
       print({ json: keyJson(key), text: `Key ${key.id} may now obtain refresh tokens` }, Boolean(o.json));
     });
   keys
@@ -192,7 +243,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const r = await withDeps((d) => d.keys.revokeRefresh(keyId));
+      const r = await withDeps((d) => operatorActions(d).revokeRefresh(cliActor(), keyId));
       print(
         {
           json: { ...keyJson(r.key), revokedRefreshTokens: r.revokedRefreshTokens },

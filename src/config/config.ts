@@ -202,6 +202,25 @@ export const CONFIG_SPEC = {
     parseSecret,
     'Base64 secret (≥ 32 bytes) that encrypts token-signing keys at rest. Unset: generated once into `$DATA_DIR/master.key`. Every instance of a multi-node deployment must get the same value.',
   ),
+  // Issue 5: the developer portal and the operator console.
+  autoApproveTesting: variable(
+    'AUTO_APPROVE_TESTING',
+    'true',
+    parseBoolean,
+    'Approve applications for testing keys at once (SPEC §4). `false`: they wait for an operator like production ones.',
+  ),
+  portalSessionIdleMs: variable(
+    'PORTAL_SESSION_IDLE',
+    '30m',
+    parseDuration(60_000, 86_400_000),
+    'Portal and console sessions end after this long without a request, e.g. `30m`. From `1m` to `24h`.',
+  ),
+  portalSessionMaxMs: variable(
+    'PORTAL_SESSION_MAX',
+    '12h',
+    parseDuration(60_000, 30 * 86_400_000),
+    'Portal and console sessions end this long after sign-in whatever the activity, e.g. `12h`. From `1m` to `30d`.',
+  ),
 } as const;
 
 type Spec = typeof CONFIG_SPEC;

@@ -6,6 +6,7 @@ export const DEMO_EMAIL = 'demo@vitrine.local';
 export const DEMO_OFFERS = 2_000;
 export const DEMO_REDIRECT_URI = 'http://localhost:5173/callback';
 export const DEMO_USER_EMAIL = 'enduser@vitrine.local';
+export const DEMO_OPERATOR_EMAIL = 'operator@vitrine.local';
 
 export interface DemoState {
   projectId: string;
@@ -14,6 +15,8 @@ export interface DemoState {
   offersSeeded: number;
   /** The demo end user's password, only on the run that created the user. */
   newUserPassword: string | null;
+  /** The first operator's password (console sign-in), only on the run that created it. */
+  newOperatorPassword: string | null;
 }
 
 /**
@@ -56,5 +59,19 @@ export async function ensureDemo(deps: Deps): Promise<DemoState> {
     const result = await deps.offers.upsertMany('testing', [...generateOffers({ count: DEMO_OFFERS })]);
     offersSeeded = result.inserted;
   }
-  return { projectId: project.id, newKey, offersSeeded, newUserPassword };
+  // Issue 5: the console needs an operator; the first start makes one (only when there is none).
+  let newOperatorPassword: string | null = null;
+  if ((await deps.operators.list()).length === 0) {
+    newOperatorPassword = randomBase62(20);
+    const operator = await deps.operators.add({
+      email: DEMO_OPERATOR_EMAIL,
+      password: newOperatorPassword,
+      name: 'Demo operator',
+    });
+    await deps.audit.record({ kind: 'system', id: null, email: null, ip: null }, 'operator.create', {
+      type: 'operator',
+      id: operator.id,
+    });
+  }
+  return { projectId: project.id, newKey, offersSeeded, newUserPassword, newOperatorPassword };
 }

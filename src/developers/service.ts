@@ -1,6 +1,11 @@
 import type { Clock } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
-import { hashPassword, MIN_PASSWORD_LENGTH } from '../platform/passwords.js';
+import {
+  dummyPasswordHash,
+  hashPassword,
+  MIN_PASSWORD_LENGTH,
+  verifyPassword,
+} from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { Developer, DeveloperStore } from './store.js';
 
@@ -18,6 +23,9 @@ export function normaliseEmail(email: string): string {
 export interface DeveloperService {
   add(input: { email: string; name?: string; password?: string }): Promise<Developer>;
   findByEmail(email: string): Promise<Developer | undefined>;
+  get(id: string): Promise<Developer | undefined>;
+  /** The developer whose portal password this is, or null (same cost whether the email exists or not). */
+  authenticate(email: string, password: string): Promise<Developer | null>;
 }
 
 export function createDeveloperService(deps: { store: DeveloperStore; clock: Clock }): DeveloperService {
@@ -40,5 +48,20 @@ export function createDeveloperService(deps: { store: DeveloperStore; clock: Clo
       return developer;
     },
     findByEmail: (email) => deps.store.findByEmail(normaliseEmail(email)),
+    get: (id) => deps.store.get(id),
+    async authenticate(email, password) {
+      let normalised = '';
+      try {
+        normalised = normaliseEmail(email);
+      } catch {
+        // An impossible address still costs one hash check below.
+      }
+      const found = normalised ? await deps.store.findCredentials(normalised) : undefined;
+      const matches = await verifyPassword(
+        found?.passwordHash ?? (await dummyPasswordHash()),
+        password,
+      ).catch(() => false);
+      return found?.passwordHash && matches ? found.developer : null;
+    },
   };
 }

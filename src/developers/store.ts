@@ -25,6 +25,8 @@ export interface DeveloperStore {
   insert(developer: Developer, passwordHash: string | null): Promise<void>;
   findByEmail(email: string): Promise<Developer | undefined>;
   get(id: string): Promise<Developer | undefined>;
+  /** The developer and their portal password hash (null: no portal password set). */
+  findCredentials(email: string): Promise<{ developer: Developer; passwordHash: string | null } | undefined>;
 }
 
 export function createDeveloperStore(db: Database): DeveloperStore {
@@ -48,6 +50,13 @@ export function createDeveloperStore(db: Database): DeveloperStore {
         [id],
       );
       return row && fromRow(row);
+    },
+    async findCredentials(email) {
+      const row = await db.get<DeveloperRow & { password_hash: string | null }>(
+        'SELECT id, email, name, created_at, password_hash FROM developers WHERE email = ?',
+        [email],
+      );
+      return row && { developer: fromRow(row), passwordHash: row.password_hash };
     },
   };
 }

@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { authRoutes } from '../auth/routes.js';
 import type { Config } from '../config/config.js';
+import { consoleRoutes } from '../console/routes.js';
 import type { Database } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import type { Metrics } from '../health/metrics.js';
@@ -15,6 +16,7 @@ import type { OfferService } from '../offers/service.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { RedisState } from '../platform/redis.js';
+import { portalRoutes } from '../portal/routes.js';
 import type { UsageMeter } from '../usage/meter.js';
 import { apiKeyGuard } from './api-key-guard.js';
 import { bearerGuard } from './bearer-guard.js';
@@ -55,6 +57,20 @@ export interface AppDeps {
   usageMeter?: UsageMeter | null;
   metrics?: Metrics;
   redisState?: () => RedisState;
+  /** Issue 5: the developer portal and operator console, served on the production listener only. */
+  portal?: Pick<
+    Deps,
+    | 'developers'
+    | 'operators'
+    | 'projects'
+    | 'keys'
+    | 'keyStore'
+    | 'applications'
+    | 'usage'
+    | 'sessions'
+    | 'audit'
+    | 'loginThrottle'
+  >;
 }
 
 /**
@@ -136,5 +152,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: deps.db,
     clock: deps.auth.clock,
   });
+  if (deps.portal && environment === 'production') {
+    const shared = {
+      ...deps.portal,
+      secure: origins(deps.config).production.startsWith('https:'),
+      throttle: deps.portal.loginThrottle,
+    };
+    await app.register(async (scope) => portalRoutes(scope, shared));
+    await app.register(async (scope) => consoleRoutes(scope, { ...shared, db: deps.db }));
+  }
   return app;
 }

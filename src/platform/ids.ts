@@ -4,7 +4,22 @@ import { createHash, randomBytes } from 'node:crypto';
  * Prefixed identifiers say what they are (`key_…`, `prj_…`): a support engineer reading a log line
  * or an integrator reading a response never has to guess which table an id belongs to.
  */
-export type IdPrefix = 'dev' | 'prj' | 'key' | 'off' | 'req' | 'usr' | 'sig' | 'rtk' | 'rtf' | 'svs';
+export type IdPrefix =
+  | 'dev'
+  | 'prj'
+  | 'key'
+  | 'off'
+  | 'req'
+  | 'usr'
+  | 'sig'
+  | 'rtk'
+  | 'rtf'
+  | 'svs'
+  // Issue 5: operators, web sessions, key applications, audit entries.
+  | 'opr'
+  | 'wss'
+  | 'app'
+  | 'aud';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

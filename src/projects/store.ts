@@ -21,6 +21,8 @@ interface ProjectRow {
 
 export interface ProjectStore {
   insert(project: Project): Promise<void>;
+  /** Replaces the editable fields and the redirect URIs. */
+  update(project: Project, at: number): Promise<void>;
   get(id: string): Promise<Project | undefined>;
   list(filter: { developerId?: string }): Promise<Project[]>;
 }
@@ -62,6 +64,24 @@ export function createProjectStore(db: Database): ProjectStore {
             project.id,
             uri,
             project.createdAt,
+          ]);
+        }
+      });
+    },
+    async update(project, at) {
+      await db.transaction(async (tx) => {
+        await tx.run('UPDATE projects SET name = ?, description = ?, website = ? WHERE id = ?', [
+          project.name,
+          project.description,
+          project.website,
+          project.id,
+        ]);
+        await tx.run('DELETE FROM project_redirect_uris WHERE project_id = ?', [project.id]);
+        for (const uri of project.redirectUris) {
+          await tx.run('INSERT INTO project_redirect_uris (project_id, uri, created_at) VALUES (?, ?, ?)', [
+            project.id,
+            uri,
+            at,
           ]);
         }
       });

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { migrate } from '../db/migrate.js';
-import { DEMO_REDIRECT_URI, DEMO_USER_EMAIL, type DemoState, ensureDemo } from '../demo/bootstrap.js';
+import {
+  DEMO_OPERATOR_EMAIL,
+  DEMO_REDIRECT_URI,
+  DEMO_USER_EMAIL,
+  type DemoState,
+  ensureDemo,
+} from '../demo/bootstrap.js';
 import type { Deps } from '../deps.js';
 import { buildApp } from '../http/app.js';
 import { baseUrls, origins } from '../http/urls.js';
@@ -48,6 +54,7 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
       usageMeter: deps.usageMeter,
       metrics: deps.metrics,
       redisState: () => deps.redis?.state ?? 'not_configured',
+      portal: deps,
     });
     await app.listen({ port: ports[environment], host: config.host });
     apps.set(environment, app);
@@ -93,8 +100,18 @@ function banner(deps: Deps, environments: Environment[], demo: DemoState | null)
     ),
     '',
     `  API reference     ${o[environments[0] ?? 'production']}/docs`,
+    ...(environments.includes('production')
+      ? [`  Developer portal  ${o.production}/portal/`, `  Operator console  ${o.production}/console/`]
+      : []),
     '',
   ];
+  if (demo?.newOperatorPassword && environments.includes('production')) {
+    lines.push(
+      `Console operator ${DEMO_OPERATOR_EMAIL}, password ${demo.newOperatorPassword} (shown once;`,
+      '  more operators: npm run --silent vitrine -- operators add --email E --password-stdin)',
+      '',
+    );
+  }
   if (demo && environments.includes('testing')) {
     const curlKey = demo.newKey ?? '<your testing key>';
     if (demo.newKey) {

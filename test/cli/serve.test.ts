@@ -81,6 +81,25 @@ describe('vitrine serve --demo (npm start)', () => {
         headers: { 'x-api-key': key as string },
       });
       expect(prod.status).toBe(403);
+      // Issue 5: the portal and console on production, and a first operator who can sign in.
+      expect(text).toContain(`Developer portal  http://localhost:${port}/portal/`);
+      const operator = /Console operator (\S+), password (\w+) \(shown once/.exec(text);
+      expect(operator).not.toBeNull();
+      const signin = await fetch(`http://localhost:${port}/console/signin`);
+      const cookie = String(signin.headers.get('set-cookie')).split(';')[0] as string;
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await signin.text())?.[1] ?? '';
+      const signedIn = await fetch(`http://localhost:${port}/console/signin`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          csrf,
+          email: operator?.[1] ?? '',
+          password: operator?.[2] ?? '',
+        }).toString(),
+      });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toBe('/console/');
       expect(await stop(child)).toBe(0);
 
       // Second start: no new key, no re-seeding, and a hint how to get another key.
@@ -89,6 +108,7 @@ describe('vitrine serve --demo (npm start)', () => {
       expect(second).not.toMatch(/vk_test_\w{32}_/);
       expect(second).toContain('keys issue --project prj_');
       expect(second).not.toContain('Seeded');
+      expect(second).not.toContain('Console operator');
       expect(await stop(again.child)).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

@@ -56,6 +56,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
       usageMeter: deps.usageMeter,
       metrics: deps.metrics,
       redisState: () => deps.redis?.state ?? 'not_configured',
+      portal: deps,
     });
     await apps[environment].ready();
   }

@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate.js';
 import { authSchema } from './v3-auth.js';
+import { portalSchema } from './v30-portal.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -125,5 +126,11 @@ CREATE TABLE api_key_usage (
   PRIMARY KEY (key_id, day, status_class)
 );
 `,
+  },
+  {
+    // Issue 5. Versions 30-39 belong to the portal and console work.
+    version: 30,
+    name: 'operators, web sessions, key applications, audit log',
+    sql: portalSchema('sqlite'),
   },
 ];

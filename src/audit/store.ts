@@ -1,0 +1,98 @@
+import type { Database, SqlValue } from '../db/database.js';
+
+export type ActorKind = 'developer' | 'operator' | 'cli' | 'system';
+
+/** One line of the audit log: who did what to which thing, when and from where (SPEC §4). */
+export interface AuditEntry {
+  id: string;
+  at: number;
+  actorKind: ActorKind;
+  actorId: string | null;
+  actorEmail: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  detail: Record<string, unknown>;
+  clientIp: string | null;
+}
+
+export interface AuditFilter {
+  action?: string;
+  actor?: string;
+  target?: string;
+  limit?: number;
+}
+
+interface AuditRow {
+  id: string;
+  at: number;
+  actor_kind: ActorKind;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  detail: string;
+  client_ip: string | null;
+}
+
+/** Append and read; there is deliberately no update or delete (the tables' triggers refuse them too). */
+export interface AuditStore {
+  append(entry: AuditEntry): Promise<void>;
+  list(filter: AuditFilter): Promise<AuditEntry[]>;
+}
+
+export function createAuditStore(db: Database): AuditStore {
+  return {
+    async append(e) {
+      await db.run(
+        'INSERT INTO audit_log (id, at, actor_kind, actor_id, actor_email, action, target_type, target_id, detail, client_ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          e.id,
+          e.at,
+          e.actorKind,
+          e.actorId,
+          e.actorEmail,
+          e.action,
+          e.targetType,
+          e.targetId,
+          JSON.stringify(e.detail),
+          e.clientIp,
+        ],
+      );
+    },
+    async list({ action, actor, target, limit = 200 }) {
+      const where: string[] = [];
+      const params: SqlValue[] = [];
+      if (action) {
+        where.push('action LIKE ?');
+        params.push(`${action}%`);
+      }
+      if (actor) {
+        where.push('(actor_id = ? OR actor_email = ?)');
+        params.push(actor, actor.toLowerCase());
+      }
+      if (target) {
+        where.push('target_id = ?');
+        params.push(target);
+      }
+      params.push(limit);
+      const rows = await db.all<AuditRow>(
+        `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`,
+        params,
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        at: Number(r.at),
+        actorKind: r.actor_kind,
+        actorId: r.actor_id,
+        actorEmail: r.actor_email,
+        action: r.action,
+        targetType: r.target_type,
+        targetId: r.target_id,
+        detail: JSON.parse(r.detail) as Record<string, unknown>,
+        clientIp: r.client_ip,
+      }));
+    },
+  };
+}

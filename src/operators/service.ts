@@ -1,0 +1,51 @@
+import { normaliseEmail } from '../developers/service.js';
+import type { Clock } from '../platform/clock.js';
+import { newId } from '../platform/ids.js';
+import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../platform/passwords.js';
+import { UsageError } from '../platform/usage-error.js';
+import type { Operator, OperatorStore } from './store.js';
+
+export interface OperatorService {
+  add(input: { email: string; password: string; name?: string }): Promise<Operator>;
+  get(id: string): Promise<Operator | undefined>;
+  list(): Promise<Operator[]>;
+  /** The operator with these credentials, or null (same cost whether the email exists or not). */
+  authenticate(email: string, password: string): Promise<Operator | null>;
+}
+
+export function createOperatorService(deps: { store: OperatorStore; clock: Clock }): OperatorService {
+  return {
+    async add({ email, password, name }) {
+      const normalised = normaliseEmail(email);
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(problem);
+      if (await deps.store.findCredentials(normalised)) {
+        throw new UsageError(`an operator with email ${normalised} already exists`, 'conflict');
+      }
+      const operator: Operator = {
+        id: newId('opr'),
+        email: normalised,
+        name: name?.trim() || normalised.split('@')[0] || normalised,
+        createdAt: deps.clock.now(),
+      };
+      await deps.store.insert(operator, await hashPassword(password));
+      return operator;
+    },
+    get: (id) => deps.store.get(id),
+    list: () => deps.store.list(),
+    async authenticate(email, password) {
+      let normalised = '';
+      try {
+        normalised = normaliseEmail(email);
+      } catch {
+        // Still one hash check below, so timing does not tell.
+      }
+      const found = normalised ? await deps.store.findCredentials(normalised) : undefined;
+      const matches = await verifyPassword(
+        found?.passwordHash ?? (await dummyPasswordHash()),
+        password,
+      ).catch(() => false);
+      return found && matches ? found.operator : null;
+    },
+  };
+}

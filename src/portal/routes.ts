@@ -1,0 +1,340 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApplicationService } from '../applications/service.js';
+import type { AuditLog } from '../audit/service.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
+import type { DeveloperService } from '../developers/service.js';
+import type { KeyService } from '../keys/service.js';
+import type { KeyRecord, KeyStore } from '../keys/store.js';
+import { isEnvironment } from '../platform/environment.js';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from '../platform/passwords.js';
+import { UsageError } from '../platform/usage-error.js';
+import type { ProjectService } from '../projects/service.js';
+import type { Project } from '../projects/store.js';
+import type { SessionService } from '../sessions/service.js';
+import type { UsageService } from '../usage/service.js';
+import { type Signed, sessionArea } from '../web/session-area.js';
+import {
+  alreadyRevealedMessage,
+  dashboardPage,
+  keyPage,
+  type ProjectFormValues,
+  projectFormPage,
+  projectPage,
+  revealPage,
+  signupPage,
+} from './pages.js';
+
+export interface PortalDeps {
+  /** `https:` origin: Secure, `__Host-` cookies. */
+  secure: boolean;
+  developers: DeveloperService;
+  projects: ProjectService;
+  keys: KeyService;
+  keyStore: KeyStore;
+  applications: ApplicationService;
+  usage: UsageService;
+  sessions: SessionService;
+  audit: AuditLog;
+  throttle: LoginThrottle;
+}
+
+const USAGE_DAYS = 30;
+
+/**
+ * The developer portal at `/portal/` (SPEC §4, issue 5). Every page past sign-in needs a
+ * developer session; every project, application and key is looked up through its owner, and
+ * what belongs to someone else is "not found", exactly like what does not exist.
+ */
+export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Promise<void> {
+  const area = sessionArea(app, {
+    area: 'portal',
+    kind: 'developer',
+    secure: deps.secure,
+    sessions: deps.sessions,
+    throttle: deps.throttle,
+    audit: deps.audit,
+    authenticate: (email, password) => deps.developers.authenticate(email, password),
+    load: (id) => deps.developers.get(id),
+    signupUrl: '/portal/signup',
+  });
+  const view = (s: Signed) => ({ who: s.account.email, csrf: s.session.csrfToken });
+  const notFound = (reply: FastifyReply) =>
+    area.fail(
+      reply,
+      404,
+      'Page not found',
+      'There is no page at this address, or it is not yours to see.',
+      'not_found',
+    );
+
+  async function ownProject(request: FastifyRequest, id: string): Promise<Project | null> {
+    const project = await deps.projects.get(id);
+    return project && project.developerId === area.signed(request).account.id ? project : null;
+  }
+  async function ownKey(
+    request: FastifyRequest,
+    id: string,
+  ): Promise<{ key: KeyRecord; project: Project } | null> {
+    const key = await deps.keyStore.get(id);
+    const project = key ? await ownProject(request, key.projectId) : null;
+    return key && project ? { key, project } : null;
+  }
+  const idParam = (request: FastifyRequest) => String((request.params as { id?: string }).id ?? '');
+
+  // Sign-up: a developer account with a portal password, then straight in.
+  app.get('/portal/signup', async (request, reply) => {
+    if (await area.signedIn(request)) return reply.code(303).header('location', '/portal/').send();
+    return area.page(
+      reply,
+      200,
+      signupPage({ csrf: area.preSessionToken(reply), minPasswordLength: MIN_PASSWORD_LENGTH }),
+    );
+  });
+  app.post('/portal/signup', async (request, reply) => {
+    const form = area.form(request);
+    const again = (status: number, error: string) =>
+      area.page(
+        reply,
+        status,
+        signupPage({
+          csrf: area.preSessionToken(reply),
+          email: form.email,
+          name: form.name,
+          error,
+          minPasswordLength: MIN_PASSWORD_LENGTH,
+        }),
+      );
+    if (!area.preSessionValid(request)) return again(403, 'This form expired. Please try again.');
+    const problem = passwordProblem(form.password ?? '');
+    if (problem) return again(400, `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`);
+    let developer: Awaited<ReturnType<DeveloperService['add']>>;
+    try {
+      developer = await deps.developers.add({
+        email: form.email ?? '',
+        name: form.name,
+        password: form.password,
+      });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      // The same words whether the address is taken or malformed would hide typos; an existing
+      // account is named, as every sign-up form does, and sign-in is offered instead.
+      return again(
+        error.kind === 'conflict' ? 409 : 400,
+        error.kind === 'conflict'
+          ? 'An account with this email already exists. Sign in instead.'
+          : 'Enter a valid email address.',
+      );
+    }
+    await deps.audit.record(area.actorOf(request, developer), 'developer.signup', {
+      type: 'developer',
+      id: developer.id,
+    });
+    return area.signIn(request, reply, developer);
+  });
+
+  app.get('/portal/', async (request, reply) => {
+    const s = area.signed(request);
+    const projects = await deps.projects.list({ ownerEmail: s.account.email });
+    const pending = await deps.applications.list({ state: 'pending', projectIds: projects.map((p) => p.id) });
+    const summaries = await Promise.all(
+      projects.map(async (project) => ({
+        project,
+        activeKeys: (await deps.keys.list({ projectId: project.id })).filter((k) => k.state === 'active')
+          .length,
+        pendingApplications: pending.filter((a) => a.projectId === project.id).length,
+      })),
+    );
+    return area.page(reply, 200, dashboardPage(view(s), summaries));
+  });
+
+  const formValues = (form: Record<string, string>): ProjectFormValues => ({
+    name: form.name ?? '',
+    description: form.description ?? '',
+    website: form.website ?? '',
+    redirectUris: form.redirectUris ?? '',
+  });
+  const details = (v: ProjectFormValues) => ({
+    name: v.name,
+    description: v.description,
+    website: v.website.trim() || undefined,
+    redirectUris: v.redirectUris
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+  });
+
+  app.get('/portal/projects/new', async (request, reply) =>
+    area.page(
+      reply,
+      200,
+      projectFormPage(view(area.signed(request)), {
+        values: { name: '', description: '', website: '', redirectUris: '' },
+      }),
+    ),
+  );
+  app.post('/portal/projects', async (request, reply) => {
+    const s = area.signed(request);
+    const values = formValues(area.form(request));
+    try {
+      const project = await deps.projects.add({ ...details(values), ownerEmail: s.account.email });
+      await deps.audit.record(
+        s.actor,
+        'project.create',
+        { type: 'project', id: project.id },
+        {
+          name: project.name,
+          redirectUris: project.redirectUris,
+        },
+      );
+      return reply.code(303).header('location', `/portal/projects/${project.id}`).send();
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return area.page(reply, 400, projectFormPage(view(s), { values, error: capitalise(error.message) }));
+    }
+  });
+
+  app.get('/portal/projects/:id', async (request, reply) => {
+    const s = area.signed(request);
+    const project = await ownProject(request, idParam(request));
+    if (!project) return notFound(reply);
+    const [applications, keys] = await Promise.all([
+      deps.applications.list({ projectIds: [project.id] }),
+      deps.keys.list({ projectId: project.id }),
+    ]);
+    const flash = (request.query as { done?: string }).done;
+    return area.page(
+      reply,
+      200,
+      projectPage(view(s), {
+        project,
+        applications: applications.reverse(),
+        keys,
+        flash: flash && Object.hasOwn(FLASHES, flash) ? FLASHES[flash] : undefined,
+      }),
+    );
+  });
+
+  app.get('/portal/projects/:id/edit', async (request, reply) => {
+    const project = await ownProject(request, idParam(request));
+    if (!project) return notFound(reply);
+    return area.page(
+      reply,
+      200,
+      projectFormPage(view(area.signed(request)), {
+        project,
+        values: {
+          name: project.name,
+          description: project.description,
+          website: project.website ?? '',
+          redirectUris: project.redirectUris.join('\n'),
+        },
+      }),
+    );
+  });
+  app.post('/portal/projects/:id', async (request, reply) => {
+    const s = area.signed(request);
+    const project = await ownProject(request, idParam(request));
+    if (!project) return notFound(reply);
+    const values = formValues(area.form(request));
+    try {
+      const updated = await deps.projects.update(project.id, details(values));
+      await deps.audit.record(
+        s.actor,
+        'project.update',
+        { type: 'project', id: project.id },
+        {
+          name: updated.name,
+          redirectUris: updated.redirectUris,
+        },
+      );
+      return reply.code(303).header('location', `/portal/projects/${project.id}?done=saved`).send();
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return area.page(
+        reply,
+        400,
+        projectFormPage(view(s), { project, values, error: capitalise(error.message) }),
+      );
+    }
+  });
+
+  app.post('/portal/projects/:id/applications', async (request, reply) => {
+    const s = area.signed(request);
+    const project = await ownProject(request, idParam(request));
+    if (!project) return notFound(reply);
+    const form = area.form(request);
+    const environment = form.environment ?? '';
+    if (!isEnvironment(environment)) throw new UsageError('choose the production or the testing environment');
+    const application = await deps.applications.apply({
+      projectId: project.id,
+      environment,
+      wantsRefresh: form.wantsRefresh === 'yes',
+      refreshReason: form.refreshReason,
+    });
+    await deps.audit.record(
+      s.actor,
+      'application.create',
+      { type: 'application', id: application.id },
+      {
+        projectId: project.id,
+        environment,
+        wantsRefresh: application.wantsRefresh,
+      },
+    );
+    if (application.state === 'approved') {
+      await deps.audit.record(
+        { kind: 'system', id: null, email: null, ip: null },
+        'application.approve',
+        { type: 'application', id: application.id },
+        { keyId: application.keyId, automatic: true },
+      );
+    }
+    const done = application.state === 'approved' ? 'issued' : 'applied';
+    return reply.code(303).header('location', `/portal/projects/${project.id}?done=${done}`).send();
+  });
+
+  app.post('/portal/applications/:id/reveal', async (request, reply) => {
+    const s = area.signed(request);
+    const application = await deps.applications.get(idParam(request));
+    const project = application ? await ownProject(request, application.projectId) : null;
+    if (!application || !project) return notFound(reply);
+    const secret = await deps.applications.reveal(application.id);
+    const key = application.keyId ? await deps.keyStore.get(application.keyId) : undefined;
+    if (secret === null || !key) {
+      return area.fail(reply, 410, 'Already shown', alreadyRevealedMessage(), 'already_revealed');
+    }
+    await deps.audit.record(
+      s.actor,
+      'key.reveal',
+      { type: 'key', id: key.id },
+      { applicationId: application.id },
+    );
+    return area.page(reply, 200, revealPage(view(s), { key, secret, project }));
+  });
+
+  app.get('/portal/keys/:id', async (request, reply) => {
+    const found = await ownKey(request, idParam(request));
+    if (!found) return notFound(reply);
+    const usage = await deps.usage.forKey(found.key.id, { days: USAGE_DAYS });
+    return area.page(reply, 200, keyPage(view(area.signed(request)), { ...found, usage }));
+  });
+  app.post('/portal/keys/:id/revoke', async (request, reply) => {
+    const s = area.signed(request);
+    const found = await ownKey(request, idParam(request));
+    if (!found) return notFound(reply);
+    await deps.keys.revoke(found.key.id);
+    await deps.audit.record(s.actor, 'key.revoke', { type: 'key', id: found.key.id }, {});
+    return reply.code(303).header('location', `/portal/projects/${found.project.id}?done=revoked`).send();
+  });
+}
+
+const FLASHES: Record<string, string> = {
+  saved: 'Project saved.',
+  issued: 'Your testing key is issued. Reveal it below; it is shown once.',
+  applied: 'Application sent. An operator will decide; its state shows below.',
+  revoked: 'Key revoked.',
+};
+
+function capitalise(message: string): string {
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+}

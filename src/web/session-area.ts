@@ -1,0 +1,262 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor, AuditLog } from '../audit/service.js';
+import { ACCOUNT_POLICY, ADDRESS_POLICY, type LoginThrottle } from '../auth/login-throttle.js';
+import { ERRORS } from '../http/errors.js';
+import { toProblem } from '../http/problem.js';
+import { UsageError } from '../platform/usage-error.js';
+import type { SessionService } from '../sessions/service.js';
+import type { SessionKind, WebSession } from '../sessions/store.js';
+import { cookieJar } from './cookies.js';
+import { appErrorPage } from './layout.js';
+import { pageSecurityHeaders } from './security-headers.js';
+import { signinPage } from './signin-page.js';
+
+/**
+ * What the portal and the console share (issue 5): a signed-in area under `/<area>/` with
+ * server-side sessions, a CSRF token on every state-changing form, throttled sign-in, and HTML
+ * (never JSON) for every failure. Each area registers its own pages on top.
+ */
+export interface Account {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface SessionAreaOptions {
+  area: 'portal' | 'console';
+  kind: SessionKind;
+  /** `https:` origin: Secure cookies with the `__Host-` prefix. */
+  secure: boolean;
+  sessions: SessionService;
+  throttle: LoginThrottle;
+  audit: AuditLog;
+  authenticate(email: string, password: string): Promise<Account | null>;
+  load(id: string): Promise<Account | undefined>;
+  /** Portal only: link to the sign-up page under the sign-in form. */
+  signupUrl?: string;
+}
+
+export interface Signed {
+  session: WebSession;
+  account: Account;
+  actor: Actor;
+}
+
+export interface SessionArea {
+  page(reply: FastifyReply, status: number, body: string): FastifyReply;
+  fail(reply: FastifyReply, status: number, title: string, message: string, code: string): FastifyReply;
+  /** The signed-in account of a request that passed the area's guard. */
+  signed(request: FastifyRequest): Signed;
+  /** Form fields, one string each (a repeated field keeps its first value). */
+  form(request: FastifyRequest): Record<string, string>;
+  /** Starts a session after a successful sign-in or sign-up and redirects to the area's home. */
+  signIn(request: FastifyRequest, reply: FastifyReply, account: Account): Promise<FastifyReply>;
+  signedIn(request: FastifyRequest): Promise<boolean>;
+  /** Pre-session CSRF token for the sign-in and sign-up forms (set as a cookie, echoed by the form). */
+  preSessionToken(reply: FastifyReply): string;
+  preSessionValid(request: FastifyRequest): boolean;
+  actorOf(request: FastifyRequest, account: Account | null): Actor;
+}
+
+/** Pages reachable without a session. */
+const PUBLIC_PATHS = new Set(['signin', 'signup']);
+
+export function fields(body: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (body && typeof body === 'object') {
+    for (const [name, value] of Object.entries(body)) {
+      const first = Array.isArray(value) ? value[0] : value;
+      if (typeof first === 'string') out[name] = first;
+    }
+  }
+  return out;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): SessionArea {
+  const sessionCookie = cookieJar(`vitrine_${o.area}`, o.secure);
+  const preCookie = cookieJar(`vitrine_${o.area}_pre`, o.secure);
+  const signedByRequest = new WeakMap<FastifyRequest, Signed>();
+  const kindName = o.kind === 'operator' ? 'operator' : 'developer';
+
+  const page = (reply: FastifyReply, status: number, body: string) => {
+    pageSecurityHeaders(reply);
+    return reply.code(status).send(body);
+  };
+  const fail = (reply: FastifyReply, status: number, title: string, message: string, code: string) =>
+    page(reply, status, appErrorPage(o.area, title, message, code));
+  const actorOf = (request: FastifyRequest, account: Account | null): Actor => ({
+    kind: o.kind,
+    id: account?.id ?? null,
+    email: account?.email ?? null,
+    ip: request.ip,
+  });
+
+  // HTML pages, not API: kept out of /openapi.json like the auth server's pages.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof UsageError) {
+      const status = error.kind === 'not_found' ? 404 : error.kind === 'conflict' ? 409 : 400;
+      return fail(reply, status, 'That did not work', capitalise(error.message), error.kind);
+    }
+    const problem = toProblem(request, error as Error);
+    return fail(reply, ERRORS[problem.code].status, ERRORS[problem.code].title, problem.detail, problem.code);
+  });
+  // The root context answers unknown paths with problem+json; under /<area>/ it is an HTML page.
+  void app.register(
+    async (scope) => {
+      scope.setNotFoundHandler((_request, reply) =>
+        fail(
+          reply,
+          404,
+          'Page not found',
+          'There is no page at this address, or it is not yours to see.',
+          'not_found',
+        ),
+      );
+    },
+    { prefix: `/${o.area}` },
+  );
+
+  // The guard of the whole area: a session for every page but sign-in and sign-up, and on
+  // every POST a same-origin request carrying the session's CSRF token.
+  app.addHook('preHandler', async (request, reply) => {
+    const path = (request.routeOptions.url ?? '').replace(`/${o.area}/`, '').split('/')[0] ?? '';
+    const site = request.headers['sec-fetch-site'];
+    if (request.method === 'POST' && site !== undefined && site !== 'same-origin' && site !== 'none') {
+      return fail(reply, 403, 'Request refused', 'This form was not sent from this site.', 'csrf_rejected');
+    }
+    if (PUBLIC_PATHS.has(path)) return undefined;
+    const session = await o.sessions.resume(o.kind, sessionCookie.read(request));
+    const account = session ? await o.load(session.accountId) : undefined;
+    if (!session || !account) {
+      if (request.method === 'GET') return reply.code(303).header('location', `/${o.area}/signin`).send();
+      return fail(
+        reply,
+        403,
+        'Please sign in again',
+        'Your session has ended. Sign in again, then repeat what you were doing.',
+        'session_expired',
+      );
+    }
+    if (request.method === 'POST' && !o.sessions.csrfMatches(session, fields(request.body).csrf)) {
+      return fail(
+        reply,
+        403,
+        'Request refused',
+        'This form could not be verified. Reload the page and try again.',
+        'csrf_rejected',
+      );
+    }
+    signedByRequest.set(request, { session, account, actor: actorOf(request, account) });
+    return undefined;
+  });
+
+  const signinForm = (reply: FastifyReply, status: number, extra: { email?: string; error?: string } = {}) =>
+    page(
+      reply,
+      status,
+      signinPage({ area: o.area, csrf: preSessionToken(reply), signupUrl: o.signupUrl, ...extra }),
+    );
+
+  app.get(`/${o.area}/signin`, async (request, reply) =>
+    (await signedIn(request))
+      ? reply.code(303).header('location', `/${o.area}/`).send()
+      : signinForm(reply, 200),
+  );
+  app.post(`/${o.area}/signin`, async (request, reply) => {
+    const form = fields(request.body);
+    const email = (form.email ?? '').trim().toLowerCase().slice(0, 254);
+    if (!preSessionValid(request)) {
+      return signinForm(reply, 403, { email, error: 'This form expired. Please sign in again.' });
+    }
+    const wait = o.throttle.retryAfter(subjects(request, email));
+    if (wait > 0) {
+      reply.header('retry-after', String(Math.ceil(wait / 1000)));
+      return signinForm(reply, 429, {
+        email,
+        error: `Too many attempts. Try again in ${Math.ceil(wait / 1000)} seconds.`,
+      });
+    }
+    const account = await o.authenticate(email, form.password ?? '');
+    if (!account) {
+      o.throttle.failure(subjects(request, email));
+      request.log.info({ area: o.area, outcome: 'signin_failed' }, 'sign-in failed');
+      // Who tried which account from where: the typed email, never the password.
+      await o.audit.record(
+        { kind: o.kind, id: null, email: email || null, ip: request.ip },
+        `${kindName}.signin_failed`,
+        null,
+      );
+      return signinForm(reply, 401, { email, error: 'The email or password is incorrect.' });
+    }
+    return signIn(request, reply, account);
+  });
+
+  app.post(`/${o.area}/signout`, async (request, reply) => {
+    const { session, actor } = signedByRequest.get(request) as Signed;
+    await o.sessions.end(session);
+    await o.audit.record(actor, `${kindName}.signout`, null);
+    sessionCookie.clear(reply);
+    return reply.code(303).header('location', `/${o.area}/signin`).send();
+  });
+
+  return {
+    page,
+    fail,
+    signed(request) {
+      const signed = signedByRequest.get(request);
+      if (!signed) throw new Error('no session on a guarded route');
+      return signed;
+    },
+    form: (request) => fields(request.body),
+    signIn,
+    signedIn,
+    preSessionToken,
+    preSessionValid,
+    actorOf,
+  };
+
+  async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account) {
+    // A session already in this browser ends: one sign-in, one live session per cookie.
+    const previous = await o.sessions.resume(o.kind, sessionCookie.read(request));
+    if (previous) await o.sessions.end(previous);
+    const { token } = await o.sessions.start(o.kind, account.id);
+    sessionCookie.set(reply, token);
+    preCookie.clear(reply);
+    o.throttle.success(`${o.area}:account:${account.email}`);
+    await o.audit.record(actorOf(request, account), `${kindName}.signin`, { type: kindName, id: account.id });
+    pageSecurityHeaders(reply);
+    return reply.code(303).header('location', `/${o.area}/`).send();
+  }
+  /** Whether the request already carries a live session of this area (sign-in pages send it home). */
+  async function signedIn(request: FastifyRequest): Promise<boolean> {
+    return (await o.sessions.resume(o.kind, sessionCookie.read(request))) !== null;
+  }
+  function preSessionToken(reply: FastifyReply) {
+    const nonce = randomBytes(32).toString('base64url');
+    preCookie.set(reply, nonce, 3600);
+    return sha256(nonce);
+  }
+  function preSessionValid(request: FastifyRequest) {
+    const nonce = preCookie.read(request);
+    const given = Buffer.from(fields(request.body).csrf ?? '');
+    const expected = Buffer.from(nonce ? sha256(nonce) : '');
+    return expected.length > 0 && expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  function subjects(request: FastifyRequest, email: string) {
+    return [
+      { key: `${o.area}:account:${email.trim().toLowerCase().slice(0, 254)}`, policy: ACCOUNT_POLICY },
+      { key: `${o.area}:address:${request.ip}`, policy: ADDRESS_POLICY },
+    ];
+  }
+}
+
+function capitalise(message: string): string {
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+}
