@@ -186,9 +186,9 @@ export function auditPage(
     html`<h1>Audit log</h1>
 <p class="lead">Every operator and developer action, newest first. Entries are never edited or deleted.</p>
 <form method="get" action="/console/audit" class="inline" role="search">
-<label for="action">Action</label><input id="action" name="action" type="text" value="${p.filter.action}" maxlength="100" placeholder="key.">
-<label for="actor">Actor (id or email)</label><input id="actor" name="actor" type="text" value="${p.filter.actor}" maxlength="254">
-<label for="target">Target id</label><input id="target" name="target" type="text" value="${p.filter.target}" maxlength="100">
+<span class="field"><label for="action">Action</label><input id="action" name="action" type="text" value="${p.filter.action}" maxlength="100" placeholder="key."></span>
+<span class="field"><label for="actor">Actor (id or email)</label><input id="actor" name="actor" type="text" value="${p.filter.actor}" maxlength="254"></span>
+<span class="field"><label for="target">Target id</label><input id="target" name="target" type="text" value="${p.filter.target}" maxlength="100"></span>
 <button type="submit" class="inline">Filter</button>
 </form>
 ${
@@ -197,7 +197,7 @@ ${
     : html`<table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">From</th><th scope="col">Details</th></tr></thead><tbody>
 ${p.entries.map(
   (e) =>
-    html`<tr><td>${formatTime(e.at)}</td><td>${e.actorKind}${e.actorEmail ? html`<br>${e.actorEmail}` : ''}</td><td><code>${e.action}</code></td><td>${e.targetId ? html`${e.targetType ?? ''} <code>${e.targetId}</code>` : '—'}</td><td>${e.clientIp ?? '—'}</td><td><code>${JSON.stringify(e.detail)}</code></td></tr>`,
+    html`<tr><td class="nowrap">${formatTime(e.at)}</td><td>${e.actorKind}${e.actorEmail ? html`<br>${e.actorEmail}` : ''}</td><td class="nowrap"><code>${e.action}</code></td><td>${e.targetId ? html`${e.targetType ?? ''} <code>${e.targetId}</code>` : '—'}</td><td>${e.clientIp ?? '—'}</td><td><code>${JSON.stringify(e.detail)}</code></td></tr>`,
 )}</tbody></table>`
 }`,
     '/console/audit',
