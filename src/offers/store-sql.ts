@@ -1,14 +1,57 @@
-import type { Database } from '../db/database.js';
-import { type OfferRow, toOffer, toRowValues } from './rows.js';
+import type { Database, Queryable, SqlValue } from '../db/database.js';
+import type { Environment } from '../platform/environment.js';
+import type { OfferInput } from './offer-input.js';
+import { type OfferRow, offerIdFor, toOffer, toRowValues } from './rows.js';
 import { TOTAL_EXACT_BOUND } from './schemas.js';
-import { countQuery, pageQuery, SORT_KEYS } from './search-sql.js';
+import { countQuery, facetQuery, pageQuery, SORT_KEYS, topFacetValues } from './search-sql.js';
 import { OFFER_READ_COLUMNS, type OfferStore, type TextIndex } from './store.js';
-import { analyseField } from './text.js';
+import { analyseField, MIN_TYPO_WORD_LENGTH, type TextQuery, typoCandidates } from './text.js';
 import { postgresTextIndex } from './text-index-postgres.js';
 import { sqliteTextIndex } from './text-index-sqlite.js';
 
 /** Rows written per transaction: big enough to amortise commits, small enough to keep locks short. */
 const BATCH_SIZE = 500;
+/** Rows per multi-row INSERT: well under both backends' bound-parameter limits. */
+const ROWS_PER_INSERT = 200;
+
+/** `INSERT … VALUES (…), (…) ON CONFLICT DO NOTHING` in chunks; the syntax is the same on both. */
+async function insertRows(
+  tx: Queryable,
+  table: string,
+  columns: string[],
+  rows: SqlValue[][],
+): Promise<void> {
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+    await tx.run(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')} ON CONFLICT DO NOTHING`,
+      chunk.flat(),
+    );
+  }
+}
+
+/** The tag rows (filter and facet) and the vocabulary (typo tolerance) of a batch of offers. */
+async function writeSearchSideTables(
+  tx: Queryable,
+  environment: Environment,
+  batch: readonly OfferInput[],
+  stems: Set<string>,
+): Promise<void> {
+  const ids = batch.map((o) => offerIdFor(environment, o.externalId));
+  for (let start = 0; start < ids.length; start += ROWS_PER_INSERT) {
+    const chunk = ids.slice(start, start + ROWS_PER_INSERT);
+    await tx.run(`DELETE FROM offer_tags WHERE offer_id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+  }
+  const tagRows = batch.flatMap((o, i) => [...new Set(o.tags)].map((tag) => [tag, ids[i] ?? '']));
+  await insertRows(tx, 'offer_tags', ['tag', 'offer_id'], tagRows);
+  await insertRows(
+    tx,
+    'offer_terms',
+    ['term'],
+    [...stems].map((term) => [term]),
+  );
+}
 
 /**
  * The offer store on either backend. Everything but the text index is the same SQL on both
@@ -24,10 +67,14 @@ export function createOfferStore(db: Database): OfferStore {
         const batch = offers.slice(start, start + BATCH_SIZE);
         const counts = await db.transaction(async (tx) => {
           let ins = 0;
+          const stems = new Set<string>();
           for (const input of batch) {
             const text = { title: analyseField(input.title), body: analyseField(input.description) };
+            for (const s of text.title.stems) stems.add(s);
+            for (const s of text.body.stems) stems.add(s);
             if (await index.upsert(tx, toRowValues(environment, input, now), text)) ins += 1;
           }
+          await writeSearchSideTables(tx, environment, batch, stems);
           return ins;
         });
         inserted += counts;
@@ -68,6 +115,17 @@ export function createOfferStore(db: Database): OfferStore {
             : null,
       };
     },
+    async facets(criteria, fields) {
+      const out: Awaited<ReturnType<OfferStore['facets']>> = {};
+      for (const field of fields) {
+        const query = facetQuery(criteria, index, field, TOTAL_EXACT_BOUND);
+        out[field] = topFacetValues(await db.all<{ value: string; n: number }>(query.sql, query.params));
+      }
+      return out;
+    },
+    async resolveTypos(query) {
+      return resolveTypos(db, query);
+    },
     async count(environment) {
       const row = await db.get<{ n: number }>('SELECT count(*) AS n FROM offers WHERE environment = ?', [
         environment,
@@ -75,4 +133,42 @@ export function createOfferStore(db: Database): OfferStore {
       return Number(row?.n ?? 0);
     },
   };
+}
+
+/**
+ * Typo tolerance, the same on both backends because it runs here over the shared vocabulary:
+ * a word of 5+ letters whose stem was never indexed is widened to the indexed stems one edit
+ * away ("chiars" → chair). A known word is left alone, so correct spelling never finds more.
+ */
+async function resolveTypos(db: Database, query: TextQuery): Promise<TextQuery> {
+  const unsure = query.terms.filter((t) => t.word.length >= MIN_TYPO_WORD_LENGTH);
+  if (unsure.length === 0) return query;
+  const known = await knownTerms(
+    db,
+    unsure.map((t) => t.stems[0] ?? ''),
+  );
+  const typos = unsure.filter((t) => !known.has(t.stems[0] ?? ''));
+  if (typos.length === 0) return query;
+  const candidates = new Map(typos.map((t) => [t.word, typoCandidates(t.word)]));
+  const found = await knownTerms(db, [...new Set([...candidates.values()].flat())]);
+  return {
+    ...query,
+    terms: query.terms.map((t) => {
+      const options = candidates.get(t.word)?.filter((c) => found.has(c));
+      return options && options.length > 0 && !known.has(t.stems[0] ?? '') ? { ...t, stems: options } : t;
+    }),
+  };
+}
+
+async function knownTerms(db: Database, terms: readonly string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let start = 0; start < terms.length; start += 500) {
+    const chunk = terms.slice(start, start + 500);
+    const rows = await db.all<{ term: string }>(
+      `SELECT term FROM offer_terms WHERE term IN (${chunk.map(() => '?').join(', ')})`,
+      chunk,
+    );
+    for (const row of rows) known.add(row.term);
+  }
+  return known;
 }

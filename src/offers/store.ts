@@ -2,7 +2,7 @@ import type { Queryable, SqlValue } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { CursorValue } from './cursor.js';
 import type { OfferInput } from './offer-input.js';
-import type { Offer, OfferStatus, SortOrder } from './schemas.js';
+import type { FacetName, Offer, OfferStatus, SortOrder } from './schemas.js';
 import type { AnalysedField, TextQuery } from './text.js';
 
 /** What a search asks the store for, already validated and normalised by the service. */
@@ -10,6 +10,10 @@ export interface SearchCriteria {
   environment: Environment;
   text: TextQuery | null;
   categories: string[];
+  /** Every one must be among the offer's tags. */
+  tags: string[];
+  /** Exact, as offers and the city facet spell it. */
+  city: string | null;
   country: string | null;
   currency: string | null;
   /** In price units (see price.ts). */
@@ -18,6 +22,9 @@ export interface SearchCriteria {
   publishedAfter: number | null;
   publishedBefore: number | null;
   updatedSince: number | null;
+  /** Centre for `radiusKm` and `sort=distance`. */
+  near: { lat: number; lon: number } | null;
+  radiusKm: number | null;
   status: OfferStatus;
   sort: SortOrder;
   limit: number;
@@ -33,6 +40,13 @@ export interface SearchPage {
   nextKeys: CursorValue[] | null;
 }
 
+export interface FacetCount {
+  value: string;
+  count: number;
+}
+
+export type Facets = Partial<Record<FacetName, FacetCount[]>>;
+
 export interface UpsertResult {
   inserted: number;
   updated: number;
@@ -42,6 +56,10 @@ export interface OfferStore {
   upsertMany(environment: Environment, offers: readonly OfferInput[], now: number): Promise<UpsertResult>;
   get(environment: Environment, id: string, now: number): Promise<Offer | undefined>;
   search(criteria: SearchCriteria): Promise<SearchPage>;
+  /** Counts per value of each field over the result set of `criteria` (paging ignored). */
+  facets(criteria: SearchCriteria, fields: readonly FacetName[]): Promise<Facets>;
+  /** The query with each unknown word of 5+ letters widened to known stems one typo away. */
+  resolveTypos(query: TextQuery): Promise<TextQuery>;
   count(environment: Environment): Promise<number>;
 }
 

@@ -7,13 +7,23 @@ import type { TextQuery } from './text.js';
  * stems, and their unstemmed words for prefix search). Tokens come from text.ts and hold only
  * letters and digits, so quoting them in an FTS5 string is always safe.
  */
-function ftsQuery(query: TextQuery, titleOnly: boolean): string {
-  const parts = query.terms.map((t) => `{${titleOnly ? 'title' : 'title body'}} : "${t}"`);
+const quoted = (tokens: readonly string[]) => `"${tokens.join(' ')}"`;
+
+/** The positive part of a query as FTS5 syntax; null when it has none (only exclusions). */
+function ftsQuery(query: TextQuery, titleOnly: boolean): string | null {
+  const stems = titleOnly ? '{title}' : '{title body}';
+  const parts = query.terms.map((t) =>
+    t.stems.length === 1
+      ? `${stems} : ${quoted(t.stems)}`
+      : `${stems} : (${t.stems.map((s) => quoted([s])).join(' OR ')})`,
+  );
+  // FTS5 phrases match consecutive tokens within one column, as the tsquery twin does.
+  for (const phrase of query.phrases) parts.push(`${stems} : ${quoted(phrase)}`);
   if (query.prefix)
     parts.push(
       `{${titleOnly ? 'title title_words' : 'title body title_words body_words'}} : "${query.prefix}"*`,
     );
-  return parts.join(' AND ');
+  return parts.length === 0 ? null : parts.join(' AND ');
 }
 
 const FTS_MATCH = 'o.seq IN (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ?)';
@@ -23,8 +33,24 @@ const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
   .join(', ');
 
 export const sqliteTextIndex: TextIndex = {
-  match: (query) => ({ sql: FTS_MATCH, params: [ftsQuery(query, false)] }),
-  matchTitle: (query) => ({ sql: FTS_MATCH, params: [ftsQuery(query, true)] }),
+  match(query) {
+    const where: string[] = [];
+    const params: string[] = [];
+    const positive = ftsQuery(query, false);
+    if (positive !== null) {
+      where.push(FTS_MATCH);
+      params.push(positive);
+    }
+    if (query.excluded.length > 0) {
+      where.push(`o.seq NOT IN (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ?)`);
+      params.push(query.excluded.map((e) => `{title body} : ${quoted(e)}`).join(' OR '));
+    }
+    return { sql: where.length === 0 ? '1 = 1' : where.join(' AND '), params };
+  },
+  matchTitle(query) {
+    const positive = ftsQuery(query, true);
+    return positive === null ? { sql: '1 = 0', params: [] } : { sql: FTS_MATCH, params: [positive] };
+  },
   async upsert(tx: Queryable, row, text) {
     const [id, ...rest] = row;
     const existing = await tx.get<{ seq: number }>('SELECT seq FROM offers WHERE id = ?', [id ?? null]);

@@ -31,8 +31,8 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('vitrine CLI', () => {
   it('migrates a fresh database, then reports it up to date', () => {
-    expect(json(['migrate'])).toEqual({ applied: [1, 2], current: 2 });
-    expect(json(['migrate'])).toEqual({ applied: [], current: 2 });
+    expect(json(['migrate'])).toEqual({ applied: [1, 2, 10], current: 10 });
+    expect(json(['migrate'])).toEqual({ applied: [], current: 10 });
   });
 
   let projectId = '';
