@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
 import { registerAccountCommands } from './cli/accounts.js';
+import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { migrate } from './db/migrate.js';
@@ -136,6 +137,7 @@ async function main(argv: string[]): Promise<void> {
       );
     });
 
+  registerImportCommand(program, withDeps, parseEnv);
   registerAccountCommands(program, withDeps, parseEnv);
   await program.parseAsync(argv);
 }
