@@ -31,7 +31,7 @@ export interface Deps {
 export function openDatabase(config: Config): Database {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl, { poolMax: config.databasePoolMax })
-    : openSqlite(config.sqlitePath);
+    : openSqlite(config.sqlitePath, { readWorkers: config.sqliteReadWorkers });
 }
 
 export function createDeps(config: Config, options: { clock: Clock; logger: Logger; db?: Database }): Deps {

@@ -125,6 +125,7 @@ async function main(argv: string[]): Promise<void> {
             process.stderr.write(`\r  ${start + offers.length}/${o.count} offers`);
         }
         if (!o.json && o.count > chunk) process.stderr.write('\n');
+        await d.offers.optimize();
         return { inserted, updated };
       });
       const seconds = (performance.now() - started) / 1000;

@@ -64,6 +64,8 @@ export async function importOffers(options: ImportOptions): Promise<ImportStats>
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  // Fresh planner statistics after a bulk load (SQLite's PRAGMA optimize, PostgreSQL's ANALYZE).
+  if (!options.dryRun && stats.valid > 0) await options.offers.optimize();
   options.onProgress({ ...stats });
   return stats;
 }

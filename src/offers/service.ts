@@ -32,6 +32,8 @@ export interface OfferService {
   get(environment: Environment, id: string): Promise<Offer | undefined>;
   upsertMany(environment: Environment, offers: readonly OfferInput[]): Promise<UpsertResult>;
   count(environment: Environment): Promise<number>;
+  /** Refreshes the database's planner statistics after bulk writes. */
+  optimize(): Promise<void>;
 }
 
 const upper = (value: string | undefined) => (value === undefined ? null : value.toUpperCase());
@@ -137,5 +139,6 @@ export function createOfferService(deps: { store: OfferStore; clock: Clock }): O
     get: (environment, id) => deps.store.get(environment, id, deps.clock.now()),
     upsertMany: (environment, offers) => deps.store.upsertMany(environment, offers, deps.clock.now()),
     count: (environment) => deps.store.count(environment),
+    optimize: () => deps.store.optimize(),
   };
 }

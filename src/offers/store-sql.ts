@@ -126,6 +126,11 @@ export function createOfferStore(db: Database): OfferStore {
     async resolveTypos(query) {
       return resolveTypos(db, query);
     },
+    async optimize() {
+      await db.exec(
+        db.dialect === 'sqlite' ? 'PRAGMA optimize=0x10002' : 'ANALYZE offers, offer_tags, offer_terms',
+      );
+    },
     async count(environment) {
       const row = await db.get<{ n: number }>('SELECT count(*) AS n FROM offers WHERE environment = ?', [
         environment,

@@ -61,6 +61,7 @@ export interface OfferStore {
   /** The query with each unknown word of 5+ letters widened to known stems one typo away. */
   resolveTypos(query: TextQuery): Promise<TextQuery>;
   count(environment: Environment): Promise<number>;
+  optimize(): Promise<void>;
 }
 
 /** The part of a store that differs between backends: how analysed text is indexed and matched. */

@@ -32,7 +32,8 @@ export async function createTestDatabase(
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-test-'));
     const file = path.join(dir, 'vitrine.db');
-    const db = openSqlite(file);
+    // Reads go through a worker thread, as in `vitrine serve` (SQLITE_READ_WORKERS).
+    const db = openSqlite(file, { readWorkers: 1 });
     await migrate(db, options);
     return {
       db,
