@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -24,7 +25,18 @@ const reuse = process.env.BENCH_REUSE === '1';
 const dataDir = reuse
   ? path.join(os.tmpdir(), `vitrine-bench-${backend}-${offers}`)
   : fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
-const port = 18_581;
+/**
+ * A port nobody listens on: a fixed one can be taken by another checkout's bench on the same
+ * machine, whose server would then answer (with other keys) instead of ours.
+ */
+const port = await new Promise<number>((resolve, reject) => {
+  const probe = net.createServer();
+  probe.once('error', reject);
+  probe.listen(0, '127.0.0.1', () => {
+    const address = probe.address();
+    probe.close(() => resolve(typeof address === 'object' && address ? address.port : 18_581));
+  });
+});
 const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const pgName = reuse ? `vitrine_bench_${backend}_${offers}` : `vitrine_bench_${process.pid}`;
 /** What a reused run needs from the run that seeded: the key and the seed rate. */
@@ -132,9 +144,10 @@ async function main(): Promise<void> {
   try {
     await waitReady(origin);
     const headers = { 'x-api-key': key };
-    const first = (await (await fetch(`${origin}/v1/offers/?limit=100`, { headers })).json()) as {
-      data: { id: string }[];
-    };
+    const firstResponse = await fetch(`${origin}/v1/offers/?limit=100`, { headers });
+    if (!firstResponse.ok)
+      throw new Error(`first search: ${firstResponse.status} ${await firstResponse.text()}`);
+    const first = (await firstResponse.json()) as { data: { id: string }[] };
     const ids = first.data.map((o) => o.id);
     // A deep page: follow the cursor 20 pages into a filter-only query.
     let cursor = '';

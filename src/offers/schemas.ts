@@ -55,7 +55,7 @@ export const FACET_TOP = 20;
 export const FACET_NAMES = ['category', 'tag', 'city', 'country'] as const;
 export type FacetName = (typeof FACET_NAMES)[number];
 /** Totals are exact up to this many matches, then reported as `{"relation": "gte"}`. */
-export const TOTAL_EXACT_BOUND = 10_000;
+export const TOTAL_EXACT_BOUND = 1_000;
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
 const Decimal = Type.String({

@@ -1,7 +1,13 @@
 import type { SqlValue } from '../db/database.js';
 import type { CursorValue } from './cursor.js';
-import { FACET_TOP, type SortOrder } from './schemas.js';
-import { OFFER_READ_COLUMNS, type SearchCriteria, type TextIndex } from './store.js';
+import { FACET_TOP, type FacetName, type SortOrder } from './schemas.js';
+import {
+  type Facets,
+  type Fragment,
+  OFFER_READ_COLUMNS,
+  type SearchCriteria,
+  type TextIndex,
+} from './store.js';
 
 interface SortKey {
   column: 'tier' | 'published_at' | 'price_value' | 'distance' | 'id';
@@ -91,13 +97,12 @@ function boundingBox(near: { lat: number; lon: number }, radiusKm: number): Frag
   return { sql: sql.join(' AND '), params };
 }
 
-interface Fragment {
-  sql: string;
-  params: SqlValue[];
-}
-
 /** The filter part shared by the page query and the count. */
-export function whereClause(criteria: SearchCriteria, index: TextIndex): Fragment {
+export function whereClause(
+  criteria: SearchCriteria,
+  index: TextIndex,
+  options: { skipText?: boolean; perRow?: boolean } = {},
+): Fragment {
   const where: string[] = ['o.environment = ?'];
   const params: SqlValue[] = [criteria.environment];
   switch (criteria.status) {
@@ -113,8 +118,9 @@ export function whereClause(criteria: SearchCriteria, index: TextIndex): Fragmen
       where.push("o.status = 'withdrawn'");
       break;
   }
-  if (criteria.text) {
-    const match = index.match(criteria.text);
+  if (criteria.text && !options.skipText) {
+    const match =
+      options.perRow && index.perRow ? index.perRow.match(criteria.text) : index.match(criteria.text);
     where.push(match.sql);
     params.push(...match.params);
   }
@@ -167,72 +173,145 @@ function keysetClause(keys: SortKey[], after: CursorValue[]): Fragment {
   return { sql: alternatives.join(' OR '), params };
 }
 
-export function pageQuery(criteria: SearchCriteria, index: TextIndex): Fragment {
-  const keys = SORT_KEYS[criteria.sort];
+export interface PageOptions {
+  /**
+   * `sort=relevance` runs as two ordered reads, one per tier (1: the title matches, 0: the
+   * rest), each in `published_at, id` order, so an index can deliver the rows already sorted and
+   * the read stops after `limit + 1` instead of sorting every match.
+   */
+  tier?: 0 | 1;
+  /**
+   * SQLite only: `INDEXED BY …` for a broad text query (more matches than the count bound),
+   * where walking the sort index and testing each row against the text index finds a page
+   * after a few rows, while starting from the text index sorts every match first.
+   */
+  indexHint?: string;
+  limit?: number;
+}
+
+/**
+ * Whether to walk the sort index (SQLite) for a text query: cheaper than listing every match
+ * when matches are dense. Walking costs about (limit + 1) × rows / matches index probes (each
+ * a text-index seek); listing costs about `matches` cheap reads plus a sort. Probes cost
+ * ~60× a listed match, hence matches² > 64 × (limit + 1) × rows.
+ */
+export function walkThreshold(limit: number, rows: number): number {
+  return Math.ceil(Math.sqrt(64 * (limit + 1) * rows));
+}
+
+/** The index whose order is the sort order (SQLite hint for broad text queries), if any. */
+export function sortIndex(sort: SortOrder): string | null {
+  if (sort === 'relevance' || sort === '-publishedAt' || sort === 'publishedAt') return 'offers_published';
+  if (sort === 'price' || sort === '-price') return 'offers_price';
+  return null;
+}
+
+export function pageQuery(criteria: SearchCriteria, index: TextIndex, options: PageOptions = {}): Fragment {
+  const tiered = criteria.sort === 'relevance' && criteria.text !== null && options.tier !== undefined;
+  // Within one tier the order is the rest of the relevance keys.
+  const keys = tiered ? SORT_KEYS[criteria.sort].slice(1) : SORT_KEYS[criteria.sort];
+  let after = criteria.after;
   const params: SqlValue[] = [];
-  let tier = '';
-  if (criteria.sort === 'relevance' && criteria.text) {
-    const title = index.matchTitle(criteria.text);
-    tier = `, CASE WHEN ${title.sql} THEN 1 ELSE 0 END AS tier`;
+  let extra = '';
+  // While walking, each row is checked against the text index, except for a prefix: FTS5
+  // merges every word with that prefix on each check, so a prefix query is listed once.
+  const perRow = options.indexHint !== undefined && !criteria.text?.prefix;
+  // Tier 1 (the title matches the query) implies the text matches: only exclusions remain.
+  const tierOne = tiered && options.tier === 1 && criteria.text;
+  const filters = tierOne
+    ? { ...criteria, text: { ...tierOne, terms: [], prefix: null, phrases: [] } }
+    : criteria;
+  const where = whereClause(filters, index, { perRow });
+  const matchTitle = (text: NonNullable<SearchCriteria['text']>) =>
+    perRow && index.perRow ? index.perRow.matchTitle(text) : index.matchTitle(text);
+  let whereSql = where.sql;
+  const whereParams = [...where.params];
+  if (tiered && criteria.text) {
+    const title = matchTitle(criteria.text);
+    extra = `, ${options.tier} AS tier`;
+    whereSql += options.tier === 1 ? ` AND ${title.sql}` : ` AND NOT (${title.sql})`;
+    whereParams.push(...title.params);
+    // A cursor in tier 1 continues tier 1 and then starts tier 0 from its top.
+    after = after && Number(after[0]) === options.tier ? after.slice(1) : null;
+  } else if (criteria.sort === 'relevance' && criteria.text) {
+    const title = matchTitle(criteria.text);
+    extra = `, CASE WHEN ${title.sql} THEN 1 ELSE 0 END AS tier`;
     params.push(...title.params);
   }
   if (criteria.sort === 'distance' && criteria.near) {
     const distance = distanceSql(criteria.near);
-    tier += `, ${distance.sql} AS distance`;
+    extra += `, ${distance.sql} AS distance`;
     params.push(...distance.params);
   }
-  const where = whereClause(criteria, index);
-  params.push(...where.params);
+  params.push(...whereParams);
   let keyset = '';
-  if (criteria.after) {
-    const clause = keysetClause(keys, criteria.after);
+  if (after) {
+    const clause = keysetClause(keys, after);
     keyset = `WHERE ${clause.sql}`;
     params.push(...clause.params);
   }
   const order = keys.map((k) => `m.${k.column} ${k.descending ? 'DESC' : 'ASC'}`).join(', ');
-  params.push(criteria.limit + 1);
+  params.push((options.limit ?? criteria.limit) + 1);
+  const hint = options.indexHint ? ` INDEXED BY ${options.indexHint}` : '';
   return {
-    sql: `SELECT * FROM (SELECT ${OFFER_READ_COLUMNS}${tier} FROM offers o WHERE ${where.sql}) m ${keyset} ORDER BY ${order} LIMIT ?`,
+    sql: `SELECT * FROM (SELECT ${OFFER_READ_COLUMNS}${extra} FROM offers o${hint} WHERE ${whereSql}) m ${keyset} ORDER BY ${order} LIMIT ?`,
     params,
+  };
+}
+
+/** The offers a query reads, as FROM + WHERE, driven by the text index where it offers to. */
+function firstMatches(criteria: SearchCriteria, index: TextIndex): { from: string; where: Fragment } {
+  const drive = criteria.text && index.drivingJoin ? index.drivingJoin(criteria.text) : null;
+  const where = whereClause(criteria, index, { skipText: drive !== null });
+  if (!drive) return { from: 'offers o', where };
+  return {
+    from: drive.from,
+    where: { sql: `${drive.sql} AND ${where.sql}`, params: [...drive.params, ...where.params] },
   };
 }
 
 /** Counts matches, stopping at `bound + 1` so a broad query never counts the whole table. */
 export function countQuery(criteria: SearchCriteria, index: TextIndex, bound: number): Fragment {
-  const where = whereClause(criteria, index);
+  const { from, where } = firstMatches(criteria, index);
   return {
-    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM offers o WHERE ${where.sql} LIMIT ?) c`,
+    sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.sql} LIMIT ?) c`,
     params: [...where.params, bound + 1],
   };
 }
 
 /**
- * Counts per value of one field over the first `bound` matches (the whole result set whenever
- * `total` is exact). The database groups; the top values are picked here by count, then by
- * value in byte order, so both backends agree whatever their collations.
+ * The facet fields of the first `bound` matches (the whole result set whenever `total` is
+ * exact): one read, counted in JavaScript (see `countFacets`), so four facets cost one scan and
+ * both backends agree whatever their collations.
  */
-export function facetQuery(
-  criteria: SearchCriteria,
-  index: TextIndex,
-  field: 'category' | 'tag' | 'city' | 'country',
-  bound: number,
-): Fragment {
-  const where = whereClause(criteria, index);
-  if (field === 'tag') {
-    return {
-      sql: `SELECT t.tag AS value, count(*) AS n FROM offer_tags t JOIN (SELECT o.id FROM offers o WHERE ${where.sql} LIMIT ?) m ON t.offer_id = m.id GROUP BY t.tag`,
-      params: [...where.params, bound],
-    };
-  }
+export function facetRowsQuery(criteria: SearchCriteria, index: TextIndex, bound: number): Fragment {
+  const { from, where } = firstMatches(criteria, index);
   return {
-    sql: `SELECT m.${field} AS value, count(*) AS n FROM (SELECT o.${field} FROM offers o WHERE ${where.sql} LIMIT ?) m GROUP BY m.${field}`,
+    sql: `SELECT o.category, o.tags, o.city, o.country FROM ${from} WHERE ${where.sql} LIMIT ?`,
     params: [...where.params, bound],
   };
 }
 
-export function topFacetValues(rows: { value: string; n: number | string }[]) {
-  return rows
-    .map((r) => ({ value: r.value, count: Number(r.n) }))
-    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-    .slice(0, FACET_TOP);
+export interface FacetRow {
+  category: string;
+  tags: string;
+  city: string;
+  country: string;
+}
+
+/** The top values of each field: by count, then by value in byte order. */
+export function countFacets(rows: readonly FacetRow[], fields: readonly FacetName[]): Facets {
+  const out: Facets = {};
+  for (const field of fields) {
+    const counts = new Map<string, number>();
+    for (const row of rows) {
+      const values = field === 'tag' ? [...new Set(JSON.parse(row.tags) as string[])] : [row[field]];
+      for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+    }
+    out[field] = [...counts]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+      .slice(0, FACET_TOP);
+  }
+  return out;
 }

@@ -3,8 +3,18 @@ import type { Environment } from '../platform/environment.js';
 import type { OfferInput } from './offer-input.js';
 import { type OfferRow, offerIdFor, toOffer, toRowValues } from './rows.js';
 import { TOTAL_EXACT_BOUND } from './schemas.js';
-import { countQuery, facetQuery, pageQuery, SORT_KEYS, topFacetValues } from './search-sql.js';
-import { OFFER_READ_COLUMNS, type OfferStore, type TextIndex } from './store.js';
+import {
+  countFacets,
+  countQuery,
+  type FacetRow,
+  facetRowsQuery,
+  type PageOptions,
+  pageQuery,
+  SORT_KEYS,
+  sortIndex,
+  walkThreshold,
+} from './search-sql.js';
+import { OFFER_READ_COLUMNS, type OfferStore, type SearchCriteria, type TextIndex } from './store.js';
 import { analyseField, MIN_TYPO_WORD_LENGTH, type TextQuery, typoCandidates } from './text.js';
 import { postgresTextIndex } from './text-index-postgres.js';
 import { sqliteTextIndex } from './text-index-sqlite.js';
@@ -59,6 +69,18 @@ async function writeSearchSideTables(
  */
 export function createOfferStore(db: Database): OfferStore {
   const index: TextIndex = db.dialect === 'sqlite' ? sqliteTextIndex : postgresTextIndex;
+  /**
+   * SQLite: true when the text matches (of the title alone, for relevance tier 1) are dense
+   * enough that walking the sort index beats listing every match (search-sql.ts walkThreshold).
+   */
+  async function dense(criteria: SearchCriteria, n: number, titleOnly: boolean): Promise<boolean> {
+    if (n <= TOTAL_EXACT_BOUND || !criteria.text || !index.countTextMatches) return false;
+    const rows = Number((await db.get<{ n: number }>('SELECT max(seq) AS n FROM offers'))?.n ?? 0);
+    const threshold = walkThreshold(criteria.limit, rows);
+    const count = index.countTextMatches(criteria.text, threshold, titleOnly);
+    if (!count) return false;
+    return Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0) >= threshold;
+  }
   return {
     async upsertMany(environment, offers, now) {
       let inserted = 0;
@@ -90,13 +112,29 @@ export function createOfferStore(db: Database): OfferStore {
       return row && toOffer(row, now);
     },
     async search(criteria) {
-      const page = pageQuery(criteria, index);
+      // The bounded count first: it tells a broad text query (worth walking the sort index on
+      // SQLite) from a narrow one (start from the text index; the planner's choice).
       const count = countQuery(criteria, index, TOTAL_EXACT_BOUND);
-      const [rows, counted] = await Promise.all([
-        db.all<OfferRow & { tier?: number }>(page.sql, page.params),
-        db.get<{ n: number }>(count.sql, count.params),
-      ]);
-      const n = Number(counted?.n ?? 0);
+      const n = Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0);
+      const hint = async (titleOnly: boolean) =>
+        (await dense(criteria, n, titleOnly)) ? (sortIndex(criteria.sort) ?? undefined) : undefined;
+      const read = (options: PageOptions) => {
+        const page = pageQuery(criteria, index, options);
+        return db.all<OfferRow & { tier?: number }>(page.sql, page.params);
+      };
+      let rows: (OfferRow & { tier?: number })[];
+      if (criteria.sort === 'relevance' && criteria.text) {
+        rows = [];
+        if (!criteria.after || Number(criteria.after[0]) === 1) {
+          rows = await read({ tier: 1, indexHint: await hint(true) });
+        }
+        if (rows.length <= criteria.limit) {
+          const limit = criteria.limit - rows.length;
+          rows.push(...(await read({ tier: 0, indexHint: await hint(false), limit })));
+        }
+      } else {
+        rows = await read({ indexHint: await hint(false) });
+      }
       const hasMore = rows.length > criteria.limit;
       const pageRows = hasMore ? rows.slice(0, criteria.limit) : rows;
       const last = pageRows.at(-1);
@@ -116,12 +154,8 @@ export function createOfferStore(db: Database): OfferStore {
       };
     },
     async facets(criteria, fields) {
-      const out: Awaited<ReturnType<OfferStore['facets']>> = {};
-      for (const field of fields) {
-        const query = facetQuery(criteria, index, field, TOTAL_EXACT_BOUND);
-        out[field] = topFacetValues(await db.all<{ value: string; n: number }>(query.sql, query.params));
-      }
-      return out;
+      const query = facetRowsQuery(criteria, index, TOTAL_EXACT_BOUND);
+      return countFacets(await db.all<FacetRow>(query.sql, query.params), fields);
     },
     async resolveTypos(query) {
       return resolveTypos(db, query);

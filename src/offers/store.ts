@@ -64,10 +64,29 @@ export interface OfferStore {
   optimize(): Promise<void>;
 }
 
+export interface Fragment {
+  sql: string;
+  params: SqlValue[];
+}
+
 /** The part of a store that differs between backends: how analysed text is indexed and matched. */
 export interface TextIndex {
   /** SQL predicate on alias `o`: the offer matches every term of the query. */
   match(query: TextQuery): { sql: string; params: SqlValue[] };
+  /**
+   * Optional: a FROM clause that reads the text index first and joins offers `o` to each
+   * match, with the predicate standing for `match(query)`. For reads that stop after the first
+   * N matches (the bounded count, facets), so a common word costs N lookups, not a list of
+   * every match. Null when the query has nothing positive to drive with.
+   */
+  drivingJoin?(query: TextQuery): { from: string; sql: string; params: SqlValue[] } | null;
+  /**
+   * Optional (SQLite): `match` and `matchTitle` as a check of each row against the text index,
+   * for reads that walk a sort index and stop early, instead of first listing every match.
+   */
+  perRow?: { match(query: TextQuery): Fragment; matchTitle(query: TextQuery): Fragment };
+  /** Optional (SQLite): counts text-index matches of the query's positive part, up to `cap`. */
+  countTextMatches?(query: TextQuery, cap: number, titleOnly: boolean): Fragment | null;
   /** SQL predicate on alias `o`: the title alone matches the query (relevance tier). */
   matchTitle(query: TextQuery): { sql: string; params: SqlValue[] };
   /** Writes an offer row (insert or update by id) with its index entry; true when inserted. */

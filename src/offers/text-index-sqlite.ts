@@ -27,6 +27,7 @@ function ftsQuery(query: TextQuery, titleOnly: boolean): string | null {
 }
 
 const FTS_MATCH = 'o.seq IN (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ?)';
+const FTS_MATCH_ROW = 'EXISTS (SELECT 1 FROM offers_fts WHERE offers_fts MATCH ? AND rowid = o.seq)';
 const placeholders = OFFER_WRITE_COLUMNS.map(() => '?').join(', ');
 const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
   .map((c) => `${c} = ?`)
@@ -46,6 +47,50 @@ export const sqliteTextIndex: TextIndex = {
       params.push(query.excluded.map((e) => `{title body} : ${quoted(e)}`).join(' OR '));
     }
     return { sql: where.length === 0 ? '1 = 1' : where.join(' AND '), params };
+  },
+  perRow: {
+    match(query) {
+      const where: string[] = [];
+      const params: string[] = [];
+      const positive = ftsQuery(query, false);
+      if (positive !== null) {
+        where.push(FTS_MATCH_ROW);
+        params.push(positive);
+      }
+      if (query.excluded.length > 0) {
+        where.push(`NOT ${FTS_MATCH_ROW}`);
+        params.push(query.excluded.map((e) => `{title body} : ${quoted(e)}`).join(' OR '));
+      }
+      return { sql: where.length === 0 ? '1 = 1' : where.join(' AND '), params };
+    },
+    matchTitle(query) {
+      const positive = ftsQuery(query, true);
+      return positive === null ? { sql: '1 = 0', params: [] } : { sql: FTS_MATCH_ROW, params: [positive] };
+    },
+  },
+  countTextMatches(query, cap, titleOnly) {
+    const positive = ftsQuery(query, titleOnly);
+    if (positive === null) return null;
+    return {
+      sql: 'SELECT count(*) AS n FROM (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ? LIMIT ?) c',
+      params: [positive, cap],
+    };
+  },
+  drivingJoin(query) {
+    const positive = ftsQuery(query, false);
+    if (positive === null) return null;
+    const sql = ['offers_fts MATCH ?'];
+    const params: string[] = [positive];
+    if (query.excluded.length > 0) {
+      sql.push('o.seq NOT IN (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ?)');
+      params.push(query.excluded.map((e) => `{title body} : ${quoted(e)}`).join(' OR '));
+    }
+    // CROSS JOIN: SQLite keeps this order, the text index outside.
+    return {
+      from: 'offers_fts CROSS JOIN offers o ON o.seq = offers_fts.rowid',
+      sql: sql.join(' AND '),
+      params,
+    };
   },
   matchTitle(query) {
     const positive = ftsQuery(query, true);

@@ -151,6 +151,58 @@ for (const { dialect, available } of backends()) {
       );
     });
 
+    it('pages through a word with more matches than the count bound (index-order reads) as through a rare one', async () => {
+      // 1 100 of ~1 220 offers say "common" (half in the title), published in ties of three:
+      // matches are dense, so on SQLite the pages walk the sort index (search-sql.ts walkThreshold).
+      const broad: OfferInput[] = Array.from({ length: 1_100 }, (_, i) => ({
+        ...(OFFERS[i % OFFERS.length] as OfferInput),
+        externalId: `broad-${i}`,
+        title: i % 2 === 0 ? `common oak ${i}` : `oak ${i}`,
+        description: i % 2 === 0 ? 'plain' : 'a common sight',
+        status: 'active',
+        expiresAt: null,
+        publishedAt: NOW - Math.floor(i / 3) * 60_000,
+        price: { amount: String(i % 7), currency: 'EUR' },
+      }));
+      await t.deps.offers.upsertMany('production', broad);
+      const id = (o: OfferInput) => offerIdFor('production', o.externalId);
+      const byIdDesc = (a: OfferInput, b: OfferInput) => (id(a) < id(b) ? 1 : id(a) > id(b) ? -1 : 0);
+      const expected: Record<string, OfferInput[]> = {
+        relevance: [...broad].sort(
+          (a, b) =>
+            Number(b.title.startsWith('common')) - Number(a.title.startsWith('common')) ||
+            b.publishedAt - a.publishedAt ||
+            byIdDesc(a, b),
+        ),
+        price: [...broad].sort(
+          (a, b) =>
+            Number(a.price.amount) - Number(b.price.amount) || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0),
+        ),
+        '-publishedAt': [...broad].sort((a, b) => b.publishedAt - a.publishedAt || byIdDesc(a, b)),
+      };
+      for (const [sort, offers] of Object.entries(expected)) {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const params = new URLSearchParams({
+            q: 'common ',
+            sort,
+            limit: '7',
+            ...(cursor ? { cursor } : {}),
+          });
+          const res = await t.apps.production.inject({
+            url: `/v1/offers/?${params.toString()}`,
+            headers: { 'x-api-key': t.fixtures.keys.production.key },
+          });
+          const body = res.json();
+          expect(body.total).toEqual({ value: 1000, relation: 'gte' });
+          ids.push(...body.data.map((o: { id: string }) => o.id));
+          cursor = body.nextCursor;
+        } while (cursor);
+        expect(ids).toEqual(offers.map(id));
+      }
+    });
+
     it('pages through text queries in every order: each match once, every one containing the words', async () => {
       const textQuery = fc.record({
         words: fc.subarray(WORDS, { minLength: 1, maxLength: 2 }),
