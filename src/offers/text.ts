@@ -35,8 +35,19 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
 
+// Words follow Zipf's law: a small memo answers most stemming calls of a bulk import (the
+// Porter stemmer was most of the per-offer CPU time). Cleared when full, so it stays bounded.
+const STEM_MEMO_SIZE = 200_000;
+const stemMemo = new Map<string, string>();
+
 export function stem(word: string): string {
-  return stemmer(word);
+  let stemmed = stemMemo.get(word);
+  if (stemmed === undefined) {
+    if (stemMemo.size >= STEM_MEMO_SIZE) stemMemo.clear();
+    stemmed = stemmer(word);
+    stemMemo.set(word, stemmed);
+  }
+  return stemmed;
 }
 
 export interface AnalysedField {
