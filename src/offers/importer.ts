@@ -7,7 +7,7 @@ import type { OfferService } from './service.js';
 /**
  * `vitrine import` without the terminal: validates each row with the one offer definition
  * (offer-record.ts), keeps the valid ones and upserts them by externalId in batches. Each
- * batch commits on its own (store: transactions of 500), so a killed import leaves whole
+ * batch commits on its own (store: transactions of 2 000 rows), so a killed import leaves whole
  * offers only, and re-running the file rewrites the same offers to the same final state.
  */
 export interface InvalidRow {

@@ -20,7 +20,7 @@ import { postgresTextIndex } from './text-index-postgres.js';
 import { sqliteTextIndex } from './text-index-sqlite.js';
 
 /** Rows written per transaction: big enough to amortise commits, small enough to keep locks short. */
-const BATCH_SIZE = 500;
+const BATCH_SIZE = 2_000;
 /** Rows per multi-row INSERT: well under both backends' bound-parameter limits. */
 const ROWS_PER_INSERT = 200;
 
@@ -48,12 +48,15 @@ async function writeSearchSideTables(
   batch: readonly OfferInput[],
   stems: Set<string>,
 ): Promise<void> {
-  const ids = batch.map((o) => offerIdFor(environment, o.externalId));
+  // The same externalId twice in a batch: its last row is the offer (as for the offers table).
+  const last = new Map(batch.map((o) => [offerIdFor(environment, o.externalId), o]));
+  const ids = [...last.keys()];
+  const offers = [...last.values()];
   for (let start = 0; start < ids.length; start += ROWS_PER_INSERT) {
     const chunk = ids.slice(start, start + ROWS_PER_INSERT);
     await tx.run(`DELETE FROM offer_tags WHERE offer_id IN (${chunk.map(() => '?').join(', ')})`, chunk);
   }
-  const tagRows = batch.flatMap((o, i) => [...new Set(o.tags)].map((tag) => [tag, ids[i] ?? '']));
+  const tagRows = offers.flatMap((o, i) => [...new Set(o.tags)].map((tag) => [tag, ids[i] ?? '']));
   await insertRows(tx, 'offer_tags', ['tag', 'offer_id'], tagRows);
   await insertRows(
     tx,
@@ -90,11 +93,22 @@ export function createOfferStore(db: Database): OfferStore {
         const counts = await db.transaction(async (tx) => {
           let ins = 0;
           const stems = new Set<string>();
-          for (const input of batch) {
+          const texts = batch.map((input) => {
             const text = { title: analyseField(input.title), body: analyseField(input.description) };
             for (const s of text.title.stems) stems.add(s);
             for (const s of text.body.stems) stems.add(s);
-            if (await index.upsert(tx, toRowValues(environment, input, now), text)) ins += 1;
+            return text;
+          });
+          const rows = batch.map((input) => toRowValues(environment, input, now));
+          const ids = new Set(rows.map((r) => r[0]));
+          if (ids.size === rows.length) {
+            ins = (await index.upsertBatch(tx, rows, texts)).filter(Boolean).length;
+          } else {
+            // The same externalId twice in one batch: row by row, the later write wins.
+            for (const [i, row] of rows.entries()) {
+              const text = texts[i];
+              if (text && (await index.upsert(tx, row, text))) ins += 1;
+            }
           }
           await writeSearchSideTables(tx, environment, batch, stems);
           return ins;

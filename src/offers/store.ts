@@ -89,6 +89,15 @@ export interface TextIndex {
   countTextMatches?(query: TextQuery, cap: number, titleOnly: boolean): Fragment | null;
   /** SQL predicate on alias `o`: the title alone matches the query (relevance tier). */
   matchTitle(query: TextQuery): { sql: string; params: SqlValue[] };
+  /**
+   * Writes many offer rows with their index entries in few statements (multi-row inserts);
+   * the ids must be distinct. Returns, per row, true when it was inserted.
+   */
+  upsertBatch(
+    tx: Queryable,
+    rows: readonly OfferRowValues[],
+    texts: readonly { title: AnalysedField; body: AnalysedField }[],
+  ): Promise<boolean[]>;
   /** Writes an offer row (insert or update by id) with its index entry; true when inserted. */
   upsert(
     tx: Queryable,

@@ -60,7 +60,27 @@ const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
   .map((c) => `${c} = EXCLUDED.${c}`)
   .join(', ');
 
+/** Rows per multi-row statement: 24 parameters each, well under PostgreSQL's 65 535. */
+const ROWS_PER_STATEMENT = 100;
+
 export const postgresTextIndex: TextIndex = {
+  async upsertBatch(tx, rows, texts) {
+    const inserted = new Map<string, boolean>();
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+      const returned = await tx.all<{ id: string; inserted: boolean }>(
+        `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}, search_vector) VALUES ${chunk.map(() => `(${placeholders}, ?::tsvector)`).join(', ')}
+         ON CONFLICT (id) DO UPDATE SET ${updates}, search_vector = EXCLUDED.search_vector
+         RETURNING id, (xmax = 0) AS inserted`,
+        chunk.flatMap((row, i) => {
+          const text = texts[start + i];
+          return [...row, text ? tsvectorLiteral(text.title, text.body) : ''];
+        }),
+      );
+      for (const row of returned) inserted.set(row.id, row.inserted === true);
+    }
+    return rows.map((row) => inserted.get(String(row[0])) === true);
+  },
   match(query) {
     const where: string[] = [];
     const params: string[] = [];

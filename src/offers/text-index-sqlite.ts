@@ -1,6 +1,8 @@
-import type { Queryable } from '../db/database.js';
+import type { Queryable, SqlValue } from '../db/database.js';
 import { OFFER_WRITE_COLUMNS, type TextIndex } from './store.js';
-import type { TextQuery } from './text.js';
+import type { AnalysedField, TextQuery } from './text.js';
+
+const EMPTY: AnalysedField = { stems: [], words: [] };
 
 /**
  * SQLite: a contentless FTS5 table keyed by `offers.seq` (columns: title stems, description
@@ -33,7 +35,55 @@ const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
   .map((c) => `${c} = ?`)
   .join(', ');
 
+/** Rows per multi-row statement: under SQLite's bound-parameter limit (32 766). */
+const ROWS_PER_STATEMENT = 40;
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const ftsValues = (seq: number, text: { title: AnalysedField; body: AnalysedField }): SqlValue[] => [
+  seq,
+  text.title.stems.join(' '),
+  text.body.stems.join(' '),
+  text.title.words.join(' '),
+  text.body.words.join(' '),
+];
+
 export const sqliteTextIndex: TextIndex = {
+  async upsertBatch(tx, rows, texts) {
+    const ids = rows.map((r) => String(r[0]));
+    const seqOf = new Map<string, number>();
+    for (const chunk of chunks(ids, 500)) {
+      const found = await tx.all<{ id: string; seq: number }>(
+        `SELECT id, seq FROM offers WHERE id IN (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      );
+      for (const row of found) seqOf.set(row.id, row.seq);
+    }
+    const inserted = ids.map((id) => !seqOf.has(id));
+    for (const [i, row] of rows.entries()) {
+      const seq = seqOf.get(ids[i] ?? '');
+      if (seq === undefined) continue;
+      await tx.run(`UPDATE offers SET ${updates} WHERE seq = ?`, [...row.slice(1), seq]);
+      await tx.run('DELETE FROM offers_fts WHERE rowid = ?', [seq]);
+    }
+    const fresh = rows.filter((_, i) => inserted[i]);
+    for (const chunk of chunks(fresh, ROWS_PER_STATEMENT)) {
+      const returned = await tx.all<{ id: string; seq: number }>(
+        `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}) VALUES ${chunk.map(() => `(${placeholders})`).join(', ')} RETURNING id, seq`,
+        chunk.flat(),
+      );
+      for (const row of returned) seqOf.set(row.id, row.seq);
+    }
+    const fts = rows.map((_, i) =>
+      ftsValues(seqOf.get(ids[i] ?? '') ?? 0, texts[i] ?? { title: EMPTY, body: EMPTY }),
+    );
+    for (const chunk of chunks(fts, 200)) {
+      await tx.run(
+        `INSERT INTO offers_fts (rowid, title, body, title_words, body_words) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flat(),
+      );
+    }
+    return inserted;
+  },
   match(query) {
     const where: string[] = [];
     const params: string[] = [];
