@@ -186,17 +186,29 @@ export interface PageOptions {
    * after a few rows, while starting from the text index sorts every match first.
    */
   indexHint?: string;
+  /** While walking, check each row against FTS5 instead of listing the matches once. */
+  perRow?: boolean;
   limit?: number;
 }
 
+export type Walk = 'none' | 'list' | 'perRow';
+
 /**
- * Whether to walk the sort index (SQLite) for a text query: cheaper than listing every match
- * when matches are dense. Walking costs about (limit + 1) × rows / matches index probes (each
- * a text-index seek); listing costs about `matches` cheap reads plus a sort. Probes cost
- * ~60× a listed match, hence matches² > 64 × (limit + 1) × rows.
+ * How to read a text query on SQLite, from its number of text matches (`matches`, counted up
+ * to `walkCap`). Walking the sort index visits about (limit + 1) × rows / matches index entries
+ * and stops; starting from FTS5 reads and sorts every match. With the matches listed once (a
+ * bloom-filtered list, cheap per entry), walking wins from matches² > 4 × (limit + 1) × rows.
+ * A per-row FTS5 check skips building the list but costs ~60× an entry, so it wins only for
+ * very common words, matches² > 64 × (limit + 1) × rows — and never for a prefix, which FTS5
+ * re-expands on every check.
  */
-export function walkThreshold(limit: number, rows: number): number {
+export function walkCap(limit: number, rows: number): number {
   return Math.ceil(Math.sqrt(64 * (limit + 1) * rows));
+}
+
+export function chooseWalk(matches: number, limit: number, rows: number, hasPrefix: boolean): Walk {
+  if (matches >= walkCap(limit, rows) && !hasPrefix) return 'perRow';
+  return matches * matches > 4 * (limit + 1) * rows ? 'list' : 'none';
 }
 
 /** The index whose order is the sort order (SQLite hint for broad text queries), if any. */
@@ -213,9 +225,7 @@ export function pageQuery(criteria: SearchCriteria, index: TextIndex, options: P
   let after = criteria.after;
   const params: SqlValue[] = [];
   let extra = '';
-  // While walking, each row is checked against the text index, except for a prefix: FTS5
-  // merges every word with that prefix on each check, so a prefix query is listed once.
-  const perRow = options.indexHint !== undefined && !criteria.text?.prefix;
+  const perRow = options.indexHint !== undefined && options.perRow === true;
   // Tier 1 (the title matches the query) implies the text matches: only exclusions remain.
   const tierOne = tiered && options.tier === 1 && criteria.text;
   const filters = tierOne

@@ -4,6 +4,7 @@ import type { OfferInput } from './offer-input.js';
 import { type OfferRow, offerIdFor, toOffer, toRowValues } from './rows.js';
 import { TOTAL_EXACT_BOUND } from './schemas.js';
 import {
+  chooseWalk,
   countFacets,
   countQuery,
   type FacetRow,
@@ -12,7 +13,7 @@ import {
   pageQuery,
   SORT_KEYS,
   sortIndex,
-  walkThreshold,
+  walkCap,
 } from './search-sql.js';
 import { OFFER_READ_COLUMNS, type OfferStore, type SearchCriteria, type TextIndex } from './store.js';
 import { analyseField, MIN_TYPO_WORD_LENGTH, type TextQuery, typoCandidates } from './text.js';
@@ -73,16 +74,18 @@ async function writeSearchSideTables(
 export function createOfferStore(db: Database): OfferStore {
   const index: TextIndex = db.dialect === 'sqlite' ? sqliteTextIndex : postgresTextIndex;
   /**
-   * SQLite: true when the text matches (of the title alone, for relevance tier 1) are dense
-   * enough that walking the sort index beats listing every match (search-sql.ts walkThreshold).
+   * SQLite: whether and how to walk the sort index for a text query, from how many offers
+   * match its text (of the title alone, for relevance tier 1). See search-sql.ts chooseWalk.
    */
-  async function dense(criteria: SearchCriteria, n: number, titleOnly: boolean): Promise<boolean> {
-    if (n <= TOTAL_EXACT_BOUND || !criteria.text || !index.countTextMatches) return false;
+  async function walkFor(criteria: SearchCriteria, n: number, titleOnly: boolean): Promise<PageOptions> {
+    const indexHint = sortIndex(criteria.sort);
+    if (n <= TOTAL_EXACT_BOUND || !criteria.text || !index.countTextMatches || !indexHint) return {};
     const rows = Number((await db.get<{ n: number }>('SELECT max(seq) AS n FROM offers'))?.n ?? 0);
-    const threshold = walkThreshold(criteria.limit, rows);
-    const count = index.countTextMatches(criteria.text, threshold, titleOnly);
-    if (!count) return false;
-    return Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0) >= threshold;
+    const count = index.countTextMatches(criteria.text, walkCap(criteria.limit, rows), titleOnly);
+    if (!count) return {};
+    const matches = Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0);
+    const walk = chooseWalk(matches, criteria.limit, rows, criteria.text.prefix !== null);
+    return walk === 'none' ? {} : { indexHint, perRow: walk === 'perRow' };
   }
   return {
     async upsertMany(environment, offers, now) {
@@ -130,8 +133,6 @@ export function createOfferStore(db: Database): OfferStore {
       // SQLite) from a narrow one (start from the text index; the planner's choice).
       const count = countQuery(criteria, index, TOTAL_EXACT_BOUND);
       const n = Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0);
-      const hint = async (titleOnly: boolean) =>
-        (await dense(criteria, n, titleOnly)) ? (sortIndex(criteria.sort) ?? undefined) : undefined;
       const read = (options: PageOptions) => {
         const page = pageQuery(criteria, index, options);
         return db.all<OfferRow & { tier?: number }>(page.sql, page.params);
@@ -140,14 +141,14 @@ export function createOfferStore(db: Database): OfferStore {
       if (criteria.sort === 'relevance' && criteria.text) {
         rows = [];
         if (!criteria.after || Number(criteria.after[0]) === 1) {
-          rows = await read({ tier: 1, indexHint: await hint(true) });
+          rows = await read({ tier: 1, ...(await walkFor(criteria, n, true)) });
         }
         if (rows.length <= criteria.limit) {
           const limit = criteria.limit - rows.length;
-          rows.push(...(await read({ tier: 0, indexHint: await hint(false), limit })));
+          rows.push(...(await read({ tier: 0, limit, ...(await walkFor(criteria, n, false)) })));
         }
       } else {
-        rows = await read({ indexHint: await hint(false) });
+        rows = await read(await walkFor(criteria, n, false));
       }
       const hasMore = rows.length > criteria.limit;
       const pageRows = hasMore ? rows.slice(0, criteria.limit) : rows;
