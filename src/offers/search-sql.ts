@@ -206,9 +206,14 @@ export function walkCap(limit: number, rows: number): number {
   return Math.ceil(Math.sqrt(64 * (limit + 1) * rows));
 }
 
+/** From this many matches, walking with the matches listed once beats sorting them all. */
+export function listCap(limit: number, rows: number): number {
+  return Math.ceil(Math.sqrt(4 * (limit + 1) * rows));
+}
+
 export function chooseWalk(matches: number, limit: number, rows: number, hasPrefix: boolean): Walk {
   if (matches >= walkCap(limit, rows) && !hasPrefix) return 'perRow';
-  return matches * matches > 4 * (limit + 1) * rows ? 'list' : 'none';
+  return matches >= listCap(limit, rows) ? 'list' : 'none';
 }
 
 /** The index whose order is the sort order (SQLite hint for broad text queries), if any. */

@@ -120,10 +120,7 @@ export function createOfferService(deps: { store: OfferStore; clock: Clock }): O
         after,
         now: deps.clock.now(),
       };
-      const [page, counts] = await Promise.all([
-        deps.store.search(criteria),
-        facets.length > 0 ? deps.store.facets(criteria, facets) : Promise.resolve({}),
-      ]);
+      const page = await deps.store.search(criteria, facets);
       const offers: SearchHit[] =
         query.highlight === true && resolved
           ? page.offers.map((offer) => ({ ...offer, highlight: highlight(offer, resolved) }))
@@ -132,7 +129,7 @@ export function createOfferService(deps: { store: OfferStore; clock: Clock }): O
         ok: true,
         offers,
         total: page.total,
-        facets: counts,
+        facets: page.facets,
         nextCursor: page.nextKeys ? encodeCursor(fingerprint, page.nextKeys) : null,
       };
     },

@@ -9,13 +9,20 @@ import {
   countQuery,
   type FacetRow,
   facetRowsQuery,
+  listCap,
   type PageOptions,
   pageQuery,
   SORT_KEYS,
   sortIndex,
   walkCap,
 } from './search-sql.js';
-import { OFFER_READ_COLUMNS, type OfferStore, type SearchCriteria, type TextIndex } from './store.js';
+import {
+  type Facets,
+  OFFER_READ_COLUMNS,
+  type OfferStore,
+  type SearchCriteria,
+  type TextIndex,
+} from './store.js';
 import { analyseField, MIN_TYPO_WORD_LENGTH, type TextQuery, typoCandidates } from './text.js';
 import { postgresTextIndex } from './text-index-postgres.js';
 import { sqliteTextIndex } from './text-index-sqlite.js';
@@ -81,7 +88,9 @@ export function createOfferStore(db: Database): OfferStore {
     const indexHint = sortIndex(criteria.sort);
     if (n <= TOTAL_EXACT_BOUND || !criteria.text || !index.countTextMatches || !indexHint) return {};
     const rows = Number((await db.get<{ n: number }>('SELECT max(seq) AS n FROM offers'))?.n ?? 0);
-    const count = index.countTextMatches(criteria.text, walkCap(criteria.limit, rows), titleOnly);
+    // A prefix never takes the per-row walk, so counting past the list threshold is wasted.
+    const cap = criteria.text.prefix !== null ? listCap(criteria.limit, rows) : walkCap(criteria.limit, rows);
+    const count = index.countTextMatches(criteria.text, cap, titleOnly);
     if (!count) return {};
     const matches = Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0);
     const walk = chooseWalk(matches, criteria.limit, rows, criteria.text.prefix !== null);
@@ -128,11 +137,21 @@ export function createOfferStore(db: Database): OfferStore {
       );
       return row && toOffer(row, now);
     },
-    async search(criteria) {
+    async search(criteria, facetFields) {
       // The bounded count first: it tells a broad text query (worth walking the sort index on
-      // SQLite) from a narrow one (start from the text index; the planner's choice).
-      const count = countQuery(criteria, index, TOTAL_EXACT_BOUND);
-      const n = Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0);
+      // SQLite) from a narrow one (start from the text index; the planner's choice). With
+      // facets, the same read of the first matches gives both.
+      let n: number;
+      let facets: Facets = {};
+      if (facetFields.length > 0) {
+        const query = facetRowsQuery(criteria, index, TOTAL_EXACT_BOUND + 1);
+        const first = await db.all<FacetRow>(query.sql, query.params);
+        n = first.length;
+        facets = countFacets(first.slice(0, TOTAL_EXACT_BOUND), facetFields);
+      } else {
+        const count = countQuery(criteria, index, TOTAL_EXACT_BOUND);
+        n = Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0);
+      }
       const read = (options: PageOptions) => {
         const page = pageQuery(criteria, index, options);
         return db.all<OfferRow & { tier?: number }>(page.sql, page.params);
@@ -154,6 +173,7 @@ export function createOfferStore(db: Database): OfferStore {
       const pageRows = hasMore ? rows.slice(0, criteria.limit) : rows;
       const last = pageRows.at(-1);
       return {
+        facets,
         offers: pageRows.map((row) => toOffer(row, criteria.now)),
         total:
           n > TOTAL_EXACT_BOUND
@@ -167,10 +187,6 @@ export function createOfferStore(db: Database): OfferStore {
               })
             : null,
       };
-    },
-    async facets(criteria, fields) {
-      const query = facetRowsQuery(criteria, index, TOTAL_EXACT_BOUND);
-      return countFacets(await db.all<FacetRow>(query.sql, query.params), fields);
     },
     async resolveTypos(query) {
       return resolveTypos(db, query);

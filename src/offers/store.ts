@@ -38,6 +38,7 @@ export interface SearchPage {
   total: { value: number; relation: 'eq' | 'gte' };
   /** Sort-key values of the last offer when another page follows, else null. */
   nextKeys: CursorValue[] | null;
+  facets: Facets;
 }
 
 export interface FacetCount {
@@ -55,9 +56,8 @@ export interface UpsertResult {
 export interface OfferStore {
   upsertMany(environment: Environment, offers: readonly OfferInput[], now: number): Promise<UpsertResult>;
   get(environment: Environment, id: string, now: number): Promise<Offer | undefined>;
-  search(criteria: SearchCriteria): Promise<SearchPage>;
-  /** Counts per value of each field over the result set of `criteria` (paging ignored). */
-  facets(criteria: SearchCriteria, fields: readonly FacetName[]): Promise<Facets>;
+  /** A page, and counts per value of each of `facets` over the result set (paging ignored). */
+  search(criteria: SearchCriteria, facets: readonly FacetName[]): Promise<SearchPage>;
   /** The query with each unknown word of 5+ letters widened to known stems one typo away. */
   resolveTypos(query: TextQuery): Promise<TextQuery>;
   count(environment: Environment): Promise<number>;
