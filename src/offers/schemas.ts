@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MAX_QUERY_TERMS } from './text.js';
 
 /**
  * The offer contract of SPEC §6, declared once: it validates, serialises, and becomes the
@@ -73,7 +74,7 @@ export const SearchQuerySchema = Type.Object(
     q: Type.Optional(
       Type.String({
         maxLength: MAX_Q_LENGTH,
-        description: `Full text over title (ranked first) and description; English stemming; the last word also matches as a prefix unless the query ends in a space. At most ${MAX_Q_LENGTH} characters.`,
+        description: `Full text over title (ranked first) and description; English stemming; the last word also matches as a prefix unless the query ends in a space; \`"a phrase"\` in quotes; \`-word\` or \`-"a phrase"\` excludes; a word of 5+ letters found in no offer also matches known words one typo away. Only punctuation or common words: an empty result. At most ${MAX_Q_LENGTH} characters and ${MAX_QUERY_TERMS} words, phrases and exclusions.`,
       }),
     ),
     category: Type.Optional(
