@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -16,19 +17,37 @@ import { type Result, run, type Scenario } from './load.js';
  *   drops its own database through BENCH_POSTGRES_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres).
  *   BENCH_LIMITS_ONLY=1 runs only the rate-limit/metering comparison (bench/limits.ts);
  *   BENCH_LIMITS_ROUNDS (default 5), BENCH_REDIS_URL also compares with Redis-backed limits.
+ *   BENCH_REUSE=1 keeps the seeded data (a fixed DATA_DIR under the temp dir, a database
+ *   vitrine_bench_<backend>_<offers>) and reuses it on the next run: 1M offers take minutes to seed.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connectionsList = (process.env.BENCH_CONNECTIONS ?? '1,8').split(',').map(Number);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
-const port = 18_581;
 const limitsOnly = process.env.BENCH_LIMITS_ONLY === '1';
 const limitsRounds = Number(process.env.BENCH_LIMITS_ROUNDS ?? 5);
 const benchRedisUrl = process.env.BENCH_REDIS_URL;
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+const reuse = process.env.BENCH_REUSE === '1';
+const dataDir = reuse
+  ? path.join(os.tmpdir(), `vitrine-bench-${backend}-${offers}`)
+  : fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
+/**
+ * A port nobody listens on: a fixed one can be taken by another checkout's bench on the same
+ * machine, whose server would then answer (with other keys) instead of ours.
+ */
+const port = await new Promise<number>((resolve, reject) => {
+  const probe = net.createServer();
+  probe.once('error', reject);
+  probe.listen(0, '127.0.0.1', () => {
+    const address = probe.address();
+    probe.close(() => resolve(typeof address === 'object' && address ? address.port : 18_581));
+  });
+});
 const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const pgName = `vitrine_bench_${process.pid}`;
+const pgName = reuse ? `vitrine_bench_${backend}_${offers}` : `vitrine_bench_${process.pid}`;
+/** What a reused run needs from the run that seeded: the key and the seed rate. */
+const preparedFile = path.join(dataDir, 'bench-prepared.json');
 const databaseUrl = (() => {
   const url = new URL(adminUrl);
   url.pathname = `/${pgName}`;
@@ -95,8 +114,17 @@ function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-async function main(): Promise<void> {
-  if (backend === 'postgres') await admin(`CREATE DATABASE ${pgName}`);
+async function prepare(): Promise<{ key: string; importRate: number }> {
+  if (reuse && fs.existsSync(preparedFile)) {
+    process.stderr.write(`reusing the ${offers} offers seeded in ${dataDir}\n`);
+    vitrine(['migrate', '--json']); // a newer build may have migrations to apply
+    return JSON.parse(fs.readFileSync(preparedFile, 'utf8'));
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (backend === 'postgres') {
+    if (reuse) await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    await admin(`CREATE DATABASE ${pgName}`);
+  }
   process.stderr.write(`seeding ${offers} offers (${backend})…\n`);
   const seed = JSON.parse(vitrine(['seed', '--env', 'testing', '--count', String(offers), '--json']));
   const importRate = Math.round(offers / seed.seconds);
@@ -110,6 +138,13 @@ async function main(): Promise<void> {
   const key = issued.key as string;
   // A plan far above what this machine can serve: the bench measures speed, not the limiter refusing.
   vitrine(['keys', 'set-plan', issued.id, '--rate', '1000000', '--json']);
+  const prepared = { key, importRate };
+  if (reuse) fs.writeFileSync(preparedFile, JSON.stringify(prepared));
+  return prepared;
+}
+
+async function main(): Promise<void> {
+  const { key, importRate } = await prepare();
 
   const server: ChildProcess = spawn(
     process.execPath,
@@ -120,9 +155,10 @@ async function main(): Promise<void> {
   try {
     await waitReady(origin);
     const headers = { 'x-api-key': key };
-    const first = (await (await fetch(`${origin}/v1/offers/?limit=100`, { headers })).json()) as {
-      data: { id: string }[];
-    };
+    const firstResponse = await fetch(`${origin}/v1/offers/?limit=100`, { headers });
+    if (!firstResponse.ok)
+      throw new Error(`first search: ${firstResponse.status} ${await firstResponse.text()}`);
+    const first = (await firstResponse.json()) as { data: { id: string }[] };
     const ids = first.data.map((o) => o.id);
     // A deep page: follow the cursor 20 pages into a filter-only query.
     let cursor = '';
@@ -169,8 +205,20 @@ async function main(): Promise<void> {
         headers,
       },
       {
-        name: 'very common word (total)',
-        paths: ['/v1/offers/?q=condition', '/v1/offers/?q=delivery'],
+        name: 'very common word (total + facets)',
+        paths: [
+          '/v1/offers/?q=condition&facets=category,tag,city,country',
+          '/v1/offers/?q=delivery&facets=category,tag,city,country',
+        ],
+        headers,
+      },
+      {
+        name: 'geo radius',
+        paths: [
+          '/v1/offers/?near=48.8566,2.3522&radius=25',
+          '/v1/offers/?near=52.52,13.405&radius=50&sort=distance',
+          '/v1/offers/?near=40.7128,-74.006&radius=30&category=vehicles',
+        ],
         headers,
       },
       {
@@ -235,9 +283,11 @@ async function main(): Promise<void> {
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    // Only the database this run created.
-    if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    if (!reuse) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      // Only the database this run created.
+      if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    }
   }
 }
 

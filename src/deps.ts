@@ -80,7 +80,7 @@ export const KEY_CHANGES_TOPIC = 'api_keys';
 export function openDatabase(config: Config): Database {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl, { poolMax: config.databasePoolMax })
-    : openSqlite(config.sqlitePath);
+    : openSqlite(config.sqlitePath, { readWorkers: config.sqliteReadWorkers });
 }
 
 export function createDeps(

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
 import { registerAccountCommands } from './cli/accounts.js';
+import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
 import { registerAuthCommands } from './cli/users.js';
@@ -130,6 +131,7 @@ async function main(argv: string[]): Promise<void> {
             process.stderr.write(`\r  ${start + offers.length}/${o.count} offers`);
         }
         if (!o.json && o.count > chunk) process.stderr.write('\n');
+        await d.offers.optimize();
         return { inserted, updated };
       });
       const seconds = (performance.now() - started) / 1000;
@@ -142,6 +144,7 @@ async function main(argv: string[]): Promise<void> {
       );
     });
 
+  registerImportCommand(program, withDeps, parseEnv);
   registerAccountCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
   registerPortalCommands(program, withDeps);

@@ -81,6 +81,12 @@ export const CONFIG_SPEC = {
     parseInteger(1, 200),
     'Maximum PostgreSQL connections per process.',
   ),
+  sqliteReadWorkers: variable(
+    'SQLITE_READ_WORKERS',
+    '2',
+    parseInteger(0, 16),
+    'SQLite only: worker threads running reads (searches) off the event loop, each with a read-only connection. 0 reads on the main thread.',
+  ),
   redisUrl: variable(
     'REDIS_URL',
     undefined,

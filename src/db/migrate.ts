@@ -21,8 +21,11 @@ const POSTGRES_MIGRATION_LOCK = 7_469_026_821;
  * once cannot both apply them (PostgreSQL: an advisory lock; SQLite: the write lock taken by
  * BEGIN IMMEDIATE). A database newer than this build is refused rather than used.
  */
-export async function migrate(db: Database): Promise<MigrationResult> {
-  const migrations = db.dialect === 'sqlite' ? sqliteMigrations : postgresMigrations;
+export async function migrate(db: Database, options: { upTo?: number } = {}): Promise<MigrationResult> {
+  // `upTo` stops at an older version: upgrade tests build old data, then migrate the rest.
+  const migrations = (db.dialect === 'sqlite' ? sqliteMigrations : postgresMigrations).filter(
+    (m) => options.upTo === undefined || m.version <= options.upTo,
+  );
   return db.transaction(async (tx) => {
     if (tx.dialect === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(?)', [POSTGRES_MIGRATION_LOCK]);
     // Under the lock: two concurrent CREATE TABLE IF NOT EXISTS collide on PostgreSQL

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Queryable, SqlValue } from './database.js';
+import { createReaderPool } from './sqlite-readers.js';
 
 type Connection = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement<unknown[]>;
@@ -12,10 +13,16 @@ type Statement = BetterSqlite3.Statement<unknown[]>;
  * slip into it); plain reads use a second connection, which under WAL only ever sees committed
  * data and never waits for a writer.
  */
-export function openSqlite(file: string): Database {
+export function openSqlite(file: string, options: { readWorkers?: number } = {}): Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const writer = connect(file, false);
+  // Planner statistics: without them SQLite may walk a whole index on `environment` instead of
+  // starting from the text index (10× slower searches). Cheap when they are fresh
+  // (analysis_limit); refreshed again on close and after bulk writes (seed, import).
+  writer.pragma('optimize=0x10002');
   const reader = connect(file, true);
+  // With read workers, plain reads leave the event loop (sqlite-readers.ts); else the reader.
+  const pool = options.readWorkers ? createReaderPool(file, options.readWorkers) : null;
   let lock: Promise<unknown> = Promise.resolve();
 
   function exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -24,7 +31,7 @@ export function openSqlite(file: string): Database {
     return result;
   }
 
-  const readSide = queryable(reader);
+  const readSide = pool ?? queryable(reader);
   const writeSide = queryable(writer);
 
   return {
@@ -56,6 +63,8 @@ export function openSqlite(file: string): Database {
     },
     close: async () => {
       await lock;
+      await pool?.close();
+      writer.pragma('optimize');
       reader.close();
       writer.close();
     },

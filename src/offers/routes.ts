@@ -42,7 +42,12 @@ export function offerRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
         });
       }
       if (outcome.nextCursor) reply.header('link', nextLink(deps.baseUrl, request.query, outcome.nextCursor));
-      return { data: outcome.offers, total: outcome.total, facets: {}, nextCursor: outcome.nextCursor };
+      return {
+        data: outcome.offers,
+        total: outcome.total,
+        facets: outcome.facets,
+        nextCursor: outcome.nextCursor,
+      };
     },
   );
 

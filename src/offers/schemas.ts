@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MAX_QUERY_TERMS } from './text.js';
 
 /**
  * The offer contract of SPEC §6, declared once: it validates, serialises, and becomes the
@@ -40,7 +41,7 @@ export const OfferSchema = Type.Object(
 );
 export type Offer = Static<typeof OfferSchema>;
 
-export const SORTS = ['relevance', '-publishedAt', 'publishedAt', 'price', '-price'] as const;
+export const SORTS = ['relevance', '-publishedAt', 'publishedAt', 'price', '-price', 'distance'] as const;
 export type SortOrder = (typeof SORTS)[number];
 export const STATUSES = ['active', 'expired', 'withdrawn'] as const;
 export type OfferStatus = (typeof STATUSES)[number];
@@ -49,8 +50,13 @@ export const MAX_Q_LENGTH = 200;
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 export const MAX_REPEATED = 20;
+export const MAX_RADIUS_KM = 20_000;
+/** Values reported per facet. */
+export const FACET_TOP = 20;
+export const FACET_NAMES = ['category', 'tag', 'city', 'country'] as const;
+export type FacetName = (typeof FACET_NAMES)[number];
 /** Totals are exact up to this many matches, then reported as `{"relation": "gte"}`. */
-export const TOTAL_EXACT_BOUND = 10_000;
+export const TOTAL_EXACT_BOUND = 1_000;
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
 const Decimal = Type.String({
@@ -68,7 +74,7 @@ export const SearchQuerySchema = Type.Object(
     q: Type.Optional(
       Type.String({
         maxLength: MAX_Q_LENGTH,
-        description: `Full text over title (ranked first) and description; English stemming; the last word also matches as a prefix unless the query ends in a space. At most ${MAX_Q_LENGTH} characters.`,
+        description: `Full text over title (ranked first) and description; English stemming; the last word also matches as a prefix unless the query ends in a space; \`"a phrase"\` in quotes; \`-word\` or \`-"a phrase"\` excludes; a word of 5+ letters found in no offer also matches known words one typo away. Only punctuation or common words: an empty result. At most ${MAX_Q_LENGTH} characters and ${MAX_QUERY_TERMS} words, phrases and exclusions.`,
       }),
     ),
     category: Type.Optional(
@@ -77,7 +83,35 @@ export const SearchQuerySchema = Type.Object(
         description: `Repeatable; any of the given categories. At most ${MAX_REPEATED}.`,
       }),
     ),
+    tag: Type.Optional(
+      Type.Array(Slug, {
+        maxItems: MAX_REPEATED,
+        description: `Repeatable; offers carrying every one of the given tags. At most ${MAX_REPEATED}.`,
+      }),
+    ),
+    city: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Exact city name, as offers and the `city` facet spell it.',
+      }),
+    ),
     country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2.' })),
+    near: Type.Optional(
+      Type.String({
+        pattern: '^-?\\d{1,3}(\\.\\d{1,8})?,-?\\d{1,3}(\\.\\d{1,8})?$',
+        description:
+          '`lat,lon` in decimal degrees (WGS 84), e.g. `48.8566,2.3522`. With `radius`, only offers within that distance; enables `sort=distance`.',
+        examples: ['48.8566,2.3522'],
+      }),
+    ),
+    radius: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: MAX_RADIUS_KM,
+        description: `Kilometres from \`near\` (great-circle distance), at most ${MAX_RADIUS_KM}. Needs \`near\`.`,
+      }),
+    ),
     currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217.' })),
     priceMin: Type.Optional(Decimal),
     priceMax: Type.Optional(Decimal),
@@ -102,15 +136,29 @@ export const SearchQuerySchema = Type.Object(
           Type.Literal('publishedAt'),
           Type.Literal('price'),
           Type.Literal('-price'),
+          Type.Literal('distance'),
         ],
         {
           description:
-            '`relevance` (default with `q`; title matches first, then newest), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`.',
+            '`relevance` (default with `q`; title matches first, then newest), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`).',
         },
       ),
     ),
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Page size, default ${DEFAULT_LIMIT}.` }),
+    ),
+    facets: Type.Optional(
+      Type.String({
+        pattern: '^(category|tag|city|country)(,(category|tag|city|country)){0,3}$',
+        description: `Comma-separated fields among \`category\`, \`tag\`, \`city\`, \`country\`: the ${FACET_TOP} most frequent values of each over the whole result set (not just the page), with counts.`,
+        examples: ['category,tag'],
+      }),
+    ),
+    highlight: Type.Optional(
+      Type.Boolean({
+        description:
+          'With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`.',
+      }),
     ),
     cursor: Type.Optional(
       Type.String({
@@ -124,16 +172,52 @@ export const SearchQuerySchema = Type.Object(
 );
 export type SearchQuery = Static<typeof SearchQuerySchema>;
 
+const FacetValues = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }), {
+  maxItems: FACET_TOP,
+});
+
+export const HighlightSchema = Type.Object(
+  {
+    title: Type.String({ description: 'The whole title, HTML-escaped, matches in `<mark>…</mark>`.' }),
+    description: Type.String({
+      description:
+        'About 30 words of the description around the first match (the start when none), HTML-escaped, matches in `<mark>…</mark>`, `…` where text was cut.',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Offer text is untrusted: every `<`, `>`, `&`, `"` and `\'` is escaped first, so the only markup is `<mark>` and `</mark>`.',
+  },
+);
+
+export const SearchHitSchema = Type.Object(
+  { ...OfferSchema.properties, highlight: Type.Optional(HighlightSchema) },
+  { additionalProperties: false },
+);
+export type SearchHit = Static<typeof SearchHitSchema>;
+
 export const SearchResponseSchema = Type.Object(
   {
-    data: Type.Array(OfferSchema),
+    data: Type.Array(SearchHitSchema),
     total: Type.Object({
       value: Type.Integer(),
       relation: Type.Union([Type.Literal('eq'), Type.Literal('gte')], {
         description: `\`eq\`: exact. \`gte\`: at least \`value\` (counting stops at ${TOTAL_EXACT_BOUND}).`,
       }),
     }),
-    facets: Type.Object({}, { additionalProperties: true, description: 'Reserved for facet counts.' }),
+    facets: Type.Object(
+      {
+        category: Type.Optional(FacetValues),
+        tag: Type.Optional(FacetValues),
+        city: Type.Optional(FacetValues),
+        country: Type.Optional(FacetValues),
+      },
+      {
+        additionalProperties: false,
+        description: `The fields asked for with \`facets\`; most frequent first, then by value. Counted over the whole result set while \`total.relation\` is \`eq\`; beyond ${TOTAL_EXACT_BOUND} matches, over the first ${TOTAL_EXACT_BOUND} found (lower bounds), so a broad query stays fast.`,
+      },
+    ),
     nextCursor: Type.Union([Type.String(), Type.Null()]),
   },
   { additionalProperties: false },

@@ -2,18 +2,27 @@ import type { ParameterError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
+import { highlight } from './highlight.js';
 import type { OfferInput } from './offer-input.js';
 import { priceToUnits } from './price.js';
-import { DEFAULT_LIMIT, type Offer, type SearchQuery, type SortOrder } from './schemas.js';
+import {
+  DEFAULT_LIMIT,
+  type FacetName,
+  type Offer,
+  type SearchHit,
+  type SearchQuery,
+  type SortOrder,
+} from './schemas.js';
 import { SORT_KEYS } from './search-sql.js';
-import type { OfferStore, SearchCriteria, UpsertResult } from './store.js';
+import type { Facets, OfferStore, SearchCriteria, UpsertResult } from './store.js';
 import { parseTextQuery } from './text.js';
 
 export type SearchOutcome =
   | {
       ok: true;
-      offers: Offer[];
+      offers: SearchHit[];
       total: { value: number; relation: 'eq' | 'gte' };
+      facets: Facets;
       nextCursor: string | null;
     }
   | { ok: false; errors: ParameterError[] };
@@ -23,10 +32,28 @@ export interface OfferService {
   get(environment: Environment, id: string): Promise<Offer | undefined>;
   upsertMany(environment: Environment, offers: readonly OfferInput[]): Promise<UpsertResult>;
   count(environment: Environment): Promise<number>;
+  /** Refreshes the database's planner statistics after bulk writes. */
+  optimize(): Promise<void>;
 }
 
 const upper = (value: string | undefined) => (value === undefined ? null : value.toUpperCase());
 const time = (value: string | undefined) => (value === undefined ? null : Date.parse(value));
+
+/** `near=lat,lon` (the schema checked the shape; the ranges are checked here). */
+function parseNear(value: string | undefined, errors: ParameterError[]): { lat: number; lon: number } | null {
+  if (value === undefined) return null;
+  const [lat, lon] = value.split(',').map(Number);
+  if (lat === undefined || lon === undefined || Math.abs(lat) > 90 || Math.abs(lon) > 180) {
+    errors.push({ parameter: 'near', message: 'must be lat,lon with lat in -90..90 and lon in -180..180' });
+    return null;
+  }
+  // Normalise -0 so `near=-0,0` and `near=0,0` share cursors.
+  return { lat: lat + 0, lon: lon + 0 };
+}
+
+function parseFacets(value: string | undefined): FacetName[] {
+  return value === undefined ? [] : [...new Set(value.split(',') as FacetName[])];
+}
 
 export function createOfferService(deps: { store: OfferStore; clock: Clock }): OfferService {
   return {
@@ -42,11 +69,25 @@ export function createOfferService(deps: { store: OfferStore; clock: Clock }): O
       if (priceMin !== null && priceMax !== null && priceMin > priceMax) {
         errors.push({ parameter: 'priceMin', message: 'must not be greater than priceMax' });
       }
+      const near = parseNear(query.near, errors);
+      if (query.near === undefined && query.radius !== undefined) {
+        errors.push({ parameter: 'radius', message: 'needs near (the centre)' });
+      }
+      if (sort === 'distance' && query.near === undefined) {
+        errors.push({ parameter: 'sort', message: 'distance needs near' });
+      }
+      if (query.highlight === true && query.q === undefined) {
+        errors.push({ parameter: 'highlight', message: 'needs a q to highlight' });
+      }
       // Everything that decides the result set and its order; `limit` may change between pages.
       const normalised = {
         environment,
         q: query.q ?? null,
         categories: [...new Set(query.category ?? [])].sort(),
+        tags: [...new Set(query.tag ?? [])].sort(),
+        city: query.city ?? null,
+        near,
+        radiusKm: query.radius ?? null,
         country: upper(query.country),
         currency: upper(query.currency),
         priceMin,
@@ -65,27 +106,36 @@ export function createOfferService(deps: { store: OfferStore; clock: Clock }): O
         else errors.push({ parameter: 'cursor', message: decoded.message });
       }
       if (errors.length > 0) return { ok: false, errors };
+      const facets = parseFacets(query.facets);
       // Only punctuation or stop words: nothing can match, say so plainly instead of guessing.
       if (query.q !== undefined && text === null) {
-        return { ok: true, offers: [], total: { value: 0, relation: 'eq' }, nextCursor: null };
+        const empty = Object.fromEntries(facets.map((f) => [f, []]));
+        return { ok: true, offers: [], total: { value: 0, relation: 'eq' }, facets: empty, nextCursor: null };
       }
+      const resolved = text && (await deps.store.resolveTypos(text));
       const criteria: SearchCriteria = {
         ...normalised,
-        text,
+        text: resolved,
         limit: query.limit ?? DEFAULT_LIMIT,
         after,
         now: deps.clock.now(),
       };
-      const page = await deps.store.search(criteria);
+      const page = await deps.store.search(criteria, facets);
+      const offers: SearchHit[] =
+        query.highlight === true && resolved
+          ? page.offers.map((offer) => ({ ...offer, highlight: highlight(offer, resolved) }))
+          : page.offers;
       return {
         ok: true,
-        offers: page.offers,
+        offers,
         total: page.total,
+        facets: page.facets,
         nextCursor: page.nextKeys ? encodeCursor(fingerprint, page.nextKeys) : null,
       };
     },
     get: (environment, id) => deps.store.get(environment, id, deps.clock.now()),
     upsertMany: (environment, offers) => deps.store.upsertMany(environment, offers, deps.clock.now()),
     count: (environment) => deps.store.count(environment),
+    optimize: () => deps.store.optimize(),
   };
 }

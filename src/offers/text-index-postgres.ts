@@ -30,10 +30,29 @@ export function tsvectorLiteral(title: AnalysedField, body: AnalysedField): stri
   return [...positions].map(([token, list]) => `${quote(token)}:${list.join(',')}`).join(' ');
 }
 
-export function tsqueryLiteral(query: TextQuery, titleOnly: boolean): string {
-  const parts = query.terms.map((t) => `${quote(t)}:${titleOnly ? 'A' : 'AB'}`);
+/** A stem sequence as a phrase inside one field (weight), like an FTS5 phrase in one column. */
+function phrase(stems: readonly string[], weights: readonly string[]): string {
+  const alternatives = weights.map((w) => `(${stems.map((s) => `${quote(s)}:${w}`).join(' <-> ')})`);
+  return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' | ')})`;
+}
+
+/** The positive part of a query as a tsquery literal; null when it has none (only exclusions). */
+export function tsqueryLiteral(query: TextQuery, titleOnly: boolean): string | null {
+  const weights = titleOnly ? 'A' : 'AB';
+  const parts = query.terms.map((t) =>
+    t.stems.length === 1
+      ? `${quote(t.stems[0] ?? '')}:${weights}`
+      : `(${t.stems.map((s) => `${quote(s)}:${weights}`).join(' | ')})`,
+  );
+  for (const p of query.phrases) parts.push(phrase(p, titleOnly ? ['A'] : ['A', 'B']));
   if (query.prefix) parts.push(`${quote(query.prefix)}:*${titleOnly ? 'AC' : 'ABCD'}`);
-  return parts.join(' & ');
+  return parts.length === 0 ? null : parts.join(' & ');
+}
+
+function excludedLiteral(query: TextQuery): string {
+  return query.excluded
+    .map((e) => (e.length === 1 ? `${quote(e[0] ?? '')}:AB` : phrase(e, ['A', 'B'])))
+    .join(' | ');
 }
 
 const placeholders = OFFER_WRITE_COLUMNS.map(() => '?').join(', ');
@@ -41,9 +60,47 @@ const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
   .map((c) => `${c} = EXCLUDED.${c}`)
   .join(', ');
 
+/** Rows per multi-row statement: 24 parameters each, well under PostgreSQL's 65 535. */
+const ROWS_PER_STATEMENT = 100;
+
 export const postgresTextIndex: TextIndex = {
-  match: (query) => ({ sql: 'o.search_vector @@ ?::tsquery', params: [tsqueryLiteral(query, false)] }),
-  matchTitle: (query) => ({ sql: 'o.search_vector @@ ?::tsquery', params: [tsqueryLiteral(query, true)] }),
+  async upsertBatch(tx, rows, texts) {
+    const inserted = new Map<string, boolean>();
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+      const returned = await tx.all<{ id: string; inserted: boolean }>(
+        `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}, search_vector) VALUES ${chunk.map(() => `(${placeholders}, ?::tsvector)`).join(', ')}
+         ON CONFLICT (id) DO UPDATE SET ${updates}, search_vector = EXCLUDED.search_vector
+         RETURNING id, (xmax = 0) AS inserted`,
+        chunk.flatMap((row, i) => {
+          const text = texts[start + i];
+          return [...row, text ? tsvectorLiteral(text.title, text.body) : ''];
+        }),
+      );
+      for (const row of returned) inserted.set(row.id, row.inserted === true);
+    }
+    return rows.map((row) => inserted.get(String(row[0])) === true);
+  },
+  match(query) {
+    const where: string[] = [];
+    const params: string[] = [];
+    const positive = tsqueryLiteral(query, false);
+    if (positive !== null) {
+      where.push('o.search_vector @@ ?::tsquery');
+      params.push(positive);
+    }
+    if (query.excluded.length > 0) {
+      where.push('NOT (o.search_vector @@ ?::tsquery)');
+      params.push(excludedLiteral(query));
+    }
+    return { sql: where.length === 0 ? '1 = 1' : where.join(' AND '), params };
+  },
+  matchTitle(query) {
+    const positive = tsqueryLiteral(query, true);
+    return positive === null
+      ? { sql: '1 = 0', params: [] }
+      : { sql: 'o.search_vector @@ ?::tsquery', params: [positive] };
+  },
   async upsert(tx: Queryable, row, text) {
     const result = await tx.get<{ inserted: boolean }>(
       `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}, search_vector) VALUES (${placeholders}, ?::tsvector)

@@ -1,30 +1,151 @@
-import type { Queryable } from '../db/database.js';
+import type { Queryable, SqlValue } from '../db/database.js';
 import { OFFER_WRITE_COLUMNS, type TextIndex } from './store.js';
-import type { TextQuery } from './text.js';
+import type { AnalysedField, TextQuery } from './text.js';
+
+const EMPTY: AnalysedField = { stems: [], words: [] };
 
 /**
  * SQLite: a contentless FTS5 table keyed by `offers.seq` (columns: title stems, description
  * stems, and their unstemmed words for prefix search). Tokens come from text.ts and hold only
  * letters and digits, so quoting them in an FTS5 string is always safe.
  */
-function ftsQuery(query: TextQuery, titleOnly: boolean): string {
-  const parts = query.terms.map((t) => `{${titleOnly ? 'title' : 'title body'}} : "${t}"`);
+const quoted = (tokens: readonly string[]) => `"${tokens.join(' ')}"`;
+
+/** The positive part of a query as FTS5 syntax; null when it has none (only exclusions). */
+function ftsQuery(query: TextQuery, titleOnly: boolean): string | null {
+  const stems = titleOnly ? '{title}' : '{title body}';
+  const parts = query.terms.map((t) =>
+    t.stems.length === 1
+      ? `${stems} : ${quoted(t.stems)}`
+      : `${stems} : (${t.stems.map((s) => quoted([s])).join(' OR ')})`,
+  );
+  // FTS5 phrases match consecutive tokens within one column, as the tsquery twin does.
+  for (const phrase of query.phrases) parts.push(`${stems} : ${quoted(phrase)}`);
   if (query.prefix)
     parts.push(
       `{${titleOnly ? 'title title_words' : 'title body title_words body_words'}} : "${query.prefix}"*`,
     );
-  return parts.join(' AND ');
+  return parts.length === 0 ? null : parts.join(' AND ');
 }
 
 const FTS_MATCH = 'o.seq IN (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ?)';
+const FTS_MATCH_ROW = 'EXISTS (SELECT 1 FROM offers_fts WHERE offers_fts MATCH ? AND rowid = o.seq)';
 const placeholders = OFFER_WRITE_COLUMNS.map(() => '?').join(', ');
 const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
   .map((c) => `${c} = ?`)
   .join(', ');
 
+/** Rows per multi-row statement: under SQLite's bound-parameter limit (32 766). */
+const ROWS_PER_STATEMENT = 40;
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const ftsValues = (seq: number, text: { title: AnalysedField; body: AnalysedField }): SqlValue[] => [
+  seq,
+  text.title.stems.join(' '),
+  text.body.stems.join(' '),
+  text.title.words.join(' '),
+  text.body.words.join(' '),
+];
+
 export const sqliteTextIndex: TextIndex = {
-  match: (query) => ({ sql: FTS_MATCH, params: [ftsQuery(query, false)] }),
-  matchTitle: (query) => ({ sql: FTS_MATCH, params: [ftsQuery(query, true)] }),
+  async upsertBatch(tx, rows, texts) {
+    const ids = rows.map((r) => String(r[0]));
+    const seqOf = new Map<string, number>();
+    for (const chunk of chunks(ids, 500)) {
+      const found = await tx.all<{ id: string; seq: number }>(
+        `SELECT id, seq FROM offers WHERE id IN (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      );
+      for (const row of found) seqOf.set(row.id, row.seq);
+    }
+    const inserted = ids.map((id) => !seqOf.has(id));
+    for (const [i, row] of rows.entries()) {
+      const seq = seqOf.get(ids[i] ?? '');
+      if (seq === undefined) continue;
+      await tx.run(`UPDATE offers SET ${updates} WHERE seq = ?`, [...row.slice(1), seq]);
+      await tx.run('DELETE FROM offers_fts WHERE rowid = ?', [seq]);
+    }
+    const fresh = rows.filter((_, i) => inserted[i]);
+    for (const chunk of chunks(fresh, ROWS_PER_STATEMENT)) {
+      const returned = await tx.all<{ id: string; seq: number }>(
+        `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}) VALUES ${chunk.map(() => `(${placeholders})`).join(', ')} RETURNING id, seq`,
+        chunk.flat(),
+      );
+      for (const row of returned) seqOf.set(row.id, row.seq);
+    }
+    const fts = rows.map((_, i) =>
+      ftsValues(seqOf.get(ids[i] ?? '') ?? 0, texts[i] ?? { title: EMPTY, body: EMPTY }),
+    );
+    for (const chunk of chunks(fts, 200)) {
+      await tx.run(
+        `INSERT INTO offers_fts (rowid, title, body, title_words, body_words) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flat(),
+      );
+    }
+    return inserted;
+  },
+  match(query) {
+    const where: string[] = [];
+    const params: string[] = [];
+    const positive = ftsQuery(query, false);
+    if (positive !== null) {
+      where.push(FTS_MATCH);
+      params.push(positive);
+    }
+    if (query.excluded.length > 0) {
+      where.push(`o.seq NOT IN (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ?)`);
+      params.push(query.excluded.map((e) => `{title body} : ${quoted(e)}`).join(' OR '));
+    }
+    return { sql: where.length === 0 ? '1 = 1' : where.join(' AND '), params };
+  },
+  perRow: {
+    match(query) {
+      const where: string[] = [];
+      const params: string[] = [];
+      const positive = ftsQuery(query, false);
+      if (positive !== null) {
+        where.push(FTS_MATCH_ROW);
+        params.push(positive);
+      }
+      if (query.excluded.length > 0) {
+        where.push(`NOT ${FTS_MATCH_ROW}`);
+        params.push(query.excluded.map((e) => `{title body} : ${quoted(e)}`).join(' OR '));
+      }
+      return { sql: where.length === 0 ? '1 = 1' : where.join(' AND '), params };
+    },
+    matchTitle(query) {
+      const positive = ftsQuery(query, true);
+      return positive === null ? { sql: '1 = 0', params: [] } : { sql: FTS_MATCH_ROW, params: [positive] };
+    },
+  },
+  countTextMatches(query, cap, titleOnly) {
+    const positive = ftsQuery(query, titleOnly);
+    if (positive === null) return null;
+    return {
+      sql: 'SELECT count(*) AS n FROM (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ? LIMIT ?) c',
+      params: [positive, cap],
+    };
+  },
+  drivingJoin(query) {
+    const positive = ftsQuery(query, false);
+    if (positive === null) return null;
+    const sql = ['offers_fts MATCH ?'];
+    const params: string[] = [positive];
+    if (query.excluded.length > 0) {
+      sql.push('o.seq NOT IN (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ?)');
+      params.push(query.excluded.map((e) => `{title body} : ${quoted(e)}`).join(' OR '));
+    }
+    // CROSS JOIN: SQLite keeps this order, the text index outside.
+    return {
+      from: 'offers_fts CROSS JOIN offers o ON o.seq = offers_fts.rowid',
+      sql: sql.join(' AND '),
+      params,
+    };
+  },
+  matchTitle(query) {
+    const positive = ftsQuery(query, true);
+    return positive === null ? { sql: '1 = 0', params: [] } : { sql: FTS_MATCH, params: [positive] };
+  },
   async upsert(tx: Queryable, row, text) {
     const [id, ...rest] = row;
     const existing = await tx.get<{ seq: number }>('SELECT seq FROM offers WHERE id = ?', [id ?? null]);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyseField, parseTextQuery, words } from './text.js';
+import { analyseField, parseTextQuery, typoCandidates, words } from './text.js';
+
+const term = (word: string, s = word) => ({ word, stems: [s] });
 
 describe('text analysis', () => {
   it('folds case and diacritics and splits on punctuation', () => {
@@ -14,14 +16,56 @@ describe('text analysis', () => {
   });
 
   it('treats the last word as a prefix unless the query ends in a space', () => {
-    expect(parseTextQuery('red bicycles')).toEqual({ terms: ['red'], prefix: 'bicycles' });
-    expect(parseTextQuery('red bicycles ')).toEqual({ terms: ['red', 'bicycl'], prefix: null });
-    expect(parseTextQuery('b')).toEqual({ terms: ['b'], prefix: null });
+    expect(parseTextQuery('red bicycles')).toEqual({
+      terms: [term('red')],
+      prefix: 'bicycles',
+      phrases: [],
+      excluded: [],
+    });
+    expect(parseTextQuery('red bicycles ')).toEqual({
+      terms: [term('red'), term('bicycles', 'bicycl')],
+      prefix: null,
+      phrases: [],
+      excluded: [],
+    });
+    expect(parseTextQuery('b')).toEqual({ terms: [term('b')], prefix: null, phrases: [], excluded: [] });
+  });
+
+  it('reads quoted phrases and excluded words and phrases', () => {
+    expect(parseTextQuery('"dining chairs" -oak -"for kids" lamp')).toEqual({
+      terms: [],
+      prefix: 'lamp',
+      phrases: [['dine', 'chair']],
+      excluded: [['oak'], ['kid']],
+    });
+    // A one-word phrase is a word; an unclosed quote is punctuation; a lone minus is nothing.
+    expect(parseTextQuery('"chairs" "desk - ')).toEqual({
+      terms: [term('chairs', 'chair'), term('desk')],
+      prefix: null,
+      phrases: [],
+      excluded: [],
+    });
+    // A hyphen inside a word does not exclude.
+    expect(parseTextQuery('e-bike ')?.excluded).toEqual([]);
+  });
+
+  it('keeps a query of only exclusions, and drops stop words inside phrases', () => {
+    expect(parseTextQuery('-lamp')).toEqual({ terms: [], prefix: null, phrases: [], excluded: [['lamp']] });
+    expect(parseTextQuery('"table from a cafe"')?.phrases).toEqual([['tabl', 'cafe']]);
   });
 
   it('returns null for punctuation and stop words only', () => {
     expect(parseTextQuery('!!! ...')).toBeNull();
     expect(parseTextQuery('the and of')).toBeNull();
     expect(parseTextQuery('')).toBeNull();
+    expect(parseTextQuery('"the" -"of"')).toBeNull();
+  });
+
+  it('lists the stems one edit away from a word', () => {
+    const candidates = typoCandidates('chiars');
+    expect(candidates).toContain('chair'); // transposition, then stemmed
+    expect(typoCandidates('lamb')).toContain('lamp'); // substitution
+    expect(typoCandidates('lamp')).not.toContain('lamp');
+    expect(typoCandidates('bicyles')).toContain('bicycl'); // insertion
   });
 });

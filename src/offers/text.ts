@@ -35,8 +35,19 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
 
+// Words follow Zipf's law: a small memo answers most stemming calls of a bulk import (the
+// Porter stemmer was most of the per-offer CPU time). Cleared when full, so it stays bounded.
+const STEM_MEMO_SIZE = 200_000;
+const stemMemo = new Map<string, string>();
+
 export function stem(word: string): string {
-  return stemmer(word);
+  let stemmed = stemMemo.get(word);
+  if (stemmed === undefined) {
+    if (stemMemo.size >= STEM_MEMO_SIZE) stemMemo.clear();
+    stemmed = stemmer(word);
+    stemMemo.set(word, stemmed);
+  }
+  return stemmed;
 }
 
 export interface AnalysedField {
@@ -58,33 +69,123 @@ export function analyseField(text: string): AnalysedField {
   return { stems, words: [...extra] };
 }
 
+/** A full word of the query: it matches when any of `stems` does (more than one after a typo). */
+export interface QueryTerm {
+  /** The folded word as typed, for typo tolerance. */
+  word: string;
+  stems: string[];
+}
+
 /**
- * What a `q` asks for: every full word must match (by stem, title or description), and the
- * last word, when the query does not end in a space, also matches as a prefix of any word.
+ * What a `q` asks for (docs/search.md): every term, phrase and the prefix must match (in the
+ * title or the description) and no excluded word or phrase may.
  */
 export interface TextQuery {
-  /** Stems that must all match. */
-  terms: string[];
-  /** Raw word matched as a prefix; null when the last word is complete or too short. */
+  terms: QueryTerm[];
+  /** Raw last word matched as a prefix; null when the last word is complete or too short. */
   prefix: string | null;
+  /** `"…"` in the query: stems that must follow each other in one field (two or more). */
+  phrases: string[][];
+  /** `-word` or `-"a phrase"`: stem sequences no match may contain. */
+  excluded: string[][];
 }
 
 /** Prefixes shorter than this match too much to be useful and cost the most. */
 const MIN_PREFIX_LENGTH = 2;
+/** Terms, phrases and exclusions together; the rest of a longer query is ignored. */
 export const MAX_QUERY_TERMS = 16;
+
+// A quoted phrase (optionally excluded with a leading minus) or a run of non-spaces.
+const CHUNK = /(-?)"([^"]*)"|(\S+)/gu;
+const EXCLUDED_CHUNK = /^-[\p{L}\p{N}]/u;
+
+const stemsOf = (text: string) => words(text).filter((w) => !isStopWord(w));
+
+/** True when the query has something to look for, not only exclusions. */
+export function hasPositiveTerms(query: TextQuery): boolean {
+  return query.terms.length > 0 || query.prefix !== null || query.phrases.length > 0;
+}
 
 /** Returns null when nothing searchable is left (only punctuation or stop words). */
 export function parseTextQuery(q: string): TextQuery | null {
-  const all = words(q).filter((w) => !isStopWord(w));
-  const endsInWord = /[\p{L}\p{N}]$/u.test(q.normalize('NFKD').replace(MARKS, ''));
-  const last = all.at(-1);
+  const terms: QueryTerm[] = [];
+  const phrases: string[][] = [];
+  const excluded: string[][] = [];
   let prefix: string | null = null;
-  let full = all;
-  if (endsInWord && last !== undefined && last.length >= MIN_PREFIX_LENGTH) {
-    prefix = last;
-    full = all.slice(0, -1);
+  let units = 0;
+  const folded = q.normalize('NFKD').replace(MARKS, '');
+  const endsInWord = /[\p{L}\p{N}]$/u.test(folded);
+  const chunks = [...q.matchAll(CHUNK)];
+  const addTerm = (word: string) => {
+    const s = stem(word);
+    if (units >= MAX_QUERY_TERMS || terms.some((t) => t.stems[0] === s)) return;
+    terms.push({ word, stems: [s] });
+    units += 1;
+  };
+  chunks.forEach((chunk, index) => {
+    const [, minus, quoted, plain] = chunk;
+    if (quoted !== undefined) {
+      const found = stemsOf(quoted);
+      const sequence = found.map(stem);
+      if (sequence.length === 0 || units >= MAX_QUERY_TERMS) return;
+      if (sequence.length === 1 && !minus) {
+        addTerm(found[0] ?? '');
+        return;
+      }
+      if (minus) excluded.push(sequence);
+      else phrases.push(sequence);
+      units += 1;
+      return;
+    }
+    const text = plain ?? '';
+    if (EXCLUDED_CHUNK.test(text)) {
+      const sequence = stemsOf(text).map(stem);
+      if (sequence.length > 0 && units < MAX_QUERY_TERMS) {
+        excluded.push(sequence);
+        units += 1;
+      }
+      return;
+    }
+    const found = stemsOf(text);
+    const isLast = index === chunks.length - 1;
+    found.forEach((word, i) => {
+      if (isLast && endsInWord && i === found.length - 1 && word.length >= MIN_PREFIX_LENGTH) prefix = word;
+      else addTerm(word);
+    });
+  });
+  const query: TextQuery = { terms, prefix, phrases, excluded };
+  if (!hasPositiveTerms(query) && excluded.length === 0) return null;
+  return query;
+}
+
+/** Words this short are matched exactly: one typo in a short word finds too many others. */
+export const MIN_TYPO_WORD_LENGTH = 5;
+const TYPO_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * Stems of every word one edit away from `word` (deletion, insertion, substitution or
+ * transposition of adjacent letters). The store keeps those found in its vocabulary, so a
+ * misspelt word finds what it was meant to (docs/search.md, typo tolerance).
+ */
+export function typoCandidates(word: string): string[] {
+  const letters = [...word];
+  const alphabet = [...new Set([...TYPO_ALPHABET, ...letters])];
+  const out = new Set<string>();
+  for (let i = 0; i <= letters.length; i += 1) {
+    const head = letters.slice(0, i).join('');
+    const tail = letters.slice(i).join('');
+    const rest = letters.slice(i + 1).join('');
+    if (i < letters.length) out.add(head + rest);
+    if (i < letters.length - 1)
+      out.add(head + (letters[i + 1] ?? '') + (letters[i] ?? '') + letters.slice(i + 2).join(''));
+    for (const c of alphabet) {
+      out.add(head + c + tail);
+      if (i < letters.length) out.add(head + c + rest);
+    }
   }
-  const terms = [...new Set(full.map(stem))].slice(0, MAX_QUERY_TERMS);
-  if (terms.length === 0 && prefix === null) return null;
-  return { terms, prefix };
+  out.delete(word);
+  const stems = new Set<string>();
+  for (const candidate of out) if (candidate.length > 0 && !isStopWord(candidate)) stems.add(stem(candidate));
+  stems.delete(stem(word));
+  return [...stems].sort();
 }

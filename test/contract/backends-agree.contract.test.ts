@@ -29,6 +29,19 @@ const QUERIES = [
   'updatedSince=2026-01-01T00:00:00Z',
   'q=the',
   'q=%C3%A9l%C3%A9gant',
+  // Issue #3: phrases, exclusions, typos, tags, city, geo, facets, highlight.
+  'q=%22excellent%20condition%22',
+  'q=delivery%20-weekends',
+  'q=-delivery&sort=price',
+  'q=condtion%20',
+  'q=delivry%20posible%20',
+  'tag=urgent&tag=negotiable',
+  'city=Berlin&sort=publishedAt',
+  'near=48.8566,2.3522&radius=800&sort=distance',
+  'near=-33.87,151.21&sort=distance&category=vehicles',
+  'q=table&facets=category,tag,city,country',
+  'facets=tag,city&priceMax=100',
+  'q=condition&highlight=true',
 ];
 
 const bothAvailable = backends().every((b) => b.available);

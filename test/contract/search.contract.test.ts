@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OfferInput } from '../../src/offers/offer-input.js';
-import { priceToUnits } from '../../src/offers/price.js';
-import { effectiveStatus, offerIdFor } from '../../src/offers/rows.js';
+import { offerIdFor } from '../../src/offers/rows.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import type { Environment } from '../../src/platform/environment.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
+import { expectedFacet, expectedRows, type OracleQuery } from '../support/search-oracle.js';
 
 /**
  * The search contract (SPEC §6), run on every backend. Filters, sorts and paging are checked
@@ -23,40 +23,10 @@ function url(query: Query): string {
   return `/v1/offers/?${params.toString()}`;
 }
 
-/** The oracle: which seeded offers a filter-only query returns, in which order. */
-function expectedIds(
-  query: {
-    category?: string[];
-    priceMin?: string;
-    priceMax?: string;
-    country?: string;
-    status?: string;
-    sort?: string;
-  },
-  now: number,
-): string[] {
-  const status = query.status ?? 'active';
-  const rows = seeded
-    .filter((o) => effectiveStatus(o.status, o.expiresAt, now) === status)
-    .filter((o) => !query.category || query.category.includes(o.category))
-    .filter((o) => !query.priceMin || priceToUnits(o.price.amount) >= priceToUnits(query.priceMin))
-    .filter((o) => !query.priceMax || priceToUnits(o.price.amount) <= priceToUnits(query.priceMax))
-    .filter((o) => !query.country || o.location.country === query.country.toUpperCase())
-    .map((o) => ({
-      id: offerIdFor('testing', o.externalId),
-      price: priceToUnits(o.price.amount),
-      published: o.publishedAt,
-    }));
-  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const sort = query.sort ?? '-publishedAt';
-  const compare = {
-    '-publishedAt': (a: (typeof rows)[0], b: (typeof rows)[0]) => b.published - a.published || byId(b, a),
-    publishedAt: (a: (typeof rows)[0], b: (typeof rows)[0]) => a.published - b.published || byId(a, b),
-    price: (a: (typeof rows)[0], b: (typeof rows)[0]) => a.price - b.price || byId(a, b),
-    '-price': (a: (typeof rows)[0], b: (typeof rows)[0]) => b.price - a.price || byId(b, a),
-  }[sort];
-  if (!compare) throw new Error(`no oracle for ${sort}`);
-  return rows.sort(compare).map((r) => r.id);
+/** The oracle over every offer written to the testing environment (search-oracle.ts). */
+const written: OfferInput[] = [...seeded];
+function expectedIds(query: OracleQuery, now: number): string[] {
+  return expectedRows(written, 'testing', query, now).map((r) => r.id);
 }
 
 const HANDMADE_BASE = Date.UTC(2026, 9, 1);
@@ -103,6 +73,7 @@ for (const { dialect, available } of backends()) {
       t = await createTestContext(dialect);
       key = { testing: t.fixtures.keys.testing.key, production: t.fixtures.keys.production.key };
       await t.deps.offers.upsertMany('testing', seeded);
+      written.splice(0, written.length, ...seeded);
       await t.deps.offers.upsertMany('production', HANDMADE);
     });
     afterAll(async () => {
@@ -173,6 +144,15 @@ for (const { dialect, available } of backends()) {
       ['a country, case-insensitive', { country: 'de' }],
       ['withdrawn offers', { status: 'withdrawn' }],
       ['expired offers (stored or past expiresAt)', { status: 'expired', sort: 'publishedAt' }],
+      ['one tag', { tag: ['urgent'] }],
+      ['two tags, both required', { tag: ['negotiable', 'pickup-only'], sort: 'price' }],
+      ['a city', { city: 'Sydney', sort: 'publishedAt' }],
+      ['a city and a category', { city: 'Paris', category: ['electronics', 'furniture', 'books'] }],
+      ['a radius around Paris', { near: '48.8566,2.3522', radius: 500 }],
+      ['a radius, nearest first', { near: '52.52,13.405', radius: 1500, sort: 'distance' }],
+      ['everything, nearest to Tokyo first', { near: '35.68,139.69', sort: 'distance' }],
+      ['tags, price and a radius', { tag: ['eco'], priceMax: '900', near: '40.4,-3.7', radius: 3000 }],
+      ['a currency and dates', { currency: 'eur', publishedAfter: '2026-06-01T00:00:00Z' }],
     ])('pages through %s: every match exactly once, in oracle order', async (_label, query) => {
       const expected = expectedIds(query, t.clock.now());
       expect(expected.length).toBeGreaterThan(0);
@@ -188,14 +168,15 @@ for (const { dialect, available } of backends()) {
         price: { amount: '0.01', currency: 'EUR' },
         publishedAt: t.clock.now() - 1000,
       });
+      const expectedRest = expectedIds({ sort: 'price', category: ['books'] }, t.clock.now()).slice(10);
       await t.deps.offers.upsertMany('testing', [cheap]);
+      written.push(cheap);
       const rest = await allPages({
         sort: 'price',
         limit: 10,
         category: ['books'],
         cursor: first.json().nextCursor,
       });
-      const expectedRest = expectedIds({ sort: 'price', category: ['books'] }, t.clock.now()).slice(10);
       expect(rest).toEqual(expectedRest);
       expect(rest.some((id) => page1.includes(id))).toBe(false);
       expect(rest).not.toContain(offerIdFor('testing', 'new-cheap-book'));
@@ -276,6 +257,79 @@ for (const { dialect, available } of backends()) {
       }
     });
 
+    it('matches quoted phrases within one field, in order', async () => {
+      expect(await ids({ q: '"dining chairs"' })).toEqual([idOf('chairs')]);
+      expect(await ids({ q: '"chairs dining"' })).toEqual([]);
+      expect(await ids({ q: '"table from a café"' })).toEqual([idOf('cafe')]); // stop words skipped
+      // "lamp" ends the title and "warm" starts the description: not a phrase on either backend.
+      expect(await ids({ q: '"lamp warm"' })).toEqual([]);
+      expect(await ids({ q: '"matching lamp" desk' })).toEqual([idOf('lamp-description-new')]);
+    });
+
+    it('excludes -words and -"phrases"', async () => {
+      expect(await ids({ q: 'lamp -desk' })).toEqual([idOf('lamp-title-old')]);
+      expect(await ids({ q: 'lamp -"matching lamp" ' })).toEqual([idOf('lamp-title-old')]);
+      expect(await ids({ q: 'lamp -brass -solid' })).toEqual([]);
+      // Only exclusions: every active offer but those, newest first.
+      expect(await ids({ q: '-lamp -bicycles' })).toEqual([idOf('cafe'), idOf('running'), idOf('chairs')]);
+      // A hyphen inside a word is not an exclusion.
+      expect(await ids({ q: 'brass-lamp' })).toEqual([idOf('lamp-title-old')]);
+    });
+
+    it('tolerates one typo in words of five letters or more', async () => {
+      expect(await ids({ q: 'chiars ' })).toEqual([idOf('chairs')]); // transposed
+      expect(await ids({ q: 'bicycels ' })).toEqual([idOf('bicycles')]);
+      expect(await ids({ q: 'dinning chairs ' })).toEqual([idOf('chairs')]); // inserted
+      expect(await ids({ q: 'stabilsers ' })).toEqual([idOf('bicycles')]); // deleted
+      expect(await ids({ q: 'lamb ' })).toEqual([]); // four letters: exact only
+      expect(await ids({ q: 'chiarz ' })).toEqual([]); // two typos
+    });
+
+    it('counts facets over the whole result set, not the page', async () => {
+      const query: OracleQuery = { category: ['electronics', 'furniture', 'vehicles'], priceMax: '5000' };
+      const rows = expectedRows(written, 'testing', query, t.clock.now());
+      const res = await search({ ...query, limit: 3, facets: 'category,tag,city,country' } as Query);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.data).toHaveLength(3);
+      expect(body.total).toEqual({ value: rows.length, relation: 'eq' });
+      expect(body.facets).toEqual({
+        category: expectedFacet(rows, 'category'),
+        tag: expectedFacet(rows, 'tag'),
+        city: expectedFacet(rows, 'city'),
+        country: expectedFacet(rows, 'country'),
+      });
+      expect(body.facets.category.length).toBe(3);
+      // The same facets on the next page; only the fields asked for; empty lists for no match.
+      const next = await search({ ...query, limit: 3, facets: 'tag', cursor: body.nextCursor } as Query);
+      expect(next.json().facets).toEqual({ tag: body.facets.tag });
+      const none = await search({ q: 'zzzqqq ', facets: 'city,category' });
+      expect(none.json().facets).toEqual({ city: [], category: [] });
+    });
+
+    it('highlights matches in the title and a description snippet, escaping offer text', async () => {
+      const risky = handmade('risky', 'Lamp <img src=x onerror=alert(1)>', 'A "lamp" & <b>shade</b>.', 9);
+      await t.deps.offers.upsertMany('production', [risky]);
+      const res = await search({ q: 'lamp ', highlight: 'true' }, 'production');
+      const body = res.json();
+      expect(body.data.map((o: { id: string }) => o.id)).toEqual([
+        idOf('risky'),
+        idOf('lamp-title-old'),
+        idOf('lamp-description-new'),
+      ]);
+      expect(body.data[0].highlight).toEqual({
+        title: '<mark>Lamp</mark> &lt;img src=x onerror=alert(1)&gt;',
+        description: 'A &quot;<mark>lamp</mark>&quot; &amp; &lt;b&gt;shade&lt;/b&gt;.',
+      });
+      expect(body.data[0].title).toBe(risky.title);
+      expect(body.data[2].highlight).toEqual({
+        title: 'Writing desk',
+        description: 'Solid desk; a matching <mark>lamp</mark> is included.',
+      });
+      const plain = await search({ q: 'lamp ' }, 'production');
+      expect(plain.json().data[0].highlight).toBeUndefined();
+    });
+
     it('gets one offer by id, in its own environment only', async () => {
       const id = idOf('chairs');
       const res = await t.apps.production.inject({
@@ -308,6 +362,22 @@ for (const { dialect, available } of backends()) {
       ['a bad date', { publishedAfter: 'yesterday' }, ['publishedAfter']],
       ['a too long q', { q: 'x'.repeat(201) }, ['q']],
       ['a bad category', { category: ['Not A Slug'] }, ['category']],
+      ['a bad tag', { tag: ['Urgent!'] }, ['tag']],
+      ['too many tags', { tag: Array.from({ length: 21 }, (_, i) => `t${i}`) }, ['tag']],
+      ['an empty city', { city: '' }, ['city']],
+      ['a too long city', { city: 'x'.repeat(101) }, ['city']],
+      ['a repeated city', { city: ['Paris', 'Lyon'] }, ['city']],
+      ['near without a comma', { near: '48.85' }, ['near']],
+      ['near out of range', { near: '91,0' }, ['near']],
+      ['a radius without near', { radius: 10 }, ['radius']],
+      ['a zero radius', { near: '48.85,2.35', radius: 0 }, ['radius']],
+      ['a radius that is not a number', { near: '48.85,2.35', radius: 'far' }, ['radius']],
+      ['a radius beyond the bound', { near: '48.85,2.35', radius: 20_001 }, ['radius']],
+      ['sort by distance without near', { sort: 'distance' }, ['sort']],
+      ['an unknown facet', { facets: 'category,price' }, ['facets']],
+      ['a repeated facets', { facets: ['category', 'tag'] }, ['facets']],
+      ['a non-boolean highlight', { highlight: 'maybe' }, ['highlight']],
+      ['highlight without q', { highlight: 'true' }, ['highlight']],
       [
         'several bad parameters at once',
         { limit: 0, sort: 'nope', colour: 'red' },
@@ -336,7 +406,7 @@ for (const { dialect, available } of backends()) {
       expect(messages).toEqual({
         limit: 'must be an integer',
         q: 'must be given once',
-        sort: 'must be one of: relevance, -publishedAt, publishedAt, price, -price',
+        sort: 'must be one of: relevance, -publishedAt, publishedAt, price, -price, distance',
         status: 'must be given once',
         colour: 'is not a known parameter',
       });

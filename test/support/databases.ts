@@ -25,12 +25,16 @@ export function backends(): { dialect: Dialect; available: boolean }[] {
 }
 
 /** A fresh, migrated database of its own: a temp file, or a PostgreSQL database we create and drop. */
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+export async function createTestDatabase(
+  dialect: Dialect,
+  options: { upTo?: number } = {},
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-test-'));
     const file = path.join(dir, 'vitrine.db');
-    const db = openSqlite(file);
-    await migrate(db);
+    // Reads go through a worker thread, as in `vitrine serve` (SQLITE_READ_WORKERS).
+    const db = openSqlite(file, { readWorkers: 1 });
+    await migrate(db, options);
     return {
       db,
       location: file,
@@ -50,7 +54,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = openPostgres(url.toString(), { poolMax: 5 });
-  await migrate(db);
+  await migrate(db, options);
   return {
     db,
     location: url.toString(),

@@ -109,6 +109,29 @@ CREATE INDEX offers_search ON offers USING GIN (search_vector);
     sql: authSchema({ id: 'TEXT COLLATE "C"', time: 'BIGINT' }),
   },
   {
+    // Versions 10-19 are the search branch's (issue #3); 3-9 are reserved for parallel work.
+    version: 10,
+    name: 'search vocabulary, offer tags, city and geo indexes',
+    sql: `
+-- Every stem indexed in a title or description (weights A and B), for typo tolerance; the
+-- twin of SQLite's table, filled the same way. It only grows (see sqlite.ts).
+CREATE TABLE offer_terms (term TEXT COLLATE "C" PRIMARY KEY);
+INSERT INTO offer_terms (term) SELECT word FROM ts_stat('SELECT search_vector FROM offers', 'AB')
+  ON CONFLICT DO NOTHING;
+CREATE TABLE offer_tags (
+  tag TEXT COLLATE "C" NOT NULL,
+  offer_id TEXT COLLATE "C" NOT NULL REFERENCES offers(id) ON DELETE CASCADE,
+  PRIMARY KEY (tag, offer_id)
+);
+CREATE INDEX offer_tags_offer ON offer_tags(offer_id);
+INSERT INTO offer_tags (tag, offer_id)
+  SELECT t.tag, o.id FROM offers o, jsonb_array_elements_text(o.tags::jsonb) AS t(tag)
+  ON CONFLICT DO NOTHING;
+CREATE INDEX offers_city ON offers(environment, city);
+CREATE INDEX offers_geo ON offers(environment, lat, lon);
+`,
+  },
+  {
     // Issue #6. Versions 20-29 belong to the limits/metering/scale-out work.
     version: 20,
     name: 'api key usage per day and status class',

@@ -112,6 +112,31 @@ CREATE VIRTUAL TABLE offers_fts USING fts5(
     sql: authSchema({ id: 'TEXT', time: 'INTEGER' }),
   },
   {
+    // Versions 10-19 are the search branch's (issue #3); 3-9 are reserved for parallel work.
+    version: 10,
+    name: 'search vocabulary, offer tags, city and geo indexes',
+    sql: `
+-- Every stem indexed in a title or description, for typo tolerance. One table and one
+-- application-side algorithm on both backends, so both correct a typo the same way.
+-- It only grows: a stale term can be suggested but then simply matches nothing.
+CREATE TABLE offer_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE VIRTUAL TABLE temp.offers_fts_vocab USING fts5vocab(main, offers_fts, 'col');
+INSERT OR IGNORE INTO offer_terms (term)
+  SELECT DISTINCT term FROM temp.offers_fts_vocab WHERE col IN ('title', 'body');
+DROP TABLE temp.offers_fts_vocab;
+-- One row per (tag, offer): the tag filter (all must match) and the tag facet.
+CREATE TABLE offer_tags (
+  tag TEXT NOT NULL,
+  offer_id TEXT NOT NULL REFERENCES offers(id) ON DELETE CASCADE,
+  PRIMARY KEY (tag, offer_id)
+) WITHOUT ROWID;
+CREATE INDEX offer_tags_offer ON offer_tags(offer_id);
+INSERT OR IGNORE INTO offer_tags (tag, offer_id) SELECT t.value, o.id FROM offers o, json_each(o.tags) t;
+CREATE INDEX offers_city ON offers(environment, city);
+CREATE INDEX offers_geo ON offers(environment, lat, lon);
+`,
+  },
+  {
     // Issue #6. Versions 20-29 belong to the limits/metering/scale-out work.
     version: 20,
     name: 'api key usage per day and status class',

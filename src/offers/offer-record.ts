@@ -1,0 +1,117 @@
+import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { OfferInput } from './offer-input.js';
+import { OfferSchema } from './schemas.js';
+
+/**
+ * One offer as producers send it (`vitrine import`, and later the publishing endpoints): the
+ * public offer shape of schemas.ts without what Vitrine owns (`id`, `updatedAt`), plus the
+ * producer's `externalId`. This is the one definition of a valid offer: every way in checks it.
+ */
+const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const OfferRecordSchema = Type.Object(
+  {
+    externalId: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:/-]+$' }),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.String({ maxLength: 10_000 }),
+    category: Slug,
+    tags: Type.Optional(Type.Array(Slug, { maxItems: 20, uniqueItems: true })),
+    location: Type.Object(
+      {
+        city: Type.String({ minLength: 1, maxLength: 100 }),
+        region: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+        country: Type.String({ pattern: '^[A-Za-z]{2}$' }),
+        lat: Type.Number({ minimum: -90, maximum: 90 }),
+        lon: Type.Number({ minimum: -180, maximum: 180 }),
+      },
+      { additionalProperties: false },
+    ),
+    price: Type.Object(
+      {
+        amount: Type.String({ pattern: '^\\d{1,11}(\\.\\d{1,4})?$' }),
+        currency: Type.String({ pattern: '^[A-Za-z]{3}$' }),
+      },
+      { additionalProperties: false },
+    ),
+    publisher: Type.Object(
+      {
+        id: Type.String({ minLength: 1, maxLength: 64 }),
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+      },
+      { additionalProperties: false },
+    ),
+    url: Type.Optional(Type.Union([Type.String({ pattern: '^https?://', maxLength: 2000 }), Type.Null()])),
+    attributes: Type.Optional(OfferSchema.properties.attributes),
+    status: Type.Optional(OfferSchema.properties.status),
+    publishedAt: Timestamp,
+    expiresAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type OfferRecord = Static<typeof OfferRecordSchema>;
+
+const check = Compile(OfferRecordSchema);
+
+export type RecordOutcome = { ok: true; offer: OfferInput } | { ok: false; reason: string };
+
+/** Validates one record and turns it into what the store writes; `reason` names the field. */
+export function parseOfferRecord(value: unknown): RecordOutcome {
+  if (!check.Check(value)) {
+    const reasons = new Map<string, string>();
+    for (const error of check.Errors(value)) {
+      if (error.keyword === 'boolean') continue; // restated by the additionalProperties error
+      let field = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'row';
+      let message = error.message;
+      if (error.keyword === 'additionalProperties') {
+        const extra = (error.params as { additionalProperties?: string[] }).additionalProperties ?? [];
+        field = [field === 'row' ? '' : `${field}.`, extra.join(', ')].join('');
+        message = 'is not a known field';
+      } else if (error.keyword === 'required') {
+        const missing = (error.params as { requiredProperties?: string[] }).requiredProperties ?? [];
+        field = missing.map((m) => (field === 'row' ? m : `${field}.${m}`)).join(', ');
+        message = 'is required';
+      }
+      if (!reasons.has(field)) reasons.set(field, message);
+    }
+    return { ok: false, reason: [...reasons].map(([f, m]) => `${f} ${m}`).join('; ') || 'is not an offer' };
+  }
+  const r = value as OfferRecord;
+  const publishedAt = Date.parse(r.publishedAt);
+  const expiresAt = r.expiresAt ? Date.parse(r.expiresAt) : null;
+  return {
+    ok: true,
+    offer: {
+      externalId: r.externalId,
+      title: r.title,
+      description: r.description,
+      category: r.category,
+      tags: r.tags ?? [],
+      location: {
+        city: r.location.city,
+        region: r.location.region ?? null,
+        country: r.location.country.toUpperCase(),
+        lat: r.location.lat,
+        lon: r.location.lon,
+      },
+      price: { amount: r.price.amount, currency: r.price.currency.toUpperCase() },
+      publisher: r.publisher,
+      url: r.url ?? null,
+      attributes: r.attributes ?? {},
+      status: r.status ?? 'active',
+      publishedAt,
+      expiresAt,
+    },
+  };
+}
+
+/** The record form of an offer input (the inverse of `parseOfferRecord`): fixtures, benchmarks. */
+export function toOfferRecord(offer: OfferInput): OfferRecord {
+  return {
+    ...offer,
+    location: { ...offer.location },
+    publishedAt: new Date(offer.publishedAt).toISOString(),
+    expiresAt: offer.expiresAt === null ? null : new Date(offer.expiresAt).toISOString(),
+  };
+}
