@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { Type } from 'typebox';
 import { extractApiKey } from '../http/api-key-guard.js';
 import { ERRORS, ProblemError } from '../http/errors.js';
+import { formFields } from '../http/form.js';
 import { toProblem } from '../http/problem.js';
 import type { RequestLimits } from '../http/rate-limit.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
@@ -574,18 +575,6 @@ const REFRESH_DETAILS: Record<string, string> = {
 
 function noStore(reply: FastifyReply) {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-}
-
-/** A urlencoded form as single strings; a repeated field keeps its first value. */
-function formFields(body: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (body && typeof body === 'object') {
-    for (const [name, value] of Object.entries(body)) {
-      const first = Array.isArray(value) ? value[0] : value;
-      if (typeof first === 'string') out[name] = first;
-    }
-  }
-  return out;
 }
 
 function describeWait(ms: number): string {

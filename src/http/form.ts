@@ -11,3 +11,15 @@ export function parseForm(body: string): Record<string, string | string[]> {
   }
   return { ...out };
 }
+
+/** A parsed form as single strings, for HTML forms: a repeated field keeps its first value. */
+export function formFields(body: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (body && typeof body === 'object') {
+    for (const [name, value] of Object.entries(body)) {
+      const first = Array.isArray(value) ? value[0] : value;
+      if (typeof first === 'string') out[name] = first;
+    }
+  }
+  return out;
+}

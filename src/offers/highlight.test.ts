@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, highlight } from './highlight.js';
+import { escapeHtml } from '../web/html.js';
+import { highlight } from './highlight.js';
 import { parseTextQuery, type TextQuery } from './text.js';
 
 const query = (q: string): TextQuery => {

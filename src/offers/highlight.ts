@@ -1,3 +1,4 @@
+import { escapeHtml } from '../web/html.js';
 import { isStopWord, stem, type TextQuery, words } from './text.js';
 
 /**
@@ -17,15 +18,6 @@ export interface Highlight {
 const SNIPPET_WORDS = 30;
 const WORDS_BEFORE_MATCH = 8;
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 interface Token {
   start: number;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AuditLog } from '../audit/service.js';
 import { ACCOUNT_POLICY, ADDRESS_POLICY, type LoginThrottle } from '../auth/login-throttle.js';
 import { ERRORS } from '../http/errors.js';
+import { formFields } from '../http/form.js';
 import { toProblem } from '../http/problem.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { SessionService } from '../sessions/service.js';
@@ -61,17 +62,6 @@ export interface SessionArea {
 
 /** Pages reachable without a session. */
 const PUBLIC_PATHS = new Set(['signin', 'signup']);
-
-export function fields(body: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (body && typeof body === 'object') {
-    for (const [name, value] of Object.entries(body)) {
-      const first = Array.isArray(value) ? value[0] : value;
-      if (typeof first === 'string') out[name] = first;
-    }
-  }
-  return out;
-}
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
@@ -143,7 +133,7 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
         'session_expired',
       );
     }
-    if (request.method === 'POST' && !o.sessions.csrfMatches(session, fields(request.body).csrf)) {
+    if (request.method === 'POST' && !o.sessions.csrfMatches(session, formFields(request.body).csrf)) {
       return fail(
         reply,
         403,
@@ -169,7 +159,7 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
       : signinForm(reply, 200),
   );
   app.post(`/${o.area}/signin`, async (request, reply) => {
-    const form = fields(request.body);
+    const form = formFields(request.body);
     const email = (form.email ?? '').trim().toLowerCase().slice(0, 254);
     if (!preSessionValid(request)) {
       return signinForm(reply, 403, { email, error: 'This form expired. Please sign in again.' });
@@ -213,7 +203,7 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
       if (!signed) throw new Error('no session on a guarded route');
       return signed;
     },
-    form: (request) => fields(request.body),
+    form: (request) => formFields(request.body),
     signIn,
     signedIn,
     preSessionToken,
@@ -244,7 +234,7 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
   }
   function preSessionValid(request: FastifyRequest) {
     const nonce = preCookie.read(request);
-    const given = Buffer.from(fields(request.body).csrf ?? '');
+    const given = Buffer.from(formFields(request.body).csrf ?? '');
     const expected = Buffer.from(nonce ? sha256(nonce) : '');
     return expected.length > 0 && expected.length === given.length && timingSafeEqual(expected, given);
   }
