@@ -123,6 +123,9 @@ for (const { dialect, available } of backends()) {
     it('refuses a key revoked by another process after one cache poll', async () => {
       const issued = await t.deps.keys.issue({ projectId: t.fixtures.projectId, environment: 'testing' });
       expect((await call('/v1/offers/', { 'x-api-key': issued.key })).statusCode).toBe(200);
+      // The background poll runs on real time; stop it so this test decides when the poll happens
+      // (a loaded machine could otherwise poll between the revocation and the "still cached" call).
+      await t.deps.keyVerifier.stop();
       // Another process (the CLI, another instance): its own connection and its own services.
       const otherDb =
         dialect === 'sqlite'
@@ -140,10 +143,13 @@ for (const { dialect, available } of backends()) {
       await t.deps.keyVerifier.refresh();
       // … and refused after it.
       expect((await call('/v1/offers/', { 'x-api-key': issued.key })).json().code).toBe('api_key_revoked');
+      await t.deps.keyVerifier.start();
     });
 
     it('serves verified keys from the cache, not the database', async () => {
       const key = t.fixtures.keys.testing.key;
+      // Take in every change earlier tests made, so no eviction can land during this one.
+      await t.deps.keyVerifier.refresh();
       await call('/v1/offers/', { 'x-api-key': key });
       const before = { ...t.deps.keyVerifier.stats };
       for (let i = 0; i < 5; i += 1) await call('/v1/offers/', { 'x-api-key': key });
