@@ -1,24 +1,11 @@
 import type { Clock } from '../platform/clock.js';
+import { normaliseEmail } from '../platform/email.js';
 import { newId } from '../platform/ids.js';
-import {
-  dummyPasswordHash,
-  hashPassword,
-  MIN_PASSWORD_LENGTH,
-  verifyPassword,
-} from '../platform/passwords.js';
+import { checkCredentials, hashPassword, MIN_PASSWORD_LENGTH } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { Developer, DeveloperStore } from './store.js';
 
-// Deliberately loose: one @, something on each side, a dot in the domain. Real validation of an
-// address is sending mail to it (the portal's job); this only catches obvious typos.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function normaliseEmail(email: string): string {
-  const trimmed = email.trim().toLowerCase();
-  if (!EMAIL.test(trimmed) || trimmed.length > 254)
-    throw new UsageError(`not a valid email address: ${email}`);
-  return trimmed;
-}
+export { normaliseEmail } from '../platform/email.js';
 
 export interface DeveloperService {
   add(input: { email: string; name?: string; password?: string }): Promise<Developer>;
@@ -49,19 +36,10 @@ export function createDeveloperService(deps: { store: DeveloperStore; clock: Clo
     },
     findByEmail: (email) => deps.store.findByEmail(normaliseEmail(email)),
     get: (id) => deps.store.get(id),
-    async authenticate(email, password) {
-      let normalised = '';
-      try {
-        normalised = normaliseEmail(email);
-      } catch {
-        // An impossible address still costs one hash check below.
-      }
-      const found = normalised ? await deps.store.findCredentials(normalised) : undefined;
-      const matches = await verifyPassword(
-        found?.passwordHash ?? (await dummyPasswordHash()),
-        password,
-      ).catch(() => false);
-      return found?.passwordHash && matches ? found.developer : null;
-    },
+    authenticate: (email, password) =>
+      checkCredentials(email, password, async (normalised) => {
+        const found = await deps.store.findCredentials(normalised);
+        return found && { account: found.developer, passwordHash: found.passwordHash };
+      }),
   };
 }

@@ -1,7 +1,7 @@
-import { normaliseEmail } from '../developers/service.js';
 import type { Clock } from '../platform/clock.js';
+import { normaliseEmail } from '../platform/email.js';
 import { newId } from '../platform/ids.js';
-import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../platform/passwords.js';
+import { checkCredentials, hashPassword, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { Operator, OperatorStore } from './store.js';
 
@@ -33,19 +33,10 @@ export function createOperatorService(deps: { store: OperatorStore; clock: Clock
     },
     get: (id) => deps.store.get(id),
     list: () => deps.store.list(),
-    async authenticate(email, password) {
-      let normalised = '';
-      try {
-        normalised = normaliseEmail(email);
-      } catch {
-        // Still one hash check below, so timing does not tell.
-      }
-      const found = normalised ? await deps.store.findCredentials(normalised) : undefined;
-      const matches = await verifyPassword(
-        found?.passwordHash ?? (await dummyPasswordHash()),
-        password,
-      ).catch(() => false);
-      return found && matches ? found.operator : null;
-    },
+    authenticate: (email, password) =>
+      checkCredentials(email, password, async (normalised) => {
+        const found = await deps.store.findCredentials(normalised);
+        return found && { account: found.operator, passwordHash: found.passwordHash };
+      }),
   };
 }

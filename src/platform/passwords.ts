@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import { normaliseEmail } from './email.js';
 
 /**
  * Passwords are hashed with argon2id at OWASP's recommended strength (19 MiB, 2 passes,
@@ -33,4 +34,27 @@ let dummyHash: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword('vitrine-timing-equaliser-not-a-password');
   return dummyHash;
+}
+
+/**
+ * Signs in by email and password in the same time whether the address is impossible, unknown or
+ * known: exactly one argon2 verification runs (against a dummy hash when there is no account).
+ * `lookup` gets the normalised email; an account without a password never matches.
+ */
+export async function checkCredentials<T>(
+  email: string,
+  password: string,
+  lookup: (email: string) => Promise<{ account: T; passwordHash: string | null } | undefined>,
+): Promise<T | null> {
+  let normalised = '';
+  try {
+    normalised = normaliseEmail(email);
+  } catch {
+    // An impossible address still costs the one hash check below.
+  }
+  const found = normalised ? await lookup(normalised) : undefined;
+  const matches = await verifyPassword(found?.passwordHash ?? (await dummyPasswordHash()), password).catch(
+    () => false,
+  );
+  return found?.passwordHash && matches ? found.account : null;
 }

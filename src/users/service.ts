@@ -1,9 +1,9 @@
 import type { RefreshTokenStore } from '../auth/refresh-token-store.js';
-import { normaliseEmail } from '../developers/service.js';
 import type { Clock } from '../platform/clock.js';
+import { normaliseEmail } from '../platform/email.js';
 import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
-import { dummyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../platform/passwords.js';
+import { checkCredentials, hashPassword, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { User, UserStore } from './store.js';
 
@@ -57,19 +57,11 @@ export function createUserService(deps: {
     list: (environment) => store.list(environment),
     get: (id) => store.get(id),
     async authenticate(environment, email, password) {
-      let normalised: string;
-      try {
-        normalised = normaliseEmail(email);
-      } catch {
-        normalised = '';
-      }
-      const found = normalised ? await store.findByEmail(environment, normalised) : undefined;
-      const matches = await verifyPassword(
-        found?.passwordHash ?? (await dummyPasswordHash()),
-        password,
-      ).catch(() => false);
-      if (!found || !matches || found.user.state !== 'active') return null;
-      return found.user;
+      const user = await checkCredentials(email, password, async (normalised) => {
+        const found = await store.findByEmail(environment, normalised);
+        return found && { account: found.user, passwordHash: found.passwordHash };
+      });
+      return user?.state === 'active' ? user : null;
     },
     async disable(id) {
       await existing(id);
