@@ -1,19 +1,11 @@
 import type { Environment } from '../platform/environment.js';
 import { html, type SafeHtml } from '../web/html.js';
+import { documentHead, newAccountFields } from '../web/layout.js';
 
 /** The auth server's pages (SPEC §5.1): login, sign-up and the error page. Plain forms, no script. */
 
 function layout(title: string, environment: Environment, body: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title} · Vitrine</title>
-<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/vitrine.css">
-</head>
+  return html`${documentHead(`${title} · Vitrine`)}
 <body>
 <main class="card">
 <p class="brand">Vitrine${environment === 'testing' ? html`<span class="badge">testing</span>` : ''}</p>
@@ -73,13 +65,7 @@ export function signupPage(p: SignupPage): string {
 ${p.error ? html`<div class="alert" role="alert" id="form-error">${p.error}</div>` : ''}
 <form method="post" action="/auth/signup" novalidate>
 <input type="hidden" name="ticket" value="${p.ticket}">
-<label for="name">Name <span class="hint">(optional)</span></label>
-<input id="name" name="name" type="text" autocomplete="name" maxlength="100" value="${p.name ?? ''}">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${p.email ?? ''}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${p.minPasswordLength}" maxlength="256" aria-describedby="password-hint">
-<p class="hint" id="password-hint">At least ${p.minPasswordLength} characters.</p>
+${newAccountFields(p)}
 <button type="submit">Create account and continue</button>
 </form>
 <p class="meta">Already have an account? <a href="${p.loginUrl}">Sign in</a>.</p>`,

@@ -87,6 +87,14 @@ async function loginPages(app: FastifyInstance, deps: AuthRouteDeps): Promise<vo
     return fail(reply, ERRORS[problem.code].status, ERRORS[problem.code].title, problem.detail, problem.code);
   });
 
+  const signupClosed = (reply: FastifyReply) =>
+    fail(
+      reply,
+      404,
+      'Sign-up is closed',
+      'Accounts in this environment are created by its operator.',
+      'signup_disabled',
+    );
   const tooMany = (reply: FastifyReply) => {
     reply.header('retry-after', '60');
     return fail(
@@ -336,14 +344,7 @@ async function loginPages(app: FastifyInstance, deps: AuthRouteDeps): Promise<vo
   });
 
   app.get('/auth/signup', { schema: { hide: true } }, async (request, reply) => {
-    if (!deps.signupEnabled)
-      return fail(
-        reply,
-        404,
-        'Sign-up is closed',
-        'Accounts in this environment are created by its operator.',
-        'signup_disabled',
-      );
+    if (!deps.signupEnabled) return signupClosed(reply);
     const ticket = String((request.query as Record<string, unknown>).ticket ?? '');
     const posted = await ticketFrom(request, reply, { ticket });
     if (!posted) return reply;
@@ -362,14 +363,7 @@ async function loginPages(app: FastifyInstance, deps: AuthRouteDeps): Promise<vo
   });
 
   app.post('/auth/signup', { schema: { hide: true } }, async (request, reply) => {
-    if (!deps.signupEnabled)
-      return fail(
-        reply,
-        404,
-        'Sign-up is closed',
-        'Accounts in this environment are created by its operator.',
-        'signup_disabled',
-      );
+    if (!deps.signupEnabled) return signupClosed(reply);
     const form = formFields(request.body);
     const posted = await ticketFrom(request, reply, form);
     if (!posted) return reply;

@@ -5,7 +5,7 @@ import type { UsageDay } from '../usage/service.js';
 import { stateBadge } from '../web/badges.js';
 import { formatTime } from '../web/format.js';
 import { html, type SafeHtml } from '../web/html.js';
-import { appLayout, csrfField } from '../web/layout.js';
+import { appLayout, csrfField, newAccountFields } from '../web/layout.js';
 import { usageChart } from '../web/usage-chart.js';
 
 /** The developer portal's pages (issue 5). Plain forms, no script. */
@@ -39,13 +39,7 @@ export function signupPage(p: {
 ${p.error ? html`<div class="alert" role="alert" id="form-error">${p.error}</div>` : ''}
 <form method="post" action="/portal/signup" class="stack" novalidate>
 ${csrfField(p.csrf)}
-<label for="name">Name <span class="hint">(optional)</span></label>
-<input id="name" name="name" type="text" autocomplete="name" maxlength="100" value="${p.name ?? ''}">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${p.email ?? ''}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${p.minPasswordLength}" maxlength="256" aria-describedby="password-hint">
-<p class="hint" id="password-hint">At least ${p.minPasswordLength} characters.</p>
+${newAccountFields(p)}
 <button type="submit">Create account</button>
 </form>
 <p class="meta">Already have an account? <a href="/portal/signin">Sign in</a>.</p>

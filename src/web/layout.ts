@@ -13,20 +13,36 @@ export interface AppPage {
   flash?: string;
 }
 
-const AREA_NAMES = { portal: 'Developer portal', console: 'Operator console' } as const;
-
-export function appLayout(p: AppPage): string {
-  const s = p.session;
+/** Doctype and head of every page: no referrer, the local favicon and stylesheet, nothing else. */
+export function documentHead(title: string): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${p.title} · Vitrine ${AREA_NAMES[p.area]}</title>
+<title>${title}</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/vitrine.css">
-</head>
+</head>`;
+}
+
+/** Name, email and new-password fields of a sign-up form (auth server and portal alike). */
+export function newAccountFields(p: { name?: string; email?: string; minPasswordLength: number }): SafeHtml {
+  return html`<label for="name">Name <span class="hint">(optional)</span></label>
+<input id="name" name="name" type="text" autocomplete="name" maxlength="100" value="${p.name ?? ''}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${p.email ?? ''}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${p.minPasswordLength}" maxlength="256" aria-describedby="password-hint">
+<p class="hint" id="password-hint">At least ${p.minPasswordLength} characters.</p>`;
+}
+
+const AREA_NAMES = { portal: 'Developer portal', console: 'Operator console' } as const;
+
+export function appLayout(p: AppPage): string {
+  const s = p.session;
+  return html`${documentHead(`${p.title} · Vitrine ${AREA_NAMES[p.area]}`)}
 <body class="app">
 <a class="skip" href="#content">Skip to content</a>
 <header class="topbar">
