@@ -95,6 +95,24 @@ for (const { dialect, available } of backends()) {
         expect(response.body).toContain(`<code>${code}</code>`);
       });
 
+      it('refuses two different keys (header and query) with api_key_conflict, no redirect', async () => {
+        const { response } = await openLogin(
+          t.apps.testing,
+          { apiKey: key, destination: DEST },
+          { 'x-api-key': t.fixtures.keys.production.key },
+        );
+        expect(response.statusCode).toBe(400);
+        expect(response.headers.location).toBeUndefined();
+        expect(response.body).toContain('<code>api_key_conflict</code>');
+        // The same key twice is no conflict.
+        const same = await openLogin(
+          t.apps.testing,
+          { apiKey: key, destination: DEST },
+          { 'x-api-key': key },
+        );
+        expect(same.response.statusCode).toBe(200);
+      });
+
       it('refuses a revoked key', async () => {
         const issued = await t.deps.keys.issue({ projectId: t.fixtures.projectId, environment: 'testing' });
         await t.deps.keys.revoke(issued.record.id);
