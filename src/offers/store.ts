@@ -85,6 +85,13 @@ export interface TextIndex {
    * for reads that walk a sort index and stop early, instead of first listing every match.
    */
   perRow?: { match(query: TextQuery): Fragment; matchTitle(query: TextQuery): Fragment };
+  /**
+   * Optional (SQLite): the indexed tokens that start with `prefix`, at most `max` (the query
+   * lists `max + 1` so the caller can tell "more").
+   */
+  prefixTerms?(prefix: string, max: number): Fragment;
+  /** Optional (SQLite): adds a batch's tokens to the prefix vocabulary (`prefixTerms`). */
+  writeTokens?(tx: Queryable, texts: readonly { title: AnalysedField; body: AnalysedField }[]): Promise<void>;
   /** Optional (SQLite): counts text-index matches of the query's positive part, up to `cap`. */
   countTextMatches?(query: TextQuery, cap: number, titleOnly: boolean): Fragment | null;
   /** SQL predicate on alias `o`: the title alone matches the query (relevance tier). */

@@ -21,10 +21,15 @@ function ftsQuery(query: TextQuery, titleOnly: boolean): string | null {
   );
   // FTS5 phrases match consecutive tokens within one column, as the tsquery twin does.
   for (const phrase of query.phrases) parts.push(`${stems} : ${quoted(phrase)}`);
-  if (query.prefix)
+  if (query.prefix) {
+    const columns = titleOnly ? 'title title_words' : 'title body title_words body_words';
+    const terms = query.prefixTerms;
     parts.push(
-      `{${titleOnly ? 'title title_words' : 'title body title_words body_words'}} : "${query.prefix}"*`,
+      terms && terms.length > 0
+        ? `{${columns}} : (${terms.map((t) => quoted([t])).join(' OR ')})`
+        : `{${columns}} : "${query.prefix}"*`,
     );
+  }
   return parts.length === 0 ? null : parts.join(' AND ');
 }
 
@@ -39,6 +44,26 @@ const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
 const ROWS_PER_STATEMENT = 40;
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+/** Every token a batch adds to offers_fts, for the prefix vocabulary (offers_fts_terms). */
+async function addTokens(
+  tx: Queryable,
+  texts: readonly { title: AnalysedField; body: AnalysedField }[],
+): Promise<void> {
+  const tokens = new Set<string>();
+  for (const { title, body } of texts)
+    for (const list of [title.stems, body.stems, title.words, body.words])
+      for (const t of list) tokens.add(t);
+  for (const chunk of chunks([...tokens], 500)) {
+    await tx.run(
+      `INSERT OR IGNORE INTO offers_fts_terms (term) VALUES ${chunk.map(() => '(?)').join(', ')}`,
+      chunk,
+    );
+  }
+}
+
+/** Above any character that can follow a prefix in UTF-8 byte order (SQLite's BINARY). */
+const AFTER_PREFIX = String.fromCodePoint(0x10ffff);
+
 const ftsValues = (seq: number, text: { title: AnalysedField; body: AnalysedField }): SqlValue[] => [
   seq,
   text.title.stems.join(' '),
@@ -83,6 +108,13 @@ export const sqliteTextIndex: TextIndex = {
       );
     }
     return inserted;
+  },
+  writeTokens: addTokens,
+  prefixTerms(prefix, max) {
+    return {
+      sql: 'SELECT term FROM offers_fts_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?',
+      params: [prefix, prefix + AFTER_PREFIX, max + 1],
+    };
   },
   match(query) {
     const where: string[] = [];

@@ -84,6 +84,12 @@ export interface TextQuery {
   terms: QueryTerm[];
   /** Raw last word matched as a prefix; null when the last word is complete or too short. */
   prefix: string | null;
+  /**
+   * SQLite: every indexed token that starts with `prefix`, when there are few, so the text
+   * index matches them as alternatives read lazily instead of merging every posting list of the
+   * prefix before the first match (store-sql.ts `expandPrefix`). Same matches, either way.
+   */
+  prefixTerms?: readonly string[];
   /** `"…"` in the query: stems that must follow each other in one field (two or more). */
   phrases: string[][];
   /** `-word` or `-"a phrase"`: stem sequences no match may contain. */

@@ -9,8 +9,8 @@ import { sqliteTextIndex } from '../../src/offers/text-index-sqlite.js';
 import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
 
 /**
- * Migration 10 on a database holding version-2 data: the vocabulary and the tag rows it
- * backfills must be exactly what writing the same offers today produces.
+ * Migrations 10 and 11 on a database holding version-2 data: the vocabularies and the tag rows
+ * they backfill must be exactly what writing the same offers today produces.
  */
 const OFFERS = [...generateOffers({ count: 300, seed: 5 })];
 
@@ -36,11 +36,13 @@ for (const { dialect, available } of backends()) {
       await fresh.drop();
     });
 
-    it('backfills the vocabulary and the tags as today’s writes would', async () => {
-      expect((await migrate(old.db)).applied.map((m) => m.version)).toContain(10);
+    it('backfills the vocabularies and the tags as today’s writes would', async () => {
+      expect((await migrate(old.db)).applied.map((m) => m.version)).toEqual(expect.arrayContaining([10, 11]));
       for (const sql of [
         'SELECT term FROM offer_terms ORDER BY term',
         'SELECT tag, offer_id FROM offer_tags ORDER BY tag, offer_id',
+        // Migration 11: the prefix vocabulary (SQLite only; PostgreSQL expands prefixes itself).
+        ...(dialect === 'sqlite' ? ['SELECT term FROM offers_fts_terms ORDER BY term'] : []),
       ]) {
         const upgraded = await old.db.all(sql);
         expect(upgraded.length).toBeGreaterThan(100);

@@ -129,6 +129,20 @@ INSERT INTO offer_tags (tag, offer_id)
   ON CONFLICT DO NOTHING;
 CREATE INDEX offers_city ON offers(environment, city);
 CREATE INDEX offers_geo ON offers(environment, lat, lon);
+-- Country is a filter of its own: without an index a country-only search counts its matches
+-- by walking another index (a city's, in name order) until a thousand turn up (1M: 340 ms).
+CREATE INDEX offers_country ON offers(environment, country, published_at, id);
+`,
+  },
+  {
+    // Issue #3, second pass (speed at 1M offers).
+    version: 11,
+    name: 'covering geo index, country index',
+    sql: `
+-- The geo index carries the columns every default search checks (category, status, expiry),
+-- so a radius query can count and rank its matches with an index-only scan.
+DROP INDEX offers_geo;
+CREATE INDEX offers_geo ON offers(environment, lat, lon) INCLUDE (category, status, expires_at);
 `,
   },
   {
