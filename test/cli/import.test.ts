@@ -159,7 +159,7 @@ describe('vitrine import', () => {
     ]);
     expect(header.status).toBe(2);
     expect(header.stderr).toContain('unknown CSV column(s): colour');
-  });
+  }, 90_000); // four CLI processes, each starting tsx: slow on a busy machine
 
   it('leaves only whole offers when killed, and a re-run reaches the uninterrupted state', async () => {
     const file = write('big.ndjson', `${records(20_000, 3).join('\n')}\n`);
