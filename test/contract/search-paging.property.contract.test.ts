@@ -256,7 +256,7 @@ for (const { dialect, available } of backends()) {
             radius: fc.constantFrom(1, 50, 600, 2000, 2000),
             sort: fc.constantFrom('distance', 'distance', '-publishedAt', 'price', '-price'),
             status: fc.constantFrom('active', 'active', 'active', 'expired'),
-            category: fc.constantFrom([], [], ['furniture']),
+            category: fc.constantFrom<string[]>([], [], ['furniture']),
           },
           { requiredKeys: ['near', 'sort'] },
         )
