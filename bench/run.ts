@@ -17,6 +17,7 @@ import { type Result, run, type Scenario } from './load.js';
  *   drops its own database through BENCH_POSTGRES_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres).
  *   BENCH_LIMITS_ONLY=1 runs only the rate-limit/metering comparison (bench/limits.ts);
  *   BENCH_LIMITS_ROUNDS (default 5), BENCH_REDIS_URL also compares with Redis-backed limits.
+ *   BENCH_IMPORT=1 measures only `vitrine import` (bench/import-rate.ts, BENCH_IMPORT_RUNS).
  *   BENCH_REUSE=1 keeps the seeded data (a fixed DATA_DIR under the temp dir, a database
  *   vitrine_bench_<backend>_<offers>) and reuses it on the next run: 1M offers take minutes to seed.
  */
@@ -144,6 +145,12 @@ async function prepare(): Promise<{ key: string; importRate: number }> {
 }
 
 async function main(): Promise<void> {
+  // BENCH_IMPORT=1: only the import rate (bench/import-rate.ts), no server and no load.
+  if (process.env.BENCH_IMPORT === '1') {
+    if (!reuse) fs.rmSync(dataDir, { recursive: true, force: true });
+    await import('./import-rate.js');
+    return;
+  }
   const { key, importRate } = await prepare();
 
   const server: ChildProcess = spawn(

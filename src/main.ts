@@ -117,7 +117,7 @@ async function main(argv: string[]): Promise<void> {
     .action(async (o: { env: Environment; count: number; seed: number; json?: boolean }) => {
       const started = performance.now();
       const totals = await withDeps(async (d) => {
-        const chunk = 5_000;
+        const chunk = 10_000; // one store transaction (store-sql.ts BATCH_SIZE)
         let inserted = 0;
         let updated = 0;
         for (let start = 0; start < o.count; start += chunk) {

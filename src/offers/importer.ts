@@ -7,8 +7,12 @@ import type { OfferService } from './service.js';
 /**
  * `vitrine import` without the terminal: validates each row with the one offer definition
  * (offer-record.ts), keeps the valid ones and upserts them by externalId in batches. Each
- * batch commits on its own (store: transactions of 2 000 rows), so a killed import leaves whole
- * offers only, and re-running the file rewrites the same offers to the same final state.
+ * batch commits on its own (one store transaction), so a killed import leaves whole offers
+ * only, and re-running the file rewrites the same offers to the same final state.
+ *
+ * While one batch is being written, the next is read and checked: on PostgreSQL the database
+ * works in its own process meanwhile (ADR 0012). Batches are still written one at a time and
+ * in file order, so a later row with the same externalId still wins.
  */
 export interface InvalidRow {
   line: number;
@@ -35,21 +39,31 @@ export interface ImportOptions {
   onProgress(stats: ImportStats): void;
 }
 
-const DEFAULT_BATCH = 2_000;
+/** The store's transaction size (store-sql.ts), so each batch is one transaction. */
+const DEFAULT_BATCH = 10_000;
 
 export async function importOffers(options: ImportOptions): Promise<ImportStats> {
   const stats: ImportStats = { rows: 0, valid: 0, inserted: 0, updated: 0, skipped: 0 };
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   let batch: OfferInput[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (offers: OfferInput[]) => {
     if (!options.dryRun) {
-      const result = await options.offers.upsertMany(options.environment, batch);
+      const result = await options.offers.upsertMany(options.environment, offers);
       stats.inserted += result.inserted;
       stats.updated += result.updated;
     }
-    batch = [];
     options.onProgress({ ...stats });
+  };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const offers = batch;
+    batch = [];
+    await writing; // one batch in flight at a time, in file order; a failed write throws here
+    writing = write(offers);
+    // Handled here so a failure is not reported as unhandled while the next batch is read;
+    // it still rejects `writing`, which the next flush (or the end) awaits.
+    writing.catch(() => undefined);
   };
   for await (const row of options.rows) {
     stats.rows += 1;
@@ -64,6 +78,7 @@ export async function importOffers(options: ImportOptions): Promise<ImportStats>
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  await writing;
   // Fresh planner statistics after a bulk load (SQLite's PRAGMA optimize, PostgreSQL's ANALYZE).
   if (!options.dryRun && stats.valid > 0) await options.offers.optimize();
   options.onProgress({ ...stats });

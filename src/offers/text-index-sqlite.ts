@@ -40,8 +40,6 @@ const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
   .map((c) => `${c} = ?`)
   .join(', ');
 
-/** Rows per multi-row statement: under SQLite's bound-parameter limit (32 766). */
-const ROWS_PER_STATEMENT = 40;
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 /** Every token a batch adds to offers_fts, for the prefix vocabulary (offers_fts_terms). */
@@ -71,8 +69,22 @@ const ftsValues = (seq: number, text: { title: AnalysedField; body: AnalysedFiel
   text.title.words.join(' '),
   text.body.words.join(' '),
 ];
+const INSERT_OFFER = `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}) VALUES (${placeholders}) RETURNING seq`;
+/** With the seq given: RETURNING doubles the cost of an insert on SQLite (ADR 0012). */
+const INSERT_OFFER_AT = `INSERT INTO offers (seq, ${OFFER_WRITE_COLUMNS.join(', ')}) VALUES (?, ${placeholders})`;
+const UPDATE_OFFER = `UPDATE offers SET ${updates} WHERE seq = ?`;
+const DELETE_FTS = 'DELETE FROM offers_fts WHERE rowid = ?';
+const INSERT_FTS =
+  'INSERT INTO offers_fts (rowid, title, body, title_words, body_words) VALUES (?, ?, ?, ?, ?)';
 
 export const sqliteTextIndex: TextIndex = {
+  /**
+   * One short statement per row, each prepared once per connection: SQLite runs in process, so
+   * a multi-row statement saves no round trip, and its hundreds of bound parameters cost more
+   * to build than they save. New offers get the next seqs (rowids) from here rather than from
+   * RETURNING, which costs as much again as the insert itself (ADR 0012); the transaction holds
+   * the write lock (BEGIN IMMEDIATE), so nobody else can take them meanwhile.
+   */
   async upsertBatch(tx, rows, texts) {
     const ids = rows.map((r) => String(r[0]));
     const seqOf = new Map<string, number>();
@@ -84,28 +96,17 @@ export const sqliteTextIndex: TextIndex = {
       for (const row of found) seqOf.set(row.id, row.seq);
     }
     const inserted = ids.map((id) => !seqOf.has(id));
+    let lastSeq = Number((await tx.get<{ n: number }>('SELECT max(seq) AS n FROM offers'))?.n ?? 0);
     for (const [i, row] of rows.entries()) {
-      const seq = seqOf.get(ids[i] ?? '');
-      if (seq === undefined) continue;
-      await tx.run(`UPDATE offers SET ${updates} WHERE seq = ?`, [...row.slice(1), seq]);
-      await tx.run('DELETE FROM offers_fts WHERE rowid = ?', [seq]);
-    }
-    const fresh = rows.filter((_, i) => inserted[i]);
-    for (const chunk of chunks(fresh, ROWS_PER_STATEMENT)) {
-      const returned = await tx.all<{ id: string; seq: number }>(
-        `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}) VALUES ${chunk.map(() => `(${placeholders})`).join(', ')} RETURNING id, seq`,
-        chunk.flat(),
-      );
-      for (const row of returned) seqOf.set(row.id, row.seq);
-    }
-    const fts = rows.map((_, i) =>
-      ftsValues(seqOf.get(ids[i] ?? '') ?? 0, texts[i] ?? { title: EMPTY, body: EMPTY }),
-    );
-    for (const chunk of chunks(fts, 200)) {
-      await tx.run(
-        `INSERT INTO offers_fts (rowid, title, body, title_words, body_words) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-        chunk.flat(),
-      );
+      let seq = seqOf.get(ids[i] ?? '');
+      if (seq === undefined) {
+        seq = ++lastSeq;
+        await tx.run(INSERT_OFFER_AT, [seq, ...row]);
+      } else {
+        await tx.run(UPDATE_OFFER, [...row.slice(1), seq]);
+        await tx.run(DELETE_FTS, [seq]);
+      }
+      await tx.run(INSERT_FTS, ftsValues(seq, texts[i] ?? { title: EMPTY, body: EMPTY }));
     }
     return inserted;
   },
@@ -179,31 +180,18 @@ export const sqliteTextIndex: TextIndex = {
     return positive === null ? { sql: '1 = 0', params: [] } : { sql: FTS_MATCH, params: [positive] };
   },
   async upsert(tx: Queryable, row, text) {
-    const [id, ...rest] = row;
-    const existing = await tx.get<{ seq: number }>('SELECT seq FROM offers WHERE id = ?', [id ?? null]);
+    const existing = await tx.get<{ seq: number }>('SELECT seq FROM offers WHERE id = ?', [row[0] ?? null]);
     let seq: number;
     if (existing) {
       seq = existing.seq;
-      await tx.run(`UPDATE offers SET ${updates} WHERE seq = ?`, [...rest, seq]);
-      await tx.run('DELETE FROM offers_fts WHERE rowid = ?', [seq]);
+      await tx.run(UPDATE_OFFER, [...row.slice(1), seq]);
+      await tx.run(DELETE_FTS, [seq]);
     } else {
-      const inserted = await tx.get<{ seq: number }>(
-        `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}) VALUES (${placeholders}) RETURNING seq`,
-        row,
-      );
+      const inserted = await tx.get<{ seq: number }>(INSERT_OFFER, row);
       if (!inserted) throw new Error('insert returned no row');
       seq = inserted.seq;
     }
-    await tx.run(
-      'INSERT INTO offers_fts (rowid, title, body, title_words, body_words) VALUES (?, ?, ?, ?, ?)',
-      [
-        seq,
-        text.title.stems.join(' '),
-        text.body.stems.join(' '),
-        text.title.words.join(' '),
-        text.body.words.join(' '),
-      ],
-    );
+    await tx.run(INSERT_FTS, ftsValues(seq, text));
     return !existing;
   },
 };

@@ -8,6 +8,21 @@ describe('text analysis', () => {
     expect(words('Café-Bar, MÜNCHEN 2019!')).toEqual(['cafe', 'bar', 'munchen', '2019']);
   });
 
+  it('gives plain ASCII text (its fast path) the same words as the full Unicode folding', () => {
+    const unicodeWords = (text: string) =>
+      text
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 0 && w.length <= 64);
+    let ascii = '';
+    for (let code = 0; code < 128; code += 1) ascii += `x${String.fromCharCode(code)}Y${code}`;
+    for (const text of [ascii, 'Oak desk, 120×60', 'A_B-c.d/e\tf\ng', `${'a'.repeat(65)} ok`, '']) {
+      expect(words(text)).toEqual(unicodeWords(text));
+    }
+  });
+
   it('stems, drops stop words and keeps unstemmed forms for prefix search', () => {
     expect(analyseField('The running shoes of a champion')).toEqual({
       stems: ['run', 'shoe', 'champion'],

@@ -21,14 +21,18 @@ const MAX_TOKEN_LENGTH = 64;
 const SPLIT = /[^\p{L}\p{N}]+/u;
 const MARKS = /\p{M}+/gu;
 
+const ASCII = /^[\0-\x7f]*$/;
+const ASCII_SPLIT = /[^a-z0-9]+/;
+
 /** Lower-cased, diacritic-free words of a text, stop words included, in order. */
 export function words(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(MARKS, '')
-    .toLowerCase()
-    .split(SPLIT)
-    .filter((w) => w.length > 0 && w.length <= MAX_TOKEN_LENGTH);
+  // Most offer text is ASCII, where NFKD and mark stripping change nothing and the letters
+  // and digits are a-z0-9 once lower-cased: skipping the Unicode steps halves the cost of
+  // analysis in a bulk import (ADR 0012). The result is the same either way.
+  const folded = ASCII.test(text)
+    ? text.toLowerCase().split(ASCII_SPLIT)
+    : text.normalize('NFKD').replace(MARKS, '').toLowerCase().split(SPLIT);
+  return folded.filter((w) => w.length > 0 && w.length <= MAX_TOKEN_LENGTH);
 }
 
 export function isStopWord(word: string): boolean {
