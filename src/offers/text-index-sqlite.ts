@@ -1,5 +1,5 @@
 import type { Queryable, SqlValue } from '../db/database.js';
-import { OFFER_WRITE_COLUMNS, type TextIndex } from './store.js';
+import { type Fragment, OFFER_WRITE_COLUMNS, type TextIndex } from './store.js';
 import type { AnalysedField, TextQuery } from './text.js';
 
 const EMPTY: AnalysedField = { stems: [], words: [] };
@@ -32,6 +32,36 @@ function ftsQuery(query: TextQuery, titleOnly: boolean): string | null {
   }
   return parts.length === 0 ? null : parts.join(' AND ');
 }
+
+/**
+ * The title-tier test of a walked row (relevance tier 1), on the row's own title tokens: a
+ * per-row FTS5 query costs 0.1–0.8 ms for a common word (it reads the word's posting list up to
+ * the row), this a few string searches. `title_stems` and `title_words` hold the title's FTS5
+ * tokens, space-delimited on both ends, so a term is ` stem `, a phrase ` s1 s2 ` (consecutive
+ * stems, as in the FTS5 column) and a prefix ` pre` at the start of any token. Null when the
+ * title has nothing positive to match (as `ftsQuery` would be).
+ */
+function titleInRow(query: TextQuery): Fragment {
+  const parts: string[] = [];
+  const params: string[] = [];
+  const has = (column: string, needle: string) => {
+    params.push(needle);
+    return `instr(o.${column}, ?) > 0`;
+  };
+  for (const term of query.terms)
+    parts.push(`(${term.stems.map((s) => has('title_stems', ` ${s} `)).join(' OR ')})`);
+  for (const phrase of query.phrases) parts.push(has('title_stems', ` ${phrase.join(' ')} `));
+  if (query.prefix) {
+    parts.push(`(${has('title_stems', ` ${query.prefix}`)} OR ${has('title_words', ` ${query.prefix}`)})`);
+  }
+  return { sql: parts.length === 0 ? '1 = 0' : parts.join(' AND '), params };
+}
+
+/** A title's tokens as stored in offers.title_stems / title_words (see `titleInRow`). */
+export const titleTokens = (title: AnalysedField): [string, string] => [
+  ` ${title.stems.join(' ')} `,
+  ` ${title.words.join(' ')} `,
+];
 
 const FTS_MATCH = 'o.seq IN (SELECT rowid FROM offers_fts WHERE offers_fts MATCH ?)';
 const FTS_MATCH_ROW = 'EXISTS (SELECT 1 FROM offers_fts WHERE offers_fts MATCH ? AND rowid = o.seq)';
@@ -69,10 +99,12 @@ const ftsValues = (seq: number, text: { title: AnalysedField; body: AnalysedFiel
   text.title.words.join(' '),
   text.body.words.join(' '),
 ];
-const INSERT_OFFER = `INSERT INTO offers (${OFFER_WRITE_COLUMNS.join(', ')}) VALUES (${placeholders}) RETURNING seq`;
+/** The offer columns plus the title's tokens (`titleInRow`), which only SQLite keeps in the row. */
+const COLUMNS = `${OFFER_WRITE_COLUMNS.join(', ')}, title_stems, title_words`;
+const INSERT_OFFER = `INSERT INTO offers (${COLUMNS}) VALUES (${placeholders}, ?, ?) RETURNING seq`;
 /** With the seq given: RETURNING doubles the cost of an insert on SQLite (ADR 0012). */
-const INSERT_OFFER_AT = `INSERT INTO offers (seq, ${OFFER_WRITE_COLUMNS.join(', ')}) VALUES (?, ${placeholders})`;
-const UPDATE_OFFER = `UPDATE offers SET ${updates} WHERE seq = ?`;
+const INSERT_OFFER_AT = `INSERT INTO offers (seq, ${COLUMNS}) VALUES (?, ${placeholders}, ?, ?)`;
+const UPDATE_OFFER = `UPDATE offers SET ${updates}, title_stems = ?, title_words = ? WHERE seq = ?`;
 const DELETE_FTS = 'DELETE FROM offers_fts WHERE rowid = ?';
 const INSERT_FTS =
   'INSERT INTO offers_fts (rowid, title, body, title_words, body_words) VALUES (?, ?, ?, ?, ?)';
@@ -98,15 +130,16 @@ export const sqliteTextIndex: TextIndex = {
     const inserted = ids.map((id) => !seqOf.has(id));
     let lastSeq = Number((await tx.get<{ n: number }>('SELECT max(seq) AS n FROM offers'))?.n ?? 0);
     for (const [i, row] of rows.entries()) {
+      const text = texts[i] ?? { title: EMPTY, body: EMPTY };
       let seq = seqOf.get(ids[i] ?? '');
       if (seq === undefined) {
         seq = ++lastSeq;
-        await tx.run(INSERT_OFFER_AT, [seq, ...row]);
+        await tx.run(INSERT_OFFER_AT, [seq, ...row, ...titleTokens(text.title)]);
       } else {
-        await tx.run(UPDATE_OFFER, [...row.slice(1), seq]);
+        await tx.run(UPDATE_OFFER, [...row.slice(1), ...titleTokens(text.title), seq]);
         await tx.run(DELETE_FTS, [seq]);
       }
-      await tx.run(INSERT_FTS, ftsValues(seq, texts[i] ?? { title: EMPTY, body: EMPTY }));
+      await tx.run(INSERT_FTS, ftsValues(seq, text));
     }
     return inserted;
   },
@@ -148,7 +181,13 @@ export const sqliteTextIndex: TextIndex = {
     },
     matchTitle(query) {
       const positive = ftsQuery(query, true);
-      return positive === null ? { sql: '1 = 0', params: [] } : { sql: FTS_MATCH_ROW, params: [positive] };
+      if (positive === null) return { sql: '1 = 0', params: [] };
+      const inRow = titleInRow(query);
+      // Rows written before migration 11 have no title tokens: FTS5 answers for them.
+      return {
+        sql: `(${inRow.sql} OR (o.title_stems IS NULL AND ${FTS_MATCH_ROW}))`,
+        params: [...inRow.params, positive],
+      };
     },
   },
   countTextMatches(query, cap, titleOnly) {
@@ -184,10 +223,10 @@ export const sqliteTextIndex: TextIndex = {
     let seq: number;
     if (existing) {
       seq = existing.seq;
-      await tx.run(UPDATE_OFFER, [...row.slice(1), seq]);
+      await tx.run(UPDATE_OFFER, [...row.slice(1), ...titleTokens(text.title), seq]);
       await tx.run(DELETE_FTS, [seq]);
     } else {
-      const inserted = await tx.get<{ seq: number }>(INSERT_OFFER, row);
+      const inserted = await tx.get<{ seq: number }>(INSERT_OFFER, [...row, ...titleTokens(text.title)]);
       if (!inserted) throw new Error('insert returned no row');
       seq = inserted.seq;
     }

@@ -156,6 +156,11 @@ CREATE TABLE offers_fts_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE VIRTUAL TABLE temp.offers_fts_rows USING fts5vocab(main, offers_fts, 'row');
 INSERT OR IGNORE INTO offers_fts_terms (term) SELECT term FROM temp.offers_fts_rows;
 DROP TABLE temp.offers_fts_rows;
+-- The title's FTS5 tokens in the row (text-index-sqlite.ts titleInRow): the relevance tier
+-- of a walked row is a string search instead of a per-row FTS5 query. Null on rows written
+-- before this version (FTS5 answers for them; re-importing fills them).
+ALTER TABLE offers ADD COLUMN title_stems TEXT;
+ALTER TABLE offers ADD COLUMN title_words TEXT;
 -- Full statistics for the new indexes (a sampled ANALYZE misjudges low-cardinality prefixes).
 ANALYZE offers;
 `,
