@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import type { Metrics } from '../health/metrics.js';
 import { metricsRoute } from '../health/metrics-route.js';
 import { healthRoutes } from '../health/routes.js';
+import { keyRoutes } from '../keys/routes.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { meRoutes } from '../me/routes.js';
@@ -23,7 +24,7 @@ import { bearerGuard } from './bearer-guard.js';
 import { parseForm } from './form.js';
 import { registerOpenApi } from './openapi.js';
 import { registerProblemHandlers } from './problem.js';
-import { createRequestLimits } from './rate-limit.js';
+import { createRequestLimits, keyPlan } from './rate-limit.js';
 import { registerRequestHooks } from './request-hooks.js';
 import { requestId } from './request-id.js';
 import { baseUrls, origins } from './urls.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   healthRoutes(app, { db: deps.db, redisState: deps.redisState });
   if (deps.metrics) metricsRoute(app, { metrics: deps.metrics, token: deps.config.metricsToken });
+  keyRoutes(app, { guard, planOf: (key) => (limits ? keyPlan(deps.config, key) : null) });
   offerRoutes(app, {
     offers: deps.offers,
     environment,
