@@ -26,7 +26,7 @@ import { registerOpenApi } from './openapi.js';
 import { registerProblemHandlers } from './problem.js';
 import { createRequestLimits, keyPlan } from './rate-limit.js';
 import { registerRequestHooks } from './request-hooks.js';
-import { requestId } from './request-id.js';
+import { createRequestIds } from './request-id.js';
 import { baseUrls, origins } from './urls.js';
 import { validatorCompiler } from './validation.js';
 
@@ -81,7 +81,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger.child({ env: deps.environment }) as FastifyBaseLogger,
-    genReqId: requestId,
+    genReqId: createRequestIds(),
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -95,8 +95,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { parseAs: 'string' },
     (_request, body, done) => done(null, parseForm(String(body))),
   );
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: a synchronous hook on every request should not allocate a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerProblemHandlers(app, SERVED_VERSIONS);
   await registerOpenApi(app, deps.environment, origins(deps.config)[deps.environment]);
