@@ -23,6 +23,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  // The answer depends only on the record (a change to a key loads a new record object) and on
+  // the configured plans: built once per record, not per request.
+  const answers = new WeakMap<KeyRecord, CallingKey>();
+  const answerFor = (key: KeyRecord): CallingKey => {
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = describe(key, deps.planOf(key));
+      answers.set(key, answer);
+    }
+    return answer;
+  };
   api.get(
     '/v1/key',
     {
@@ -37,26 +48,30 @@ export function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
         response: { 200: CallingKeySchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async (request, reply): Promise<CallingKey> => {
+    // Synchronous: nothing here waits, so no promise per request (issue #3).
+    (request, reply): CallingKey => {
       const key = request.apiKey;
       if (!key) throw new Error('API-key guard did not run');
       // The answer is per key and the key may travel in a header a shared cache ignores.
       reply.header('cache-control', 'no-store');
-      const plan = deps.planOf(key);
-      return {
-        id: key.id,
-        environment: key.environment,
-        projectId: key.projectId,
-        hint: key.hint,
-        refreshAllowed: key.refreshAllowed,
-        rateLimit: plan && {
-          requestsPerSecond: plan.limit,
-          burst: plan.limit,
-          source: key.rateLimitRps === null ? 'environment' : 'key',
-        },
-        expiresAt: key.expiresAt === null ? null : iso(key.expiresAt),
-        createdAt: iso(key.createdAt),
-      };
+      return answerFor(key);
     },
   );
+}
+
+function describe(key: KeyRecord, plan: Plan | null): CallingKey {
+  return {
+    id: key.id,
+    environment: key.environment,
+    projectId: key.projectId,
+    hint: key.hint,
+    refreshAllowed: key.refreshAllowed,
+    rateLimit: plan && {
+      requestsPerSecond: plan.limit,
+      burst: plan.limit,
+      source: key.rateLimitRps === null ? 'environment' : 'key',
+    },
+    expiresAt: key.expiresAt === null ? null : iso(key.expiresAt),
+    createdAt: iso(key.createdAt),
+  };
 }
