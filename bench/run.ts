@@ -7,6 +7,7 @@ import pg from 'pg';
 import { compareLimits, type LimitsComparison } from './limits.js';
 import { limitsMicro } from './limits-micro.js';
 import { type Result, run, type Scenario } from './load.js';
+import { compareOverhead, type OverheadComparison } from './overhead.js';
 
 /**
  * `npm run bench`: seeds a fresh SQLite database with `vitrine seed`, starts `vitrine serve
@@ -21,6 +22,8 @@ import { type Result, run, type Scenario } from './load.js';
  *   vitrine_bench_<backend>_<offers>) and reuses it on the next run: 1M offers take minutes to seed.
  *   BENCH_SCENARIOS=bare,key runs only the scenarios named (ids below; `limits` for the
  *   rate-limit comparison), e.g. the overhead lines of issue #3 in a minute with BENCH_OFFERS=2000.
+ *   With both `bare` and `key`, the overhead ratio is also measured in BENCH_OVERHEAD_ROUNDS
+ *   (default 7) alternating rounds of BENCH_OVERHEAD_SECONDS (default 1) each (bench/overhead.ts).
  */
 const root = path.resolve(import.meta.dirname, '..');
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
@@ -36,6 +39,8 @@ const only = process.env.BENCH_SCENARIOS?.split(',')
   .map((s) => s.trim())
   .filter(Boolean);
 const selected = (id: string) => !only || only.includes(id);
+const overheadRounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 7);
+const overheadSeconds = Number(process.env.BENCH_OVERHEAD_SECONDS ?? 1);
 const dataDir = reuse
   ? path.join(os.tmpdir(), `vitrine-bench-${backend}-${offers}`)
   : fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
@@ -114,6 +119,13 @@ async function postgresBytes(): Promise<number> {
   } finally {
     await client.end();
   }
+}
+
+/** CPU time (user + system) a process has used, in µs: fields 14 and 15 of /proc/<pid>/stat, in clock ticks. */
+function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
 }
 
 function rssMb(pid: number): number {
@@ -286,6 +298,18 @@ async function main(): Promise<void> {
         );
       }
     }
+    const overhead: OverheadComparison[] =
+      !limitsOnly && selected('bare') && selected('key') && overheadRounds > 0
+        ? await compareOverhead({
+            origin,
+            bare: all[0] as Scenario,
+            trivial,
+            connections: connectionsList,
+            rounds: overheadRounds,
+            secondsPerRound: overheadSeconds,
+            serverCpuMicros: server.pid ? () => cpuMicros(server.pid as number) : undefined,
+          })
+        : [];
     const dbBytes = backend === 'sqlite' ? sqliteBytes() : await postgresBytes();
     const summary = {
       date: new Date().toISOString(),
@@ -298,7 +322,8 @@ async function main(): Promise<void> {
       scenarios: only ?? 'all',
       /** `uptime`'s 1-, 5- and 15-minute load averages before and after: this machine is shared. */
       loadAverage: { before: loadBefore.map(round2), after: os.loadavg().map(round2) },
-      overhead: overheadRatios(results),
+      overheadSingleWindow: overheadRatios(results),
+      overhead,
       limits: limitsRuns,
       limitsMicro: micro,
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -342,7 +367,8 @@ function table(s: {
   databaseMb: number | null;
   serverRssMb: number | null;
   loadAverage: { before: number[]; after: number[] };
-  overhead: { connections: number; ratio: number }[];
+  overheadSingleWindow: { connections: number; ratio: number }[];
+  overhead: OverheadComparison[];
   results: Result[];
   limits: LimitsComparison[];
   limitsMicro: { limitsMicros: number; meterMicros: number } | null;
@@ -357,10 +383,22 @@ function table(s: {
       (r) => `| ${r.name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`,
     ),
   ];
+  if (s.overheadSingleWindow.length > 0)
+    lines.push(
+      '',
+      `Trivial authenticated ÷ bare route req/s, from the table's single windows: ${s.overheadSingleWindow.map((o) => `${o.ratio} at ${o.connections} conn`).join(', ')}.`,
+    );
   if (s.overhead.length > 0)
     lines.push(
       '',
-      `Trivial authenticated ÷ bare route req/s (target ≥ 0.85): ${s.overhead.map((o) => `${o.ratio} at ${o.connections} conn`).join(', ')}.`,
+      'Trivial authenticated ÷ bare route req/s in alternating rounds (issue #3 target ≥ 0.85):',
+      '',
+      '| conns | rounds | bare req/s (each round) | trivial req/s (each round) | ratio median | ratio min–max | server CPU µs/req bare / trivial (ratio) |',
+      '|---|---|---|---|---|---|---|',
+      ...s.overhead.map(
+        (o) =>
+          `| ${o.connections} | ${o.rounds} | ${o.bareRps.join(', ')} | ${o.trivialRps.join(', ')} | ${o.ratio} | ${Math.min(...o.ratios)}–${Math.max(...o.ratios)} | ${o.bareCpuMicros} / ${o.trivialCpuMicros} (${o.cpuRatio}) |`,
+      ),
     );
   lines.push(
     '',
