@@ -7,6 +7,7 @@ import pg from 'pg';
 import { compareLimits, type LimitsComparison } from './limits.js';
 import { limitsMicro } from './limits-micro.js';
 import { type Result, run, type Scenario } from './load.js';
+import { compareOverhead, type OverheadComparison } from './overhead.js';
 
 /**
  * `npm run bench`: seeds a fresh SQLite database with `vitrine seed`, starts `vitrine serve
@@ -20,6 +21,10 @@ import { type Result, run, type Scenario } from './load.js';
  *   BENCH_IMPORT=1 measures only `vitrine import` (bench/import-rate.ts, BENCH_IMPORT_RUNS).
  *   BENCH_REUSE=1 keeps the seeded data (a fixed DATA_DIR under the temp dir, a database
  *   vitrine_bench_<backend>_<offers>) and reuses it on the next run: 1M offers take minutes to seed.
+ *   BENCH_SCENARIOS=bare,key runs only the scenarios named (ids below; `limits` for the
+ *   rate-limit comparison), e.g. the overhead lines of issue #3 in a minute with BENCH_OFFERS=2000.
+ *   With both `bare` and `key`, the overhead ratio is also measured in BENCH_OVERHEAD_ROUNDS
+ *   (default 7) alternating rounds of BENCH_OVERHEAD_SECONDS (default 1) each (bench/overhead.ts).
  */
 const root = path.resolve(import.meta.dirname, '..');
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
@@ -30,6 +35,13 @@ const limitsRounds = Number(process.env.BENCH_LIMITS_ROUNDS ?? 5);
 const benchRedisUrl = process.env.BENCH_REDIS_URL;
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const reuse = process.env.BENCH_REUSE === '1';
+/** Scenario ids to run (see `scenarios` below, plus `limits`); unset: all of them. */
+const only = process.env.BENCH_SCENARIOS?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const selected = (id: string) => !only || only.includes(id);
+const overheadRounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 7);
+const overheadSeconds = Number(process.env.BENCH_OVERHEAD_SECONDS ?? 1);
 const dataDir = reuse
   ? path.join(os.tmpdir(), `vitrine-bench-${backend}-${offers}`)
   : fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
@@ -110,6 +122,13 @@ async function postgresBytes(): Promise<number> {
   }
 }
 
+/** CPU time (user + system) a process has used, in µs: fields 14 and 15 of /proc/<pid>/stat, in clock ticks. */
+function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
+}
+
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
@@ -188,11 +207,14 @@ async function main(): Promise<void> {
       'developer',
       'garden',
     ];
-    const scenarios: Scenario[] = [
-      { name: 'bare route, no auth (/healthz)', paths: ['/healthz'] },
-      { name: 'trivial authenticated (offer by id)', paths: ids.map((id) => `/v1/offers/${id}`), headers },
-      { name: 'single word', paths: words.map((w) => `/v1/offers/?q=${w}`), headers },
+    const all: (Scenario & { id: string })[] = [
+      { id: 'bare', name: 'bare route, no auth (/healthz)', paths: ['/healthz'] },
+      // Issue #3: HTTP + API-key check + rate limit + metering, and nothing else.
+      { id: 'key', name: 'trivial authenticated (/v1/key)', paths: ['/v1/key'], headers },
+      { id: 'offer', name: 'offer by id', paths: ids.map((id) => `/v1/offers/${id}`), headers },
+      { id: 'word', name: 'single word', paths: words.map((w) => `/v1/offers/?q=${w}`), headers },
       {
+        id: 'two-words',
         name: 'two words + category + price',
         paths: [
           '/v1/offers/?q=oak%20table&category=furniture&priceMax=800',
@@ -203,6 +225,7 @@ async function main(): Promise<void> {
         headers,
       },
       {
+        id: 'filter',
         name: 'filter only, newest first',
         paths: [
           '/v1/offers/?category=vehicles',
@@ -212,6 +235,7 @@ async function main(): Promise<void> {
         headers,
       },
       {
+        id: 'common-word',
         name: 'very common word (total + facets)',
         paths: [
           '/v1/offers/?q=condition&facets=category,tag,city,country',
@@ -220,6 +244,7 @@ async function main(): Promise<void> {
         headers,
       },
       {
+        id: 'geo',
         name: 'geo radius',
         paths: [
           '/v1/offers/?near=48.8566,2.3522&radius=25',
@@ -229,15 +254,25 @@ async function main(): Promise<void> {
         headers,
       },
       {
+        id: 'deep-page',
         name: 'deep cursor page (page 21)',
         paths: [`/v1/offers/?category=furniture&limit=50${cursor}`],
         headers,
       },
     ];
+    if (only) {
+      const unknown = only.filter((id) => id !== 'limits' && !all.some((s) => s.id === id));
+      if (unknown.length > 0)
+        throw new Error(
+          `BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${all.map((s) => s.id).join(', ')}, limits)`,
+        );
+    }
+    const scenarios = all.filter((s) => selected(s.id));
     const results: Result[] = [];
-    const trivial = scenarios[1] as Scenario;
+    const trivial = all[1] as Scenario;
     const limitsRuns: LimitsComparison[] = [];
-    for (const redisUrl of [undefined, ...(benchRedisUrl ? [benchRedisUrl] : [])]) {
+    const loadBefore = os.loadavg();
+    for (const redisUrl of selected('limits') ? [undefined, ...(benchRedisUrl ? [benchRedisUrl] : [])] : []) {
       limitsRuns.push(
         ...(await compareLimits({
           root,
@@ -252,10 +287,11 @@ async function main(): Promise<void> {
         })),
       );
     }
-    const micro = await limitsMicro();
-    process.stderr.write(
-      `hot-path cost in process: limits ${micro.limitsMicros} µs, metering ${micro.meterMicros} µs per request\n`,
-    );
+    const micro = selected('limits') ? await limitsMicro() : null;
+    if (micro)
+      process.stderr.write(
+        `hot-path cost in process: limits ${micro.limitsMicros} µs, metering ${micro.meterMicros} µs per request\n`,
+      );
     for (const connections of limitsOnly ? [] : connectionsList) {
       for (const scenario of scenarios) {
         const result = await run(origin, scenario, {
@@ -269,6 +305,18 @@ async function main(): Promise<void> {
         );
       }
     }
+    const overhead: OverheadComparison[] =
+      !limitsOnly && selected('bare') && selected('key') && overheadRounds > 0
+        ? await compareOverhead({
+            origin,
+            bare: all[0] as Scenario,
+            trivial,
+            connections: connectionsList,
+            rounds: overheadRounds,
+            secondsPerRound: overheadSeconds,
+            serverCpuMicros: server.pid ? () => cpuMicros(server.pid as number) : undefined,
+          })
+        : [];
     const dbBytes = backend === 'sqlite' ? sqliteBytes() : await postgresBytes();
     const summary = {
       date: new Date().toISOString(),
@@ -278,13 +326,19 @@ async function main(): Promise<void> {
       importRatePerSecond: importRate,
       databaseMb: Math.round(dbBytes / 1024 / 1024),
       serverRssMb: server.pid ? rssMb(server.pid) : null,
+      scenarios: only ?? 'all',
+      /** `uptime`'s 1-, 5- and 15-minute load averages before and after: this machine is shared. */
+      loadAverage: { before: loadBefore.map(round2), after: os.loadavg().map(round2) },
+      overheadSingleWindow: overheadRatios(results),
+      overhead,
       limits: limitsRuns,
       limitsMicro: micro,
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
       results,
     };
     fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const out = path.join(root, 'bench/results', `${backend}-${offers}${limitsOnly ? '-limits' : ''}.json`);
+    const suffix = limitsOnly ? '-limits' : only ? `-${only.join('-')}` : '';
+    const out = path.join(root, 'bench/results', `${backend}-${offers}${suffix}.json`);
     fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
     process.stdout.write(`${table(summary)}\nwrote ${path.relative(root, out)}\n`);
   } finally {
@@ -298,15 +352,33 @@ async function main(): Promise<void> {
   }
 }
 
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Issue #3's overhead target: the trivial authenticated route's req/s as a share of the bare
+ * route's, per connection count, both measured in this run (the machine is shared: only ratios
+ * from one run compare).
+ */
+function overheadRatios(results: Result[]): { connections: number; ratio: number }[] {
+  return connectionsList.flatMap((connections) => {
+    const bare = results.find((r) => r.name.startsWith('bare') && r.connections === connections);
+    const key = results.find((r) => r.name.startsWith('trivial') && r.connections === connections);
+    return bare && key ? [{ connections, ratio: round2(key.rps / bare.rps) }] : [];
+  });
+}
+
 function table(s: {
   backend: string;
   offers: number;
   importRatePerSecond: number;
   databaseMb: number | null;
   serverRssMb: number | null;
+  loadAverage: { before: number[]; after: number[] };
+  overheadSingleWindow: { connections: number; ratio: number }[];
+  overhead: OverheadComparison[];
   results: Result[];
   limits: LimitsComparison[];
-  limitsMicro: { limitsMicros: number; meterMicros: number };
+  limitsMicro: { limitsMicros: number; meterMicros: number } | null;
 }): string {
   const bare = s.results.find((r) => r.name.startsWith('bare') && r.connections === 1);
   const lines = [
@@ -318,19 +390,41 @@ function table(s: {
       (r) => `| ${r.name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`,
     ),
   ];
+  if (s.overheadSingleWindow.length > 0)
+    lines.push(
+      '',
+      `Trivial authenticated ÷ bare route req/s, from the table's single windows: ${s.overheadSingleWindow.map((o) => `${o.ratio} at ${o.connections} conn`).join(', ')}.`,
+    );
+  if (s.overhead.length > 0)
+    lines.push(
+      '',
+      'Trivial authenticated ÷ bare route req/s in alternating rounds (issue #3 target ≥ 0.85):',
+      '',
+      '| conns | rounds | bare req/s (each round) | trivial req/s (each round) | ratio median | ratio min–max | server CPU µs/req bare / trivial (ratio) |',
+      '|---|---|---|---|---|---|---|',
+      ...s.overhead.map(
+        (o) =>
+          `| ${o.connections} | ${o.rounds} | ${o.bareRps.join(', ')} | ${o.trivialRps.join(', ')} | ${o.ratio} | ${Math.min(...o.ratios)}–${Math.max(...o.ratios)} | ${o.bareCpuMicros} / ${o.trivialCpuMicros} (${o.cpuRatio}) |`,
+      ),
+    );
   lines.push(
     '',
-    'Rate limiting + usage metering on the trivial authenticated route (median of alternating rounds):',
-    '',
-    '| limiter | conns | off req/s | on req/s | on/off |',
-    '|---|---|---|---|---|',
-    ...s.limits.map(
-      (l) =>
-        `| ${l.redis ? 'Redis' : 'memory'} | ${l.connections} | ${l.offRps.join(', ')} | ${l.onRps.join(', ')} | ${l.ratio} |`,
-    ),
-    '',
-    `In process, without HTTP: limits ${s.limitsMicro.limitsMicros} µs and metering ${s.limitsMicro.meterMicros} µs per request.`,
+    `Load average (1, 5, 15 min) before ${s.loadAverage.before.join(' ')}, after ${s.loadAverage.after.join(' ')}.`,
   );
+  if (s.limitsMicro)
+    lines.push(
+      '',
+      'Rate limiting + usage metering on the trivial authenticated route (median of alternating rounds):',
+      '',
+      '| limiter | conns | off req/s | on req/s | on/off |',
+      '|---|---|---|---|---|',
+      ...s.limits.map(
+        (l) =>
+          `| ${l.redis ? 'Redis' : 'memory'} | ${l.connections} | ${l.offRps.join(', ')} | ${l.onRps.join(', ')} | ${l.ratio} |`,
+      ),
+      '',
+      `In process, without HTTP: limits ${s.limitsMicro.limitsMicros} µs and metering ${s.limitsMicro.meterMicros} µs per request.`,
+    );
   if (bare)
     lines.push(
       '',

@@ -16,6 +16,12 @@ export interface Queryable {
 }
 
 export interface Database extends Queryable {
+  /**
+   * One row by primary key or unique index, nothing else (never a count, scan or search). On
+   * SQLite it runs on the event loop's own read connection: a unique-index read takes a few
+   * microseconds, less than a round trip to a read worker (issue #3). On PostgreSQL it is `get`.
+   */
+  getByKey<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   /** Runs `fn` in one transaction: all of its writes land, or none do. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a multi-statement script (migrations). */

@@ -32,4 +32,21 @@ describe('SQLite read workers', () => {
       await db.close();
     }
   });
+
+  it('getByKey reads one row on the main thread, read-only, seeing every committed write', async () => {
+    const db = openSqlite(path.join(dir, 'k.db'), { readWorkers: 1 });
+    try {
+      await db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER)');
+      await db.run('INSERT INTO t (id, v) VALUES (?, ?)', ['a', 1]);
+      expect(await db.getByKey<{ v: number }>('SELECT v FROM t WHERE id = ?', ['a'])).toEqual({ v: 1 });
+      await db.run('UPDATE t SET v = 2 WHERE id = ?', ['a']);
+      expect(await db.getByKey<{ v: number }>('SELECT v FROM t WHERE id = ?', ['a'])).toEqual({ v: 2 });
+      expect(await db.getByKey('SELECT v FROM t WHERE id = ?', ['b'])).toBeUndefined();
+      await expect(db.getByKey("INSERT INTO t (id, v) VALUES ('c', 3) RETURNING v")).rejects.toMatchObject({
+        code: 'SQLITE_READONLY',
+      });
+    } finally {
+      await db.close();
+    }
+  });
 });

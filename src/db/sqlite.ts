@@ -31,7 +31,8 @@ export function openSqlite(file: string, options: { readWorkers?: number } = {})
     return result;
   }
 
-  const readSide = pool ?? queryable(reader);
+  const mainThreadReads = queryable(reader);
+  const readSide = pool ?? mainThreadReads;
   const writeSide = queryable(writer);
 
   return {
@@ -39,6 +40,7 @@ export function openSqlite(file: string, options: { readWorkers?: number } = {})
     description: `sqlite:${file}`,
     all: readSide.all,
     get: readSide.get,
+    getByKey: mainThreadReads.get,
     run: (sql, params) => exclusive(() => writeSide.run(sql, params)),
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
       exclusive(async () => {

@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { KeyRecord } from '../keys/store.js';
-import type { KeyVerifier } from '../keys/verifier.js';
+import type { KeyVerifier, VerifyFailure, VerifyResult } from '../keys/verifier.js';
 import type { Environment } from '../platform/environment.js';
 import { ProblemError } from './errors.js';
 import type { RequestLimits } from './rate-limit.js';
@@ -30,9 +30,35 @@ export function extractApiKey(request: FastifyRequest): string | null {
   return [...distinct][0] ?? null;
 }
 
+/** The problem answering a refused key (SPEC §3, §7). */
+function refusal(result: VerifyFailure, baseUrls: Record<Environment, string>): ProblemError {
+  switch (result.code) {
+    case 'api_key_invalid':
+      return new ProblemError(
+        'api_key_invalid',
+        result.reason === 'unknown'
+          ? 'This API key is not known.'
+          : 'This is not a well-formed Vitrine API key (wrong format or checksum; was it truncated or mistyped?).',
+      );
+    case 'api_key_revoked':
+      return new ProblemError('api_key_revoked', 'This API key has been revoked.');
+    case 'api_key_expired':
+      return new ProblemError('api_key_expired', 'This API key has expired.');
+    case 'api_key_wrong_environment':
+      return new ProblemError(
+        'api_key_wrong_environment',
+        `This API key belongs to the ${result.keyEnvironment} environment; use it with ${baseUrls[result.keyEnvironment]}.`,
+      );
+  }
+}
+
 /**
  * onRequest hook for every search-API route: runs before parameter validation, so a caller
  * without a valid key learns nothing about the endpoint's parameters.
+ *
+ * A callback-style hook, synchronous while every answer is in memory (a cached key, the
+ * in-memory limiter): the common request allocates no promise here (issue #3). A key the cache
+ * does not hold, or Redis-backed limits, continue asynchronously with the same checks.
  */
 export function apiKeyGuard(
   verifier: KeyVerifier,
@@ -40,47 +66,61 @@ export function apiKeyGuard(
   baseUrls: Record<Environment, string>,
   /** Rate limits (SPEC §8); absent, nothing is limited. */
   limits?: RequestLimits,
-) {
-  const check = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+): onRequestHookHandler {
+  const accept = (request: FastifyRequest, reply: FastifyReply, result: VerifyResult) => {
+    if (!result.ok) throw refusal(result, baseUrls);
+    request.apiKey = result.key;
+    return limits?.takeForKey(result.key, reply);
+  };
+  /** Throws a ProblemError, or returns a promise of one step that could not be decided at once. */
+  const check = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     const raw = extractApiKey(request);
     if (raw === null) {
       throw new ProblemError('api_key_missing', 'Send your API key in the X-Api-Key header.');
     }
-    const result = await verifier.verify(raw, environment);
-    if (result.ok) {
-      request.apiKey = result.key;
-      await limits?.takeForKey(result.key, reply);
-      return;
-    }
-    switch (result.code) {
-      case 'api_key_invalid':
-        throw new ProblemError(
-          'api_key_invalid',
-          result.reason === 'unknown'
-            ? 'This API key is not known.'
-            : 'This is not a well-formed Vitrine API key (wrong format or checksum; was it truncated or mistyped?).',
-        );
-      case 'api_key_revoked':
-        throw new ProblemError('api_key_revoked', 'This API key has been revoked.');
-      case 'api_key_expired':
-        throw new ProblemError('api_key_expired', 'This API key has expired.');
-      case 'api_key_wrong_environment':
-        throw new ProblemError(
-          'api_key_wrong_environment',
-          `This API key belongs to the ${result.keyEnvironment} environment; use it with ${baseUrls[result.keyEnvironment]}.`,
-        );
+    const result = verifier.verify(raw, environment);
+    if (result instanceof Promise) return result.then((r) => accept(request, reply, r));
+    return accept(request, reply, result);
+  };
+  /** A bad or missing key spends the client address's failure budget (slows key guessing). */
+  const failed = (request: FastifyRequest, error: unknown, done: HookHandlerDoneFunction) => {
+    if (limits && error instanceof ProblemError && request.apiKey === null) {
+      limits.addressFailed(request).then(
+        () => done(error),
+        (refused: Error) => done(refused),
+      );
+    } else {
+      done(error as Error);
     }
   };
-  if (!limits) return check;
-  // A bad or missing key spends the client address's failure budget (slows key guessing).
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const addressCheck = limits.checkAddress(request);
-    if (addressCheck) await addressCheck;
+  // No closure is created per request on the synchronous path: only the rare asynchronous
+  // continuations (an uncached key, Redis limits, a suspect address) allocate.
+  const run = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    let pending: Promise<void> | undefined;
     try {
-      await check(request, reply);
+      pending = check(request, reply);
     } catch (error) {
-      if (error instanceof ProblemError && request.apiKey === null) await limits.addressFailed(request);
-      throw error;
+      failed(request, error, done);
+      return;
+    }
+    if (pending) {
+      pending.then(
+        () => done(),
+        (error: unknown) => failed(request, error, done),
+      );
+    } else {
+      done();
+    }
+  };
+  return function apiKeyGuardHook(request, reply, done) {
+    const addressCheck = limits?.checkAddress(request);
+    if (addressCheck) {
+      addressCheck.then(
+        () => run(request, reply, done),
+        (refused: Error) => done(refused),
+      );
+    } else {
+      run(request, reply, done);
     }
   };
 }

@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import type { Metrics } from '../health/metrics.js';
 import { metricsRoute } from '../health/metrics-route.js';
 import { healthRoutes } from '../health/routes.js';
+import { keyRoutes } from '../keys/routes.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { meRoutes } from '../me/routes.js';
@@ -23,9 +24,9 @@ import { bearerGuard } from './bearer-guard.js';
 import { parseForm } from './form.js';
 import { registerOpenApi } from './openapi.js';
 import { registerProblemHandlers } from './problem.js';
-import { createRequestLimits } from './rate-limit.js';
+import { createRequestLimits, keyPlan } from './rate-limit.js';
 import { registerRequestHooks } from './request-hooks.js';
-import { requestId } from './request-id.js';
+import { createRequestIds } from './request-id.js';
 import { baseUrls, origins } from './urls.js';
 import { validatorCompiler } from './validation.js';
 
@@ -80,7 +81,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger.child({ env: deps.environment }) as FastifyBaseLogger,
-    genReqId: requestId,
+    genReqId: createRequestIds(),
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -94,8 +95,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { parseAs: 'string' },
     (_request, body, done) => done(null, parseForm(String(body))),
   );
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: a synchronous hook on every request should not allocate a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerProblemHandlers(app, SERVED_VERSIONS);
   await registerOpenApi(app, deps.environment, origins(deps.config)[deps.environment]);
@@ -121,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   healthRoutes(app, { db: deps.db, redisState: deps.redisState });
   if (deps.metrics) metricsRoute(app, { metrics: deps.metrics, token: deps.config.metricsToken });
+  keyRoutes(app, { guard, planOf: (key) => (limits ? keyPlan(deps.config, key) : null) });
   offerRoutes(app, {
     offers: deps.offers,
     environment,

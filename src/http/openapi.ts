@@ -39,6 +39,7 @@ export async function registerOpenApi(
       servers: [{ url: origin, description: `${environment} environment` }],
       tags: [
         { name: 'offers', description: 'Search the offers of this environment (API key required).' },
+        { name: 'keys', description: 'The API key you call with (API key required).' },
         {
           name: 'auth',
           description:

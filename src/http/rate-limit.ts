@@ -20,8 +20,11 @@ export interface RequestLimits {
   checkAddress(request: FastifyRequest): Promise<void> | null;
   /** After a failed verification: spends one failure; throws `rate_limited` past the budget. */
   addressFailed(request: FastifyRequest): Promise<void>;
-  /** After a successful verification: spends one request of the key, sets the RateLimit headers. */
-  takeForKey(key: KeyRecord, reply: FastifyReply): Promise<void>;
+  /**
+   * After a successful verification: spends one request of the key, sets the RateLimit headers.
+   * Returns undefined (decided synchronously) with the in-memory limiter, a promise with Redis.
+   */
+  takeForKey(key: KeyRecord, reply: FastifyReply): Promise<void> | undefined;
 }
 
 export function keyPlan(config: Config, key: KeyRecord): Plan {
@@ -65,6 +68,19 @@ export function createRequestLimits(deps: {
       },
     });
   };
+  /** Sets the RateLimit headers of an allowed request, or throws 429 (no closure per request). */
+  const applyKeyDecision = (decision: Decision, plan: Plan, reply: FastifyReply): void => {
+    if (!decision.allowed) {
+      throw refuse(
+        'key',
+        decision,
+        `This key allows ${plan.limit} requests per second (bursts of up to ${plan.limit}). Retry after ${Math.max(1, seconds(decision.retryAfterMs))} s.`,
+      );
+    }
+    reply.header('ratelimit-limit', decision.limit);
+    reply.header('ratelimit-remaining', decision.remaining);
+    reply.header('ratelimit-reset', seconds(decision.resetMs));
+  };
   const addressDetail =
     'Too many requests with a missing or invalid API key from your address. Wait for Retry-After seconds.';
 
@@ -78,7 +94,7 @@ export function createRequestLimits(deps: {
         suspects.delete(bucket);
         return null;
       }
-      return limiter.take(bucket, addressPlan, { dryRun: true }).then((decision) => {
+      return Promise.resolve(limiter.take(bucket, addressPlan, { dryRun: true })).then((decision) => {
         if (!decision.allowed) throw refuse('address', decision, addressDetail);
       });
     },
@@ -90,19 +106,12 @@ export function createRequestLimits(deps: {
       const decision = await limiter.take(bucket, addressPlan);
       if (!decision.allowed) throw refuse('address', decision, addressDetail);
     },
-    async takeForKey(key, reply) {
+    takeForKey(key, reply) {
       const plan = keyPlan(config, key);
-      const decision = await limiter.take(`key:${key.id}`, plan);
-      if (!decision.allowed) {
-        throw refuse(
-          'key',
-          decision,
-          `This key allows ${plan.limit} requests per second (bursts of up to ${plan.limit}). Retry after ${Math.max(1, seconds(decision.retryAfterMs))} s.`,
-        );
-      }
-      reply.header('ratelimit-limit', decision.limit);
-      reply.header('ratelimit-remaining', decision.remaining);
-      reply.header('ratelimit-reset', seconds(decision.resetMs));
+      const decision = limiter.take(`key:${key.id}`, plan);
+      if (decision instanceof Promise) return decision.then((d) => applyKeyDecision(d, plan, reply));
+      applyKeyDecision(decision, plan, reply);
+      return undefined;
     },
   };
 }

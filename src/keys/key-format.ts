@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { ENV_KEY_TAG, type Environment } from '../platform/environment.js';
 import { randomBase62, toBase62 } from '../platform/ids.js';
@@ -40,7 +40,9 @@ export function parseApiKey(raw: string): ParsedApiKey {
 }
 
 export function hashApiKey(raw: string): string {
-  return createHash('sha256').update(raw).digest('hex');
+  // One-shot `crypto.hash` (Node ≥ 20.12): the same digest as createHash().update().digest()
+  // without a Hash object per call — this runs on every API request (issue #3).
+  return hash('sha256', raw, 'hex');
 }
 
 /** What lists show of a key so its owner can recognise it: `vk_test_…a1B2`. */

@@ -11,7 +11,11 @@ export type VerifyFailure =
 export type VerifyResult = { ok: true; key: KeyRecord } | VerifyFailure;
 
 export interface KeyVerifier {
-  verify(rawKey: string, environment: Environment): Promise<VerifyResult>;
+  /**
+   * Synchronous when the answer is known without the store (a malformed key, or a cached
+   * record: the hot path, issue #3); a promise when the store must be read.
+   */
+  verify(rawKey: string, environment: Environment): VerifyResult | Promise<VerifyResult>;
   /** Drops one cached key at once (this process changed it). */
   evict(keyHash: string): void;
   /** Polls the store for keys changed elsewhere and evicts them; runs on a timer after `start`. */
@@ -61,13 +65,17 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   let generation = 0;
   let timers: NodeJS.Timeout[] = [];
 
-  async function load(keyHash: string): Promise<KeyRecord | null> {
-    const now = clock.now();
-    const cached = cache.get(keyHash);
-    if (cached && now - cached.loadedAt < (cached.key ? maxAgeMs : negativeMaxAgeMs)) {
+  /** The cached entry while it is fresh (counted as a hit), else undefined. */
+  function cached(keyHash: string, now: number): CacheEntry | undefined {
+    const entry = cache.get(keyHash);
+    if (entry && now - entry.loadedAt < (entry.key ? maxAgeMs : negativeMaxAgeMs)) {
       stats.hits += 1;
-      return cached.key;
+      return entry;
     }
+    return undefined;
+  }
+
+  async function load(keyHash: string, now: number): Promise<KeyRecord | null> {
     stats.misses += 1;
     const startedAt = generation;
     const key = (await store.findByHash(keyHash)) ?? null;
@@ -89,21 +97,32 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
 
   const report = (error: unknown) => options.onError?.(error);
 
+  /** The checks after the record is found, in the order of ADR 0004. */
+  function decide(key: KeyRecord | null, environment: Environment, now: number): VerifyResult {
+    if (!key) return { ok: false, code: 'api_key_invalid', reason: 'unknown' };
+    if (key.state === 'revoked') return { ok: false, code: 'api_key_revoked' };
+    if (key.expiresAt !== null && key.expiresAt <= now) return { ok: false, code: 'api_key_expired' };
+    if (key.environment !== environment) {
+      return { ok: false, code: 'api_key_wrong_environment', keyEnvironment: key.environment };
+    }
+    lastUse.set(key.id, now);
+    return { ok: true, key };
+  }
+
   return {
     stats,
-    async verify(rawKey, environment) {
+    verify(rawKey, environment) {
+      const now = clock.now();
+      const keyHash = hashApiKey(rawKey);
+      const entry = cached(keyHash, now);
+      // The hot path (issue #3): a raw key whose SHA-256 is that of a stored key *is* that key,
+      // well-formed by construction, so its format and checksum need no second look; and a
+      // cached answer is decided synchronously, with no promise.
+      if (entry?.key) return decide(entry.key, environment, now);
       const parsed = parseApiKey(rawKey);
       if (!parsed.ok) return { ok: false, code: 'api_key_invalid', reason: parsed.reason };
-      const key = await load(hashApiKey(rawKey));
-      if (!key) return { ok: false, code: 'api_key_invalid', reason: 'unknown' };
-      if (key.state === 'revoked') return { ok: false, code: 'api_key_revoked' };
-      const now = clock.now();
-      if (key.expiresAt !== null && key.expiresAt <= now) return { ok: false, code: 'api_key_expired' };
-      if (key.environment !== environment) {
-        return { ok: false, code: 'api_key_wrong_environment', keyEnvironment: key.environment };
-      }
-      lastUse.set(key.id, now);
-      return { ok: true, key };
+      if (entry) return decide(null, environment, now);
+      return load(keyHash, now).then((key) => decide(key, environment, clock.now()));
     },
     evict(keyHash) {
       generation += 1;

@@ -8,8 +8,11 @@ export type { Decision, Plan } from './gcra.js';
  * hold a secret (STYLE; SPEC §10): key ids and hashed addresses only.
  */
 export interface RateLimiter {
-  /** Takes one token from `bucket` if it has one; `dryRun` only looks. */
-  take(bucket: string, plan: Plan, options?: { dryRun?: boolean }): Promise<Decision>;
+  /**
+   * Takes one token from `bucket` if it has one; `dryRun` only looks. The in-memory limiter
+   * decides synchronously (no promise on the hot path, issue #3); Redis answers with a promise.
+   */
+  take(bucket: string, plan: Plan, options?: { dryRun?: boolean }): Decision | Promise<Decision>;
 }
 
 /** Buckets in this process's memory: the single-instance limiter, and the fallback when Redis is down. */
@@ -29,7 +32,7 @@ export function createMemoryRateLimiter(clock: Clock, options: { maxBuckets?: nu
   }
 
   return {
-    async take(bucket, plan, options = {}) {
+    take(bucket, plan, options = {}) {
       const now = clock.now();
       const step = gcra(tats.get(bucket) ?? 0, now, plan, options.dryRun);
       if (step.nextTat !== null) {

@@ -205,7 +205,8 @@ export function createOfferStore(db: Database): OfferStore {
       return { inserted, updated };
     },
     async get(environment, id, now) {
-      const row = await db.get<OfferRow>(
+      // By primary key: on the main thread's connection (Database.getByKey), not a read worker.
+      const row = await db.getByKey<OfferRow>(
         `SELECT ${OFFER_READ_COLUMNS} FROM offers o WHERE o.id = ? AND o.environment = ?`,
         [id, environment],
       );

@@ -13,7 +13,7 @@ import { backends } from '../support/databases.js';
  * a revoked key, an expired key, a key of the other environment and conflicting keys (SPEC §3,
  * §7). Error bodies are pinned exactly.
  */
-const ROUTES = ['/v1/offers/', '/v1/offers/off_doesnotexist'];
+const ROUTES = ['/v1/offers/', '/v1/offers/off_doesnotexist', '/v1/key'];
 
 for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`API keys on ${dialect}`, () => {

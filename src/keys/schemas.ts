@@ -1,0 +1,40 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * `GET {base_url}/key`: the public facts of the calling API key (issue #3). Declared once: it
+ * drives the response serialiser, OpenAPI and the handler's type. Never the key or its hash.
+ */
+export const CallingKeySchema = Type.Object(
+  {
+    id: Type.String({ description: 'Key id, `key_…` (public; what the portal, console and usage show).' }),
+    environment: Type.Union([Type.Literal('production'), Type.Literal('testing')]),
+    projectId: Type.String({ description: 'The project the key belongs to, `prj_…`.' }),
+    hint: Type.String({
+      description: 'What lists show of the key so its owner can recognise it: `vk_test_…a1B2`.',
+    }),
+    refreshAllowed: Type.Boolean({
+      description: 'Whether the operator granted the refresh permission (`{auth_url}/refresh`).',
+    }),
+    rateLimit: Type.Union(
+      [
+        Type.Object(
+          {
+            requestsPerSecond: Type.Integer({ description: 'The plan, as in `RateLimit-Limit`.' }),
+            burst: Type.Integer({ description: 'Requests allowed at once when the bucket is full.' }),
+            source: Type.Union([Type.Literal('key'), Type.Literal('environment')], {
+              description:
+                '`key`: a plan set for this key; `environment`: the default plan of its environment.',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: '`null` when this deployment does not limit requests (`RATE_LIMITING=false`).' },
+    ),
+    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+export type CallingKey = Static<typeof CallingKeySchema>;
