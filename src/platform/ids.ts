@@ -1,4 +1,4 @@
-import { createHash, hash, randomBytes, randomFillSync } from 'node:crypto';
+import { hash, randomBytes, randomFillSync } from 'node:crypto';
 
 /**
  * Prefixed identifiers say what they are (`key_…`, `prj_…`): a support engineer reading a log line
