@@ -35,6 +35,8 @@ const limitsRounds = Number(process.env.BENCH_LIMITS_ROUNDS ?? 5);
 const benchRedisUrl = process.env.BENCH_REDIS_URL;
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const reuse = process.env.BENCH_REUSE === '1';
+/** The six search types of the issue's query mix. */
+const SEARCH_TYPES = ['word', 'two-words', 'filter', 'common-word', 'geo', 'deep-page'];
 /** Scenario ids to run (see `scenarios` below, plus `limits`); unset: all of them. */
 const only = process.env.BENCH_SCENARIOS?.split(',')
   .map((s) => s.trim())
@@ -260,6 +262,18 @@ async function main(): Promise<void> {
         headers,
       },
     ];
+    // The issue's "mix": every search above, interleaved (one type after another), so a slow
+    // type shares the server with the cheap ones as it would in production.
+    const searches = all.filter((s) => SEARCH_TYPES.includes(s.id));
+    const longest = Math.max(...searches.map((s) => s.paths.length));
+    all.push({
+      id: 'mix',
+      name: 'the search mix (all six types interleaved)',
+      paths: Array.from({ length: longest }, (_, i) =>
+        searches.map((s) => s.paths[i % s.paths.length] ?? '/'),
+      ).flat(),
+      headers,
+    });
     if (only) {
       const unknown = only.filter((id) => id !== 'limits' && !all.some((s) => s.id === id));
       if (unknown.length > 0)
