@@ -175,7 +175,8 @@ export function createOfferStore(db: Database): OfferStore {
     const matches = Number((await db.get<{ n: number }>(count.sql, count.params))?.n ?? 0);
     const walk = chooseWalk(matches, criteria.limit, rows, slowPrefix(criteria.text));
     // Few text matches: start from them. Left to itself, the planner may walk another index
-    // (a category's, say) and test every offer of it against the list (1M offers: 64 ms → 3).
+    // (a category's, say) and test every offer of it against the list (1M offers, measured on
+    // a loaded machine: 94 ms walking the category, 26 ms from the matches).
     return walk === 'none' ? { textFirst: true } : { indexHint, perRow: walk === 'perRow' };
   }
   /**
