@@ -80,7 +80,10 @@ export const KEY_CHANGES_TOPIC = 'api_keys';
 export function openDatabase(config: Config): Database {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl, { poolMax: config.databasePoolMax })
-    : openSqlite(config.sqlitePath, { readWorkers: config.sqliteReadWorkers });
+    : openSqlite(config.sqlitePath, {
+        readWorkers: config.sqliteReadWorkers,
+        readCacheMb: config.sqliteCacheMb,
+      });
 }
 
 export function createDeps(

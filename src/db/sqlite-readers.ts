@@ -16,6 +16,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true });
 db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
+if (workerData.cacheKib) db.pragma('cache_size = -' + workerData.cacheKib);
 const statements = new Map();
 parentPort.on('message', ({ id, mode, sql, params }) => {
   try {
@@ -49,11 +50,11 @@ export interface ReaderPool {
   close(): Promise<void>;
 }
 
-export function createReaderPool(file: string, size: number): ReaderPool {
+export function createReaderPool(file: string, size: number, cacheKib?: number): ReaderPool {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   let nextId = 0;
   const readers: Reader[] = Array.from({ length: size }, () => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, cacheKib } });
     const reader: Reader = { worker, pending: new Map() };
     worker.unref(); // referenced only while a query is in flight
     worker.on(

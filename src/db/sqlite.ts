@@ -13,7 +13,10 @@ type Statement = BetterSqlite3.Statement<unknown[]>;
  * slip into it); plain reads use a second connection, which under WAL only ever sees committed
  * data and never waits for a writer.
  */
-export function openSqlite(file: string, options: { readWorkers?: number } = {}): Database {
+export function openSqlite(
+  file: string,
+  options: { readWorkers?: number; readCacheMb?: number } = {},
+): Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const writer = connect(file, false);
   // Planner statistics: without them SQLite may walk a whole index on `environment` instead of
@@ -21,8 +24,11 @@ export function openSqlite(file: string, options: { readWorkers?: number } = {})
   // (analysis_limit); refreshed again on close and after bulk writes (seed, import).
   writer.pragma('optimize=0x10002');
   const reader = connect(file, true);
+  // A page cache per read connection (SQLite's default is 2 MiB); in KiB, negative by convention.
+  const cacheKib = options.readCacheMb ? options.readCacheMb * 1024 : undefined;
+  if (cacheKib) reader.pragma(`cache_size = -${cacheKib}`);
   // With read workers, plain reads leave the event loop (sqlite-readers.ts); else the reader.
-  const pool = options.readWorkers ? createReaderPool(file, options.readWorkers) : null;
+  const pool = options.readWorkers ? createReaderPool(file, options.readWorkers, cacheKib) : null;
   let lock: Promise<unknown> = Promise.resolve();
 
   function exclusive<T>(fn: () => Promise<T>): Promise<T> {
