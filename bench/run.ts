@@ -7,6 +7,7 @@ import pg from 'pg';
 import { compareLimits, type LimitsComparison } from './limits.js';
 import { limitsMicro } from './limits-micro.js';
 import { type Result, run, type Scenario } from './load.js';
+import { DEEP_PAGE, SEARCH_MIX } from './mix.js';
 import { compareOverhead, type OverheadComparison } from './overhead.js';
 
 /**
@@ -190,75 +191,28 @@ async function main(): Promise<void> {
     const ids = first.data.map((o) => o.id);
     // A deep page: follow the cursor 20 pages into a filter-only query.
     let cursor = '';
-    for (let i = 0; i < 20; i += 1) {
+    for (let i = 1; i < DEEP_PAGE.page; i += 1) {
       const page = (await (
-        await fetch(`${origin}/v1/offers/?category=furniture&limit=50${cursor}`, { headers })
+        await fetch(`${origin}/v1/offers/?${DEEP_PAGE.query}${cursor}`, { headers })
       ).json()) as { nextCursor: string | null };
       if (!page.nextCursor) break;
       cursor = `&cursor=${page.nextCursor}`;
     }
-    const words = [
-      'table',
-      'bike',
-      'laptop',
-      'apartment',
-      'guitar',
-      'jacket',
-      'sofa',
-      'camera',
-      'developer',
-      'garden',
-    ];
     const all: (Scenario & { id: string })[] = [
       { id: 'bare', name: 'bare route, no auth (/healthz)', paths: ['/healthz'] },
       // Issue #3: HTTP + API-key check + rate limit + metering, and nothing else.
       { id: 'key', name: 'trivial authenticated (/v1/key)', paths: ['/v1/key'], headers },
       { id: 'offer', name: 'offer by id', paths: ids.map((id) => `/v1/offers/${id}`), headers },
-      { id: 'word', name: 'single word', paths: words.map((w) => `/v1/offers/?q=${w}`), headers },
-      {
-        id: 'two-words',
-        name: 'two words + category + price',
-        paths: [
-          '/v1/offers/?q=oak%20table&category=furniture&priceMax=800',
-          '/v1/offers/?q=road%20bike&category=sports&priceMin=100&priceMax=3000',
-          '/v1/offers/?q=gaming%20laptop&category=electronics&priceMin=300',
-          '/v1/offers/?q=leather%20jacket&category=fashion&priceMax=400',
-        ],
+      ...SEARCH_MIX.map((type) => ({
+        id: type.id,
+        name: type.name,
+        paths: type.queries.map((q) => `/v1/offers/?${q}`),
         headers,
-      },
+      })),
       {
-        id: 'filter',
-        name: 'filter only, newest first',
-        paths: [
-          '/v1/offers/?category=vehicles',
-          '/v1/offers/?country=DE&sort=-publishedAt',
-          '/v1/offers/?priceMin=10&priceMax=50',
-        ],
-        headers,
-      },
-      {
-        id: 'common-word',
-        name: 'very common word (total + facets)',
-        paths: [
-          '/v1/offers/?q=condition&facets=category,tag,city,country',
-          '/v1/offers/?q=delivery&facets=category,tag,city,country',
-        ],
-        headers,
-      },
-      {
-        id: 'geo',
-        name: 'geo radius',
-        paths: [
-          '/v1/offers/?near=48.8566,2.3522&radius=25',
-          '/v1/offers/?near=52.52,13.405&radius=50&sort=distance',
-          '/v1/offers/?near=40.7128,-74.006&radius=30&category=vehicles',
-        ],
-        headers,
-      },
-      {
-        id: 'deep-page',
-        name: 'deep cursor page (page 21)',
-        paths: [`/v1/offers/?category=furniture&limit=50${cursor}`],
+        id: DEEP_PAGE.id,
+        name: DEEP_PAGE.name,
+        paths: [`/v1/offers/?${DEEP_PAGE.query}${cursor}`],
         headers,
       },
     ];
