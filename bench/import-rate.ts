@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { admin, adminUrl } from './postgres-admin.js';
 
 /**
  * Import rate (issue #3: ≥ 20 000 offers/s on SQLite, ≥ 10 000 on PostgreSQL). Writes the seed's
@@ -16,18 +16,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
 const runs = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
-const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const file = path.join(os.tmpdir(), `vitrine-import-${offers}.ndjson`);
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** One import into an empty database; the rate is the command's own (`rowsPerSecond`). */
 async function importOnce(): Promise<number> {

@@ -9,6 +9,7 @@ import { limitsMicro } from './limits-micro.js';
 import { type Result, run, type Scenario } from './load.js';
 import { DEEP_PAGE, SEARCH_MIX } from './mix.js';
 import { compareOverhead, type OverheadComparison } from './overhead.js';
+import { admin, adminUrl } from './postgres-admin.js';
 
 /**
  * `npm run bench`: seeds a fresh SQLite database with `vitrine seed`, starts `vitrine serve
@@ -60,7 +61,6 @@ const port = await new Promise<number>((resolve, reject) => {
     probe.close(() => resolve(typeof address === 'object' && address ? address.port : 18_581));
   });
 });
-const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const pgName = reuse ? `vitrine_bench_${backend}_${offers}` : `vitrine_bench_${process.pid}`;
 /** What a reused run needs from the run that seeded: the key and the seed rate. */
 const preparedFile = path.join(dataDir, 'bench-prepared.json');
@@ -76,16 +76,6 @@ const env: NodeJS.ProcessEnv = {
   LOG_LEVEL: 'warn',
   DATABASE_URL: backend === 'postgres' ? databaseUrl : '',
 };
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function vitrine(args: string[]): string {
   return execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
