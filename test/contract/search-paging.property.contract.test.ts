@@ -101,6 +101,27 @@ const filterQuery = fc
     return query;
   });
 
+/** Follows `nextCursor` to the end: every id in order, and the `total` the pages reported. */
+async function allPages(t: TestContext, query: Record<string, unknown>, limit: number) {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 200; page += 1) {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...query, limit, ...(cursor ? { cursor } : {}) }))
+      for (const item of [v].flat()) params.append(k, String(item));
+    const res = await t.apps.testing.inject({
+      url: `/v1/offers/?${params.toString()}`,
+      headers: { 'x-api-key': t.fixtures.keys.testing.key },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    ids.push(...body.data.map((o: { id: string }) => o.id));
+    cursor = body.nextCursor;
+    if (!cursor) return { ids, total: body.total.value as number };
+  }
+  throw new Error('paging did not end');
+}
+
 for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`search paging properties on ${dialect}`, () => {
     let t: TestContext;
@@ -113,32 +134,12 @@ for (const { dialect, available } of backends()) {
       await t.close();
     });
 
-    async function allPages(query: Record<string, unknown>, limit: number) {
-      const ids: string[] = [];
-      let cursor: string | null = null;
-      for (let page = 0; page < 200; page += 1) {
-        const params = new URLSearchParams();
-        for (const [k, v] of Object.entries({ ...query, limit, ...(cursor ? { cursor } : {}) }))
-          for (const item of [v].flat()) params.append(k, String(item));
-        const res = await t.apps.testing.inject({
-          url: `/v1/offers/?${params.toString()}`,
-          headers: { 'x-api-key': t.fixtures.keys.testing.key },
-        });
-        expect(res.statusCode, res.body).toBe(200);
-        const body = res.json();
-        ids.push(...body.data.map((o: { id: string }) => o.id));
-        cursor = body.nextCursor;
-        if (!cursor) return { ids, total: body.total.value as number };
-      }
-      throw new Error('paging did not end');
-    }
-
     const byId = new Map(OFFERS.map((o) => [offerIdFor('testing', o.externalId), o]));
 
     it('pages through filters and sorts: the oracle set, once, in order, nothing that does not match', async () => {
       await fc.assert(
         fc.asyncProperty(filterQuery, fc.integer({ min: 1, max: 9 }), async (query, limit) => {
-          const { ids, total } = await allPages(query as Record<string, unknown>, limit);
+          const { ids, total } = await allPages(t, query as Record<string, unknown>, limit);
           for (const id of ids) {
             const offer = byId.get(id);
             expect(offer && matchesFilters(offer, query, NOW)).toBe(true);
@@ -214,7 +215,7 @@ for (const { dialect, available } of backends()) {
       await fc.assert(
         fc.asyncProperty(textQuery, fc.integer({ min: 1, max: 5 }), async ({ words, sort }, limit) => {
           const q = `${words.join(' ')} `;
-          const { ids } = await allPages({ q, sort }, limit);
+          const { ids } = await allPages(t, { q, sort }, limit);
           const expected = OFFERS.filter((o) => matchesFilters(o, {}, NOW)).filter((o) => {
             const stems = new Set([...analyseField(o.title).stems, ...analyseField(o.description).stems]);
             return words.every((w) => stems.has(stem(w)));
@@ -264,23 +265,7 @@ for (const { dialect, available } of backends()) {
       let broadRuns = 0;
       await fc.assert(
         fc.asyncProperty(broadQuery, fc.integer({ min: 60, max: 100 }), async (query, limit) => {
-          const ids: string[] = [];
-          let cursor: string | null = null;
-          let total = 0;
-          do {
-            const params = new URLSearchParams();
-            for (const [k, v] of Object.entries({ ...query, limit, ...(cursor ? { cursor } : {}) }))
-              for (const item of [v].flat()) params.append(k, String(item));
-            const res = await t.apps.testing.inject({
-              url: `/v1/offers/?${params.toString()}`,
-              headers: { 'x-api-key': t.fixtures.keys.testing.key },
-            });
-            expect(res.statusCode, res.body).toBe(200);
-            const body = res.json();
-            total ||= body.total.value;
-            ids.push(...body.data.map((o: { id: string }) => o.id));
-            cursor = body.nextCursor;
-          } while (cursor);
+          const { ids, total } = await allPages(t, query as Record<string, unknown>, limit);
           for (const id of ids) {
             const offer = byId.get(id);
             expect(offer && matchesFilters(offer, query, NOW), JSON.stringify(offer)).toBe(true);
