@@ -110,15 +110,32 @@ async function writeSearchSideTables(
 function analyseBatch(batch: readonly OfferInput[]): {
   texts: { title: AnalysedField; body: AnalysedField }[];
   stems: Set<string>;
+  /** Stems and unstemmed words: every token the text index gets (its prefix vocabulary). */
+  tokens: Set<string>;
 } {
   const stems = new Set<string>();
+  const tokens = new Set<string>();
   const texts = batch.map((input) => {
     const text = { title: analyseField(input.title), body: analyseField(input.description) };
     for (const s of text.title.stems) stems.add(s);
     for (const s of text.body.stems) stems.add(s);
+    for (const w of text.title.words) tokens.add(w);
+    for (const w of text.body.words) tokens.add(w);
     return text;
   });
-  return { texts, stems };
+  for (const s of stems) tokens.add(s);
+  return { texts, stems, tokens };
+}
+
+/** The batch's tokens into the text index's own vocabulary, where it keeps one. */
+async function writeTokens(tx: Queryable, index: TextIndex, tokens: Set<string>): Promise<void> {
+  if (!index.tokenTable) return;
+  await insertTextRows(
+    tx,
+    index.tokenTable,
+    ['term'],
+    [...tokens].map((t) => [t]),
+  );
 }
 
 /**
@@ -132,14 +149,14 @@ async function writeBatch(
   batch: readonly OfferInput[],
   now: number,
 ): Promise<number> {
-  const { texts, stems } = analyseBatch(batch);
+  const { texts, stems, tokens } = analyseBatch(batch);
   const rows = batch.map((input) => toRowValues(environment, input, now));
   const ids = rows.map((r) => String(r[0]));
   if (new Set(ids).size === rows.length) {
     const inserted = await index.upsertBatch(tx, rows, texts);
     const replaced = ids.filter((_, i) => !inserted[i]);
     await writeSearchSideTables(tx, environment, batch, stems, replaced);
-    await index.writeTokens?.(tx, texts);
+    await writeTokens(tx, index, tokens);
     return inserted.filter(Boolean).length;
   }
   // The same externalId twice in one batch: row by row, the later write wins.
@@ -149,7 +166,7 @@ async function writeBatch(
     if (text && (await index.upsert(tx, row, text))) count += 1;
   }
   await writeSearchSideTables(tx, environment, batch, stems, [...new Set(ids)]);
-  await index.writeTokens?.(tx, texts);
+  await writeTokens(tx, index, tokens);
   return count;
 }
 

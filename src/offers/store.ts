@@ -90,8 +90,11 @@ export interface TextIndex {
    * lists `max + 1` so the caller can tell "more").
    */
   prefixTerms?(prefix: string, max: number): Fragment;
-  /** Optional (SQLite): adds a batch's tokens to the prefix vocabulary (`prefixTerms`). */
-  writeTokens?(tx: Queryable, texts: readonly { title: AnalysedField; body: AnalysedField }[]): Promise<void>;
+  /**
+   * Optional (SQLite): the table holding every token the index holds (its prefix vocabulary,
+   * read by `prefixTerms`); the store adds each batch's tokens to it.
+   */
+  tokenTable?: string;
   /** Optional (SQLite): counts text-index matches of the query's positive part, up to `cap`. */
   countTextMatches?(query: TextQuery, cap: number, titleOnly: boolean): Fragment | null;
   /** SQL predicate on alias `o`: the title alone matches the query (relevance tier). */

@@ -38,8 +38,8 @@ function ftsQuery(query: TextQuery, titleOnly: boolean): string | null {
  * per-row FTS5 query costs 0.1–0.8 ms for a common word (it reads the word's posting list up to
  * the row), this a few string searches. `title_stems` and `title_words` hold the title's FTS5
  * tokens, space-delimited on both ends, so a term is ` stem `, a phrase ` s1 s2 ` (consecutive
- * stems, as in the FTS5 column) and a prefix ` pre` at the start of any token. Null when the
- * title has nothing positive to match (as `ftsQuery` would be).
+ * stems, as in the FTS5 column) and a prefix ` pre` at the start of any token. `1 = 0` when the
+ * query has nothing positive to match in a title (as `ftsQuery` would be null).
  */
 function titleInRow(query: TextQuery): Fragment {
   const parts: string[] = [];
@@ -72,23 +72,6 @@ const updates = OFFER_WRITE_COLUMNS.filter((c) => c !== 'id')
 
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-/** Every token a batch adds to offers_fts, for the prefix vocabulary (offers_fts_terms). */
-async function addTokens(
-  tx: Queryable,
-  texts: readonly { title: AnalysedField; body: AnalysedField }[],
-): Promise<void> {
-  const tokens = new Set<string>();
-  for (const { title, body } of texts)
-    for (const list of [title.stems, body.stems, title.words, body.words])
-      for (const t of list) tokens.add(t);
-  for (const chunk of chunks([...tokens], 500)) {
-    await tx.run(
-      `INSERT OR IGNORE INTO offers_fts_terms (term) VALUES ${chunk.map(() => '(?)').join(', ')}`,
-      chunk,
-    );
-  }
-}
-
 /** Above any character that can follow a prefix in UTF-8 byte order (SQLite's BINARY). */
 const AFTER_PREFIX = String.fromCodePoint(0x10ffff);
 
@@ -143,7 +126,7 @@ export const sqliteTextIndex: TextIndex = {
     }
     return inserted;
   },
-  writeTokens: addTokens,
+  tokenTable: 'offers_fts_terms',
   prefixTerms(prefix, max) {
     return {
       sql: 'SELECT term FROM offers_fts_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?',
