@@ -49,4 +49,17 @@ describe('SQLite read workers', () => {
       await db.close();
     }
   });
+
+  it('give every read connection the page cache asked for (SQLITE_CACHE_MB), the workers and the main thread', async () => {
+    const db = openSqlite(path.join(dir, 'c.db'), { readWorkers: 2, readCacheMb: 64 });
+    try {
+      const sizes = await Promise.all(
+        Array.from({ length: 4 }, () => db.get<{ cache_size: number }>('PRAGMA cache_size')),
+      );
+      expect(sizes.map((r) => r?.cache_size)).toEqual(Array(4).fill(-64 * 1024));
+      expect(await db.getByKey<{ cache_size: number }>('PRAGMA cache_size')).toEqual({ cache_size: -65536 });
+    } finally {
+      await db.close();
+    }
+  });
 });
