@@ -8,12 +8,15 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# The client SDK is a workspace of the repository (SPEC §11): npm ci needs its manifest.
+COPY packages/client/package.json ./packages/client/
 RUN npm ci
 
 # 2. Compile TypeScript to dist/, then drop the dev dependencies.
 FROM deps AS build
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY packages/client ./packages/client
 RUN npm run build && npm prune --omit=dev
 
 # 3. Runtime: compiled code, production dependencies, nothing else.
@@ -30,9 +33,11 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080 8081
-# Liveness without curl in the image: Node's own fetch.
+# Liveness without curl in the image: Node's own fetch. Issue 13: healthy when any listener this
+# instance serves answers (`--env testing` listens on TESTING_PORT only, `--env production` on
+# PORT only, plain `serve` on both), so every `--env` becomes healthy.
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD ["node", "bin/healthcheck.js"]
 # exec form: node is PID 1's child-free target of SIGTERM, so graceful shutdown works.
 ENTRYPOINT ["node", "bin/vitrine.js"]
 CMD ["serve"]

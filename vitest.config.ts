@@ -1,8 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // The SDK is tested from its sources; its package exports point at dist/, built for publishing.
+    alias: { '@vitrine/client': fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) },
+  },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,

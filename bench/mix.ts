@@ -1,7 +1,6 @@
 /**
- * The issue #3 query mix: a fixed list of searches per query type, shared by the HTTP bench
- * (run.ts) and the in-process query profile (query-profile.ts). The deep-page type needs a
- * cursor found by paging, so it is added by each runner.
+ * The issue #3 query mix: a fixed list of searches per query type, used by the HTTP bench
+ * (run.ts). The deep-page type needs a cursor found by paging, so the runner adds it.
  */
 export const SEARCH_MIX: { id: string; name: string; queries: string[] }[] = [
   {

@@ -3,9 +3,16 @@ import { type ApplicationService, createApplicationService } from './application
 import { createApplicationStore } from './applications/store.js';
 import { type AuditLog, createAuditLog } from './audit/service.js';
 import { createAuditStore } from './audit/store.js';
-import { createLoginThrottle, type LoginThrottle } from './auth/login-throttle.js';
+import { createAuthorizationCodeStore } from './auth/authorization-codes.js';
+import { createLoginThrottle, LOGIN_UNLOCK_TOPIC, type LoginThrottle } from './auth/login-throttle.js';
 import { createTicketIssuer, type TicketIssuer } from './auth/login-ticket.js';
+import { createOAuthService, type OAuthService } from './auth/oauth.js';
 import { createRefreshTokenStore } from './auth/refresh-token-store.js';
+import {
+  createRevokedFamilies,
+  type RevokedFamilies,
+  TOKEN_FAMILIES_TOPIC,
+} from './auth/revoked-families.js';
 import { createSigningKeys, type SigningKeys } from './auth/signing-keys.js';
 import { CLOCK_SKEW_SECONDS, createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config/config.js';
@@ -21,17 +28,21 @@ import { createKeyStore, type KeyStore } from './keys/store.js';
 import { createKeyVerifier, type KeyVerifier } from './keys/verifier.js';
 import { createMemoryRateLimiter, type RateLimiter } from './limits/rate-limiter.js';
 import { createRedisRateLimiter, createSharedRateLimiter } from './limits/redis-rate-limiter.js';
+import { cursorKeyFrom } from './offers/cursor.js';
+import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
 import { createOfferService, type OfferService } from './offers/service.js';
 import { createOfferStore } from './offers/store-sql.js';
 import { createOperatorService, type OperatorService } from './operators/service.js';
 import { createOperatorStore } from './operators/store.js';
 import { type ChangeBus, createLocalChangeBus, createRedisChangeBus } from './platform/change-bus.js';
 import type { Clock } from './platform/clock.js';
-import type { Environment } from './platform/environment.js';
+import { type Environment, isEnvironment } from './platform/environment.js';
 import { connectRedis, type RedisConnection } from './platform/redis.js';
 import { createSecretBox, loadMasterSecret } from './platform/secret-box.js';
 import { createProjectService, type ProjectService } from './projects/service.js';
 import { createProjectStore } from './projects/store.js';
+import type { SearchIndex } from './search/engine.js';
+import { createSearchIndex } from './search/search-index.js';
 import { createSessionService, type SessionService } from './sessions/service.js';
 import { createSessionStore } from './sessions/store.js';
 import { createUsageMeter, type UsageMeter } from './usage/meter.js';
@@ -52,9 +63,15 @@ export interface Deps {
   keyStore: KeyStore;
   keyVerifier: KeyVerifier;
   offers: OfferService;
+  /** Issue 12: the in-memory search index per environment (`serve` builds them). */
+  searchIndexes: LiveIndexes;
   users: UserService;
   signingKeys: SigningKeys;
   tokens: TokenService;
+  /** SPEC §5.4: the OAuth 2.0 / OpenID Connect door (codes, grants, ID tokens). */
+  oauth: OAuthService;
+  /** SPEC §5.4: revoked token families, whose access tokens the bearer guard refuses. */
+  revokedFamilies: RevokedFamilies;
   tickets: Record<Environment, TicketIssuer>;
   loginThrottle: LoginThrottle;
   /** Issue #6: Redis when `REDIS_URL` is set, the change broadcast, limits, metering, metrics. */
@@ -77,6 +94,12 @@ export interface Deps {
 /** Topic of `changeBus` on which key changes (revocation, plan) are announced; message: the key hash. */
 export const KEY_CHANGES_TOPIC = 'api_keys';
 
+/**
+ * How often a process checks the `token_families` counter (on demand, at most this often): a
+ * revoked family's access tokens end within 1 s even when the change bus is down (SPEC §5.4).
+ */
+export const REVOKED_FAMILIES_CHECK_MS = 500;
+
 export function openDatabase(config: Config): Database {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl, { poolMax: config.databasePoolMax })
@@ -88,12 +111,27 @@ export function openDatabase(config: Config): Database {
 
 export function createDeps(
   config: Config,
-  options: { clock: Clock; logger: Logger; db?: Database; masterSecret?: Buffer },
+  options: {
+    clock: Clock;
+    logger: Logger;
+    db?: Database;
+    masterSecret?: Buffer;
+    /** The search engine's index factory (issue 12; default: src/search's). */
+    createSearchIndex?: () => SearchIndex;
+  },
 ): Deps {
   const { clock, logger } = options;
   const db = options.db ?? openDatabase(config);
   const masterSecret = options.masterSecret ?? loadMasterSecret(config.masterSecret, config.dataDir);
-  const refreshTokenStore = createRefreshTokenStore(db);
+  const revokedFamilies = createRevokedFamilies({ db, clock, checkMs: REVOKED_FAMILIES_CHECK_MS });
+  const refreshTokenStore = createRefreshTokenStore(db, {
+    denylistMs: config.accessTokenTtlMs + CLOCK_SKEW_SECONDS * 1000,
+    // Runs after the revocation committed; `changeBus` exists by then (it is built below).
+    onFamiliesRevoked: async () => {
+      revokedFamilies.markStale();
+      await changeBus.publish(TOKEN_FAMILIES_TOPIC, 'revoked');
+    },
+  });
   const userStore = createUserStore(db);
   const signingKeys = createSigningKeys({
     db,
@@ -107,6 +145,7 @@ export function createDeps(
     signingKeys,
     refreshTokens: refreshTokenStore,
     users: userStore,
+    revokedFamilies,
     settings: {
       accessTokenTtlMs: config.accessTokenTtlMs,
       refreshTokenTtlMs: config.refreshTokenTtlMs,
@@ -117,6 +156,15 @@ export function createDeps(
     },
   });
   const auth = authUrls(config);
+  const oauth = createOAuthService({
+    clock,
+    codes: createAuthorizationCodeStore(db),
+    tokens,
+    refreshTokens: refreshTokenStore,
+    users: userStore,
+    signingKeys,
+    authUrls: auth,
+  });
   const tickets = {
     production: createTicketIssuer(masterSecret, clock, `${auth.production}/connect`),
     testing: createTicketIssuer(masterSecret, clock, `${auth.testing}/connect`),
@@ -138,7 +186,19 @@ export function createDeps(
     ? createRedisChangeBus(redis, logger)
     : createLocalChangeBus({ onError: (error) => logger.error({ err: error }, 'change handler failed') });
   // Other processes' changes arrive here at once; the change-counter poll stays the fallback.
-  changeBus.subscribe(KEY_CHANGES_TOPIC, (hash) => keyVerifier.evict(hash));
+  changeBus.subscribe(KEY_CHANGES_TOPIC, (hash) => {
+    keyVerifier.evict(hash);
+    // A publishable key's origins may have changed (issue 16: CORS answers from memory).
+    keyVerifier
+      .reloadOrigins()
+      .catch((error) => logger.warn({ err: error }, 'allowed origins reload failed'));
+  });
+  changeBus.subscribe(TOKEN_FAMILIES_TOPIC, () => revokedFamilies.markStale());
+  // Issue 13: sign-in counts live in each process; an unlock (console, CLI) reaches them all.
+  const loginThrottle = createLoginThrottle(clock);
+  changeBus.subscribe(LOGIN_UNLOCK_TOPIC, (account) => {
+    loginThrottle.unlock(account);
+  });
   const keys = createKeyService({
     store: keyStore,
     projects: projectStore,
@@ -146,11 +206,31 @@ export function createDeps(
     refreshTokens: refreshTokenStore,
     onKeyChanged: async (hash) => {
       keyVerifier.evict(hash);
+      await keyVerifier.reloadOrigins();
       await changeBus.publish(KEY_CHANGES_TOPIC, hash);
     },
   });
   const users = createUserService({ store: userStore, refreshTokens: refreshTokenStore, clock });
-  const offers = createOfferService({ store: createOfferStore(db), clock });
+  const offerStore = createOfferStore(db);
+  // Issue 12: the search indexes are built by `serve` only (CLI commands write and announce).
+  const searchIndexes = createLiveIndexes({
+    store: offerStore,
+    createIndex: options.createSearchIndex ?? createSearchIndex,
+    logger,
+  });
+  changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
+    if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
+  });
+  const offers = createOfferService({
+    store: offerStore,
+    clock,
+    cursorKey: cursorKeyFrom(masterSecret),
+    indexes: searchIndexes,
+    onWritten: async (environment) => {
+      await searchIndexes.catchUp(environment);
+      await changeBus.publish(OFFER_CHANGES_TOPIC, environment);
+    },
+  });
   const usageStore = createUsageStore(db);
   const usageMeter = config.usageMetering
     ? createUsageMeter({
@@ -192,11 +272,14 @@ export function createDeps(
     keyStore,
     keyVerifier,
     offers,
+    searchIndexes,
     users,
     signingKeys,
     tokens,
+    oauth,
+    revokedFamilies,
     tickets,
-    loginThrottle: createLoginThrottle(clock),
+    loginThrottle,
     redis,
     changeBus,
     rateLimiter,
@@ -224,6 +307,7 @@ export function createDeps(
         ?.stop()
         .catch((error) => logger.error({ err: error }, 'usage counters lost on shutdown'));
       await keyVerifier.stop();
+      searchIndexes.stop();
       await changeBus.close();
       await redis?.close();
       await db.close();

@@ -12,7 +12,9 @@ import { createLogger } from './http/logger.js';
 import { generateOffers } from './offers/seed.js';
 import { systemClock } from './platform/clock.js';
 import { type Environment, isEnvironment } from './platform/environment.js';
+import { CLI_REDIS_WAIT_MS, settleRedis } from './platform/redis.js';
 import { UsageError } from './platform/usage-error.js';
+import { VERSION } from './platform/version.js';
 import { serve } from './serve/serve.js';
 
 /**
@@ -39,6 +41,7 @@ async function main(argv: string[]): Promise<void> {
     'Vitrine: offer search with API-key and token authentication',
   );
   program.exitOverride();
+  program.version(VERSION, '-V, --version', 'print the Vitrine version');
 
   // Commands other than serve log only warnings, to stderr: stdout is for their output.
   // Every command migrates first, so each works on a fresh DATA_DIR (SPEC §10: same config as serve).
@@ -48,10 +51,13 @@ async function main(argv: string[]): Promise<void> {
       logger: createLogger({ level: 'warn', stream: process.stderr }),
     });
     try {
+      // Issue 13: Redis is optional; a command never waits on it for more than 2 s.
+      if (deps.redis) await settleRedis(deps.redis, deps.logger, CLI_REDIS_WAIT_MS);
       if (options.migrate) await migrate(deps.db);
       return await work(deps);
     } finally {
-      await deps.close();
+      // A failure to close must not hide the command's result (a key shown once, say).
+      await deps.close().catch((error: unknown) => deps.logger.warn({ err: error }, 'closing failed'));
     }
   }
 

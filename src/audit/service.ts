@@ -18,6 +18,7 @@ export interface AuditLog {
     detail?: Record<string, unknown>,
   ): Promise<void>;
   list(filter?: AuditFilter): Promise<AuditEntry[]>;
+  count(filter?: AuditFilter): Promise<number>;
 }
 
 /** The audit log (SPEC §4): every operator and developer action, append-only. Never holds a secret. */
@@ -38,5 +39,6 @@ export function createAuditLog(deps: { store: AuditStore; clock: Clock }): Audit
       });
     },
     list: (filter = {}) => deps.store.list({ ...filter, limit: Math.min(filter.limit ?? 200, 1000) }),
+    count: (filter = {}) => deps.store.count(filter),
   };
 }

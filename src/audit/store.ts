@@ -21,6 +21,8 @@ export interface AuditFilter {
   actor?: string;
   target?: string;
   limit?: number;
+  /** Entries to skip (newest first), for paging. */
+  offset?: number;
 }
 
 interface AuditRow {
@@ -40,6 +42,8 @@ interface AuditRow {
 export interface AuditStore {
   append(entry: AuditEntry): Promise<void>;
   list(filter: AuditFilter): Promise<AuditEntry[]>;
+  /** How many entries match the filter (limit and offset ignored). */
+  count(filter: AuditFilter): Promise<number>;
 }
 
 export function createAuditStore(db: Database): AuditStore {
@@ -61,24 +65,17 @@ export function createAuditStore(db: Database): AuditStore {
         ],
       );
     },
-    async list({ action, actor, target, limit = 200 }) {
-      const where: string[] = [];
-      const params: SqlValue[] = [];
-      if (action) {
-        where.push('action LIKE ?');
-        params.push(`${action}%`);
-      }
-      if (actor) {
-        where.push('(actor_id = ? OR actor_email = ?)');
-        params.push(actor, actor.toLowerCase());
-      }
-      if (target) {
-        where.push('target_id = ?');
-        params.push(target);
-      }
-      params.push(limit);
+    async count(filter) {
+      const { sql, params } = whereOf(filter);
+      return Number(
+        (await db.get<{ n: number }>(`SELECT count(*) AS n FROM audit_log ${sql}`, params))?.n ?? 0,
+      );
+    },
+    async list(filter) {
+      const { sql, params } = whereOf(filter);
+      params.push(filter.limit ?? 200, filter.offset ?? 0);
       const rows = await db.all<AuditRow>(
-        `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`,
+        `SELECT * FROM audit_log ${sql} ORDER BY seq DESC LIMIT ? OFFSET ?`,
         params,
       );
       return rows.map((r) => ({
@@ -95,4 +92,22 @@ export function createAuditStore(db: Database): AuditStore {
       }));
     },
   };
+}
+
+function whereOf({ action, actor, target }: AuditFilter): { sql: string; params: SqlValue[] } {
+  const where: string[] = [];
+  const params: SqlValue[] = [];
+  if (action) {
+    where.push('action LIKE ?');
+    params.push(`${action}%`);
+  }
+  if (actor) {
+    where.push('(actor_id = ? OR actor_email = ?)');
+    params.push(actor, actor.toLowerCase());
+  }
+  if (target) {
+    where.push('target_id = ?');
+    params.push(target);
+  }
+  return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }

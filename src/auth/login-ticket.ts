@@ -18,8 +18,20 @@ const TICKET_TYPE = 'vitrine-login+jwt';
 export interface LoginTicket {
   keyId: string;
   environment: Environment;
+  /** `/connect`'s destination, or the OAuth `redirect_uri`. */
   destination: string;
   state: string | null;
+  /** Set when the login came through the OAuth door (`/authorize`, SPEC §5.4); null for `/connect`. */
+  oauth: OAuthRequest | null;
+}
+
+/** What `/authorize` was asked, carried by the ticket to the code the login ends with. */
+export interface OAuthRequest {
+  /** PKCE S256 challenge (RFC 7636). */
+  challenge: string;
+  nonce: string | null;
+  /** The scope granted, space-separated (possibly empty). */
+  scope: string;
 }
 
 export interface TicketIssuer {
@@ -44,6 +56,7 @@ export function createTicketIssuer(masterSecret: Buffer, clock: Clock, audience:
         env: ticket.environment,
         dst: ticket.destination,
         st: ticket.state,
+        ...(ticket.oauth ? { oa: ticket.oauth } : {}),
         n: sha256(nonce),
       })
         .setProtectedHeader({ alg: 'HS256', typ: TICKET_TYPE })
@@ -81,7 +94,16 @@ export function createTicketIssuer(masterSecret: Buffer, clock: Clock, audience:
         environment: env,
         destination: payload.dst,
         state: typeof payload.st === 'string' ? payload.st : null,
+        oauth: oauthRequest(payload.oa),
       };
     },
   };
+}
+
+/** The `oa` claim, authentic (the ticket's MAC verified) but still shape-checked. */
+function oauthRequest(value: unknown): OAuthRequest | null {
+  if (!value || typeof value !== 'object') return null;
+  const { challenge, nonce, scope } = value as Record<string, unknown>;
+  if (typeof challenge !== 'string' || typeof scope !== 'string') return null;
+  return { challenge, scope, nonce: typeof nonce === 'string' ? nonce : null };
 }

@@ -1,4 +1,5 @@
-import type { Database } from '../db/database.js';
+import { bumpCounter } from '../db/counters.js';
+import type { Database, Queryable } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 
 /** A refresh token as stored: only the SHA-256 of the token (SPEC §5). */
@@ -14,6 +15,8 @@ export interface RefreshTokenRecord {
   usedAt: number | null;
   revokedAt: number | null;
   revokedReason: string | null;
+  /** The scope of an OAuth grant (space-separated); null for a `/connect` login. */
+  scope: string | null;
 }
 
 export type RevokeReason =
@@ -22,7 +25,8 @@ export type RevokeReason =
   | 'key_revoked'
   | 'refresh_permission_withdrawn'
   | 'password_changed'
-  | 'user_disabled';
+  | 'user_disabled'
+  | 'code_replayed';
 
 interface Row {
   id: string;
@@ -36,10 +40,11 @@ interface Row {
   used_at: number | null;
   revoked_at: number | null;
   revoked_reason: string | null;
+  scope: string | null;
 }
 
 const COLUMNS =
-  'id, token_hash, family_id, user_id, key_id, environment, created_at, expires_at, used_at, revoked_at, revoked_reason';
+  'id, token_hash, family_id, user_id, key_id, environment, created_at, expires_at, used_at, revoked_at, revoked_reason, scope';
 const num = (v: number | null) => (v === null ? null : Number(v));
 const fromRow = (r: Row): RefreshTokenRecord => ({
   id: r.id,
@@ -53,6 +58,7 @@ const fromRow = (r: Row): RefreshTokenRecord => ({
   usedAt: num(r.used_at),
   revokedAt: num(r.revoked_at),
   revokedReason: r.revoked_reason,
+  scope: r.scope,
 });
 
 export interface RefreshTokenStore {
@@ -60,21 +66,63 @@ export interface RefreshTokenStore {
   findByHash(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /** Marks a token spent (rotation); false when it was already spent: the caller lost a race or sees reuse. */
   markUsed(id: string, at: number): Promise<boolean>;
-  /** Each returns how many live tokens it revoked. */
+  /**
+   * Each returns how many live tokens it revoked, and denylists the families it touched (every
+   * family for `revokeFamily`, even one without refresh tokens) so their access tokens are
+   * refused too (SPEC §5.4); `onFamiliesRevoked` then tells this process and the others.
+   */
   revokeFamily(familyId: string, reason: RevokeReason, at: number): Promise<number>;
   revokeForKey(keyId: string, reason: RevokeReason, at: number): Promise<number>;
   revokeForUser(userId: string, reason: RevokeReason, at: number): Promise<number>;
 }
 
-export function createRefreshTokenStore(db: Database): RefreshTokenStore {
-  const revokeWhere = async (where: string, value: string, reason: RevokeReason, at: number) =>
-    db.run(
-      `UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE ${where} = ? AND revoked_at IS NULL`,
-      [at, reason, value],
+export interface RefreshTokenStoreOptions {
+  /** How long a revoked family stays denylisted: the access-token lifetime plus the clock skew. */
+  denylistMs: number;
+  /** After a revocation has committed: refresh the local denylist and tell the other processes. */
+  onFamiliesRevoked?: () => void | Promise<void>;
+}
+
+export function createRefreshTokenStore(db: Database, options: RefreshTokenStoreOptions): RefreshTokenStore {
+  /** Denylists the families matched by `select` (a SELECT of family ids), in the caller's transaction. */
+  async function denylist(
+    tx: Queryable,
+    select: { sql: string; params: (string | number)[] },
+    reason: RevokeReason,
+    at: number,
+  ) {
+    const seq = await bumpCounter(tx, 'token_families');
+    // Rows past their use are pruned as new ones arrive: the table holds ~10 h of revocations.
+    await tx.run('DELETE FROM revoked_token_families WHERE expires_at <= ?', [at]);
+    await tx.run(
+      `INSERT INTO revoked_token_families (family_id, reason, revoked_at, expires_at, change_seq)
+       SELECT f.family_id, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM (${select.sql}) f WHERE true
+       ON CONFLICT (family_id) DO NOTHING`,
+      [reason, at, at + options.denylistMs, seq, ...select.params],
     );
+  }
+  const revokeWhere = async (where: string, value: string, reason: RevokeReason, at: number) => {
+    const revoked = await db.transaction(async (tx) => {
+      await denylist(
+        tx,
+        {
+          sql: `SELECT DISTINCT family_id FROM refresh_tokens WHERE ${where} = ? AND revoked_at IS NULL`,
+          params: [value],
+        },
+        reason,
+        at,
+      );
+      return tx.run(
+        `UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE ${where} = ? AND revoked_at IS NULL`,
+        [at, reason, value],
+      );
+    });
+    await options.onFamiliesRevoked?.();
+    return revoked;
+  };
   return {
     async insert(r) {
-      await db.run(`INSERT INTO refresh_tokens (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      await db.run(`INSERT INTO refresh_tokens (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
         r.id,
         r.tokenHash,
         r.familyId,
@@ -86,6 +134,7 @@ export function createRefreshTokenStore(db: Database): RefreshTokenStore {
         r.usedAt,
         r.revokedAt,
         r.revokedReason,
+        r.scope,
       ]);
     },
     async findByHash(tokenHash) {
@@ -99,7 +148,17 @@ export function createRefreshTokenStore(db: Database): RefreshTokenStore {
         (await db.run('UPDATE refresh_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL', [at, id])) > 0
       );
     },
-    revokeFamily: (familyId, reason, at) => revokeWhere('family_id', familyId, reason, at),
+    async revokeFamily(familyId, reason, at) {
+      const revoked = await db.transaction(async (tx) => {
+        await denylist(tx, { sql: 'SELECT CAST(? AS TEXT) AS family_id', params: [familyId] }, reason, at);
+        return tx.run(
+          'UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE family_id = ? AND revoked_at IS NULL',
+          [at, reason, familyId],
+        );
+      });
+      await options.onFamiliesRevoked?.();
+      return revoked;
+    },
     revokeForKey: (keyId, reason, at) => revokeWhere('key_id', keyId, reason, at),
     revokeForUser: (userId, reason, at) => revokeWhere('user_id', userId, reason, at),
   };

@@ -6,6 +6,7 @@ import type { Environment } from '../platform/environment.js';
 import { newId, randomBase62 } from '../platform/ids.js';
 import type { User, UserStore } from '../users/store.js';
 import type { RefreshTokenRecord, RefreshTokenStore } from './refresh-token-store.js';
+import type { RevokedFamilies } from './revoked-families.js';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';
 
 /**
@@ -36,6 +37,13 @@ export interface AccessTokenClaims {
   jti: string;
   /** Session version: the user's password-change time when the token was issued. */
   sv: number;
+  /**
+   * The token family (login) the token was issued from: revoking the family ends the token
+   * within 1 s (SPEC §5.4). Absent only from tokens issued before version 60.
+   */
+  sid?: string;
+  /** The OAuth scope granted (space-separated); absent for `/connect` logins. */
+  scope?: string;
 }
 
 export interface IssuedTokens {
@@ -44,6 +52,10 @@ export interface IssuedTokens {
   expiresAt: number;
   /** Null when the key may not hold refresh tokens, or with rotation off on refresh. */
   refreshToken: string | null;
+  /** The family (one login) the tokens belong to: the `sid` claim. */
+  familyId: string;
+  /** The OAuth scope granted; null for `/connect`. */
+  scope: string | null;
 }
 
 export type AccessCheck =
@@ -64,6 +76,16 @@ export type RefreshOutcome =
 export interface TokenService {
   /** After a successful login: an access token, and a refresh token when the key may refresh. */
   login(user: User, key: KeyRecord): Promise<IssuedTokens>;
+  /**
+   * An OAuth grant (authorization code exchanged, SPEC §5.4): the family id was chosen when the
+   * code was issued, so a replayed code can revoke it; a refresh token only when `offline` was
+   * granted and the key has the refresh permission.
+   */
+  grant(
+    user: User,
+    key: KeyRecord,
+    grant: { familyId: string; scope: string; offline: boolean },
+  ): Promise<IssuedTokens>;
   refresh(rawToken: string, key: KeyRecord): Promise<RefreshOutcome>;
   /** RFC 7009: revokes the token's family when it belongs to this key; silently ignores anything else. */
   revoke(rawToken: string, key: KeyRecord): Promise<void>;
@@ -86,14 +108,27 @@ export function createTokenService(deps: {
   refreshTokens: RefreshTokenStore;
   users: UserStore;
   settings: TokenSettings;
+  revokedFamilies: RevokedFamilies;
 }): TokenService {
   const { clock, settings } = deps;
 
-  async function accessToken(user: User, key: KeyRecord): Promise<{ token: string; expiresAt: number }> {
+  async function accessToken(
+    user: User,
+    key: KeyRecord,
+    familyId: string,
+    scope: string | null,
+  ): Promise<{ token: string; expiresAt: number }> {
     const signer = await deps.signingKeys.signer(user.environment);
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + Math.floor(settings.accessTokenTtlMs / 1000);
-    const token = await new SignJWT({ client_id: key.id, env: user.environment, sv: user.passwordChangedAt })
+    const claims = {
+      client_id: key.id,
+      env: user.environment,
+      sv: user.passwordChangedAt,
+      sid: familyId,
+      ...(scope === null ? {} : { scope }),
+    };
+    const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: signer.kid, typ: ACCESS_TOKEN_TYPE })
       .setIssuer(settings.authUrls[user.environment])
       .setSubject(user.id)
@@ -105,7 +140,12 @@ export function createTokenService(deps: {
     return { token, expiresAt: exp * 1000 };
   }
 
-  async function newRefreshToken(user: User, key: KeyRecord, familyId: string): Promise<string> {
+  async function newRefreshToken(
+    user: User,
+    key: KeyRecord,
+    familyId: string,
+    scope: string | null,
+  ): Promise<string> {
     const token = `vrt_${randomBase62(43)}`;
     const now = clock.now();
     const record: RefreshTokenRecord = {
@@ -120,6 +160,7 @@ export function createTokenService(deps: {
       usedAt: null,
       revokedAt: null,
       revokedReason: null,
+      scope,
     };
     await deps.refreshTokens.insert(record);
     return token;
@@ -135,9 +176,17 @@ export function createTokenService(deps: {
 
   return {
     async login(user, key) {
-      const access = await accessToken(user, key);
-      const refreshToken = key.refreshAllowed ? await newRefreshToken(user, key, newId('rtf')) : null;
-      return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken };
+      const familyId = newId('rtf');
+      const access = await accessToken(user, key, familyId, null);
+      const refreshToken = key.refreshAllowed ? await newRefreshToken(user, key, familyId, null) : null;
+      return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken, familyId, scope: null };
+    },
+
+    async grant(user, key, { familyId, scope, offline }) {
+      const access = await accessToken(user, key, familyId, scope);
+      const refreshToken =
+        offline && key.refreshAllowed ? await newRefreshToken(user, key, familyId, scope) : null;
+      return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken, familyId, scope };
     },
 
     async refresh(raw, key) {
@@ -164,13 +213,19 @@ export function createTokenService(deps: {
             return { ok: false, code: 'refresh_token_revoked' };
           }
         }
-        refreshToken = await newRefreshToken(user, key, record.familyId);
+        refreshToken = await newRefreshToken(user, key, record.familyId, record.scope);
       }
-      const access = await accessToken(user, key);
+      const access = await accessToken(user, key, record.familyId, record.scope);
       return {
         ok: true,
         user,
-        tokens: { accessToken: access.token, expiresAt: access.expiresAt, refreshToken },
+        tokens: {
+          accessToken: access.token,
+          expiresAt: access.expiresAt,
+          refreshToken,
+          familyId: record.familyId,
+          scope: record.scope,
+        },
       };
     },
 
@@ -219,6 +274,11 @@ export function createTokenService(deps: {
       // version (the time of the last password change, exact to the millisecond).
       if (claims.sv !== user.passwordChangedAt) {
         return { ok: false, code: 'token_invalid', reason: 'issued before password change' };
+      }
+      // SPEC §5.4: the family was revoked (by the client, reuse detected, key or permission
+      // revoked, a replayed authorization code): its access tokens end with it.
+      if (typeof claims.sid === 'string' && (await deps.revokedFamilies.isRevoked(claims.sid))) {
+        return { ok: false, code: 'token_invalid', reason: 'family revoked' };
       }
       return { ok: true, user, claims };
     },

@@ -1,8 +1,12 @@
 import type { Command } from 'commander';
 import { createConsoleSearch } from '../console/store.js';
 import type { Deps } from '../deps.js';
+import { describeFixedFilters, parseFixedFilters } from '../keys/publishable.js';
+import { parseRollOverlap } from '../keys/roll-overlap.js';
+import { keyScopes } from '../keys/scopes.js';
 import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
+import { UsageError } from '../platform/usage-error.js';
 import type { Project } from '../projects/store.js';
 import { cliActor, operatorActions } from './actor.js';
 import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
@@ -26,6 +30,9 @@ export const keyJson = (k: KeyRecord) => ({
   environment: k.environment,
   hint: k.hint,
   state: k.state,
+  kind: k.kind,
+  scopes: keyScopes(k),
+  ...(k.kind === 'publishable' ? { allowedOrigins: k.allowedOrigins, fixedFilters: k.fixedFilters } : {}),
   refreshAllowed: k.refreshAllowed,
   rateLimitRps: k.rateLimitRps,
   expiresAt: iso(k.expiresAt),
@@ -82,14 +89,48 @@ export function registerAccountCommands(
     .option('--search <text>', 'only those whose id, email or name contains this')
     .option('--json', 'print one JSON object')
     .action(async (o: { search?: string; json?: boolean }) => {
-      const list = await withDeps((d) => createConsoleSearch(d.db).developers(o.search ?? ''));
+      // Every match, page after page (the console shows them 50 at a time).
+      const list = await withDeps(async (d) => {
+        const search = createConsoleSearch(d.db);
+        const all = [];
+        for (let page = 1; ; page += 1) {
+          const found = await search.developers(o.search ?? '', page);
+          all.push(...found.items);
+          if (page * found.pageSize >= found.total) return all;
+        }
+      });
       print(
         {
-          json: { developers: list.map((x) => ({ ...x, createdAt: iso(x.createdAt) })) },
+          json: {
+            developers: list.map((x) => ({
+              ...x,
+              createdAt: iso(x.createdAt),
+              disabledAt: iso(x.disabledAt),
+            })),
+          },
           text: table(
             ['ID', 'EMAIL', 'NAME', 'CREATED'],
             list.map((x) => [x.id, x.email, x.name, iso(x.createdAt)]),
           ),
+        },
+        Boolean(o.json),
+      );
+    });
+
+  developers
+    .command('disable <developerId>')
+    .description(
+      'disable a developer account: no more portal sign-in, sessions end; keys stay (revoke them apart)',
+    )
+    .option('--json', 'print one JSON object')
+    .action(async (developerId: string, o: { json?: boolean }) => {
+      const { endedSessions } = await withDeps((d) =>
+        operatorActions(d).disableDeveloper(cliActor(), developerId),
+      );
+      print(
+        {
+          json: { id: developerId, disabled: true, endedSessions },
+          text: `Disabled developer ${developerId}; ${endedSessions} portal session(s) ended. Their keys still work: revoke them with \`vitrine keys revoke\`.`,
         },
         Boolean(o.json),
       );
@@ -166,31 +207,76 @@ export function registerAccountCommands(
     .requiredOption('--project <id>', 'project id (prj_…)')
     .requiredOption('--env <environment>', 'production or testing', parseEnv)
     .option('--expires-at <date>', 'optional expiry (ISO 8601)')
+    .option(
+      '--publishable',
+      'a publishable key (vk_pub_…) for browsers and apps: search only, needs --origin',
+    )
+    .option(
+      '--origin <url>',
+      'publishable: an allowed origin, exactly https://host[:port] (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--filter <name=value>',
+      'publishable: a filter fixed on every search (category, tag, city, country, currency; repeatable)',
+      collect,
+      [],
+    )
     .option('--json', 'print one JSON object')
-    .action(async (o: { project: string; env: Environment; expiresAt?: string; json?: boolean }) => {
-      const expiresAt = o.expiresAt === undefined ? null : parseTimestamp(o.expiresAt, '--expires-at');
-      const issued = await withDeps(async (d) => {
-        const key = await d.keys.issue({ projectId: o.project, environment: o.env, expiresAt });
-        // The audit entry names the key, never the secret.
-        await d.audit.record(
-          cliActor(),
-          'key.issue',
-          { type: 'key', id: key.record.id },
-          {
+    .action(
+      async (o: {
+        project: string;
+        env: Environment;
+        expiresAt?: string;
+        publishable?: boolean;
+        origin: string[];
+        filter: string[];
+        json?: boolean;
+      }) => {
+        const expiresAt = o.expiresAt === undefined ? null : parseTimestamp(o.expiresAt, '--expires-at');
+        if (!o.publishable && (o.origin.length > 0 || o.filter.length > 0)) {
+          throw new UsageError('--origin and --filter are for publishable keys: add --publishable');
+        }
+        const kind = o.publishable ? 'publishable' : 'secret';
+        const issued = await withDeps(async (d) => {
+          const key = await d.keys.issue({
             projectId: o.project,
             environment: o.env,
+            expiresAt,
+            kind,
+            allowedOrigins: o.origin,
+            fixedFilters: parseFixedFilters(o.filter),
+          });
+          // The audit entry names the key, never the secret.
+          await d.audit.record(
+            cliActor(),
+            'key.issue',
+            { type: 'key', id: key.record.id },
+            {
+              projectId: o.project,
+              environment: o.env,
+              ...(o.publishable
+                ? {
+                    kind,
+                    allowedOrigins: key.record.allowedOrigins,
+                    fixedFilters: key.record.fixedFilters,
+                  }
+                : {}),
+            },
+          );
+          return key;
+        });
+        const what = o.publishable ? 'publishable key' : 'key';
+        print(
+          {
+            json: { ...keyJson(issued.record), key: issued.key },
+            text: `Issued ${issued.record.environment} ${what} ${issued.record.id} for ${issued.record.projectId}.\nKey (shown once, store it now): ${issued.key}`,
           },
+          Boolean(o.json),
         );
-        return key;
-      });
-      print(
-        {
-          json: { ...keyJson(issued.record), key: issued.key },
-          text: `Issued ${issued.record.environment} key ${issued.record.id} for ${issued.record.projectId}.\nKey (shown once, store it now): ${issued.key}`,
-        },
-        Boolean(o.json),
-      );
-    });
+      },
+    );
   keys
     .command('list')
     .description('list keys (never the secrets)')
@@ -203,12 +289,17 @@ export function registerAccountCommands(
         {
           json: { keys: list.map(keyJson) },
           text: table(
-            ['ID', 'PROJECT', 'ENV', 'KEY', 'STATE', 'REFRESH', 'CREATED', 'LAST USED'],
+            ['ID', 'PROJECT', 'ENV', 'KEY', 'KIND', 'STATE', 'REFRESH', 'CREATED', 'LAST USED'],
             list.map((k) => [
               k.id,
               k.projectId,
               k.environment,
               k.hint,
+              k.kind === 'publishable'
+                ? ['publishable', ...k.allowedOrigins, ...describeFixedFilters(k.fixedFilters)].join(' ')
+                : k.writeAllowed
+                  ? 'secret+write'
+                  : 'secret',
               k.state,
               k.refreshAllowed ? 'yes' : 'no',
               iso(k.createdAt),
@@ -227,6 +318,23 @@ export function registerAccountCommands(
     .action(async (keyId: string, o: { json?: boolean }) => {
       const key = await withDeps((d) => operatorActions(d).revoke(cliActor(), keyId));
       print({ json: keyJson(key), text: `Revoked key ${key.id}` }, Boolean(o.json));
+    });
+  keys
+    .command('roll')
+    .description('a new secret for a key, printed once; the old one keeps working for the overlap')
+    .argument('<keyId>', 'key id (key_…)')
+    .option('--overlap <overlap>', 'how long the old secret still works: none, 1h, 24h or 7d', 'none')
+    .option('--json', 'print one JSON object')
+    .action(async (keyId: string, o: { overlap: string; json?: boolean }) => {
+      const overlap = parseRollOverlap(o.overlap);
+      const issued = await withDeps((d) => operatorActions(d).rollKey(cliActor(), keyId, overlap));
+      print(
+        {
+          json: { ...keyJson(issued.record), key: issued.key, overlap },
+          text: `Rolled key ${issued.record.id} (the old secret ${overlap === 'none' ? 'no longer works' : `works for ${overlap} more`}). The new secret, shown once:\n\n  ${issued.key}\n`,
+        },
+        Boolean(o.json),
+      );
     });
   keys
     .command('grant-refresh')
@@ -251,6 +359,27 @@ export function registerAccountCommands(
         },
         Boolean(o.json),
       );
+    });
+  keys
+    .command('grant-write')
+    .description('grant offers:write: the key may import and withdraw its project’s offers over HTTP')
+    .argument('<keyId>', 'key id (key_…)')
+    .option('--json', 'print one JSON object')
+    .action(async (keyId: string, o: { json?: boolean }) => {
+      const key = await withDeps((d) => operatorActions(d).grantWrite(cliActor(), keyId));
+      print(
+        { json: keyJson(key), text: `Key ${key.id} may now write its project's offers` },
+        Boolean(o.json),
+      );
+    });
+  keys
+    .command('revoke-write')
+    .description('withdraw offers:write')
+    .argument('<keyId>', 'key id (key_…)')
+    .option('--json', 'print one JSON object')
+    .action(async (keyId: string, o: { json?: boolean }) => {
+      const key = await withDeps((d) => operatorActions(d).revokeWrite(cliActor(), keyId));
+      print({ json: keyJson(key), text: `Key ${key.id} may no longer write offers` }, Boolean(o.json));
     });
   registerKeyLimitCommands(keys, withDeps);
 }

@@ -13,17 +13,54 @@ export function print(result: CommandResult, asJson: boolean): void {
 
 /**
  * Reads a secret from standard input (SPEC §10: never from argv, where `ps` and shell history
- * would show it). One trailing newline is dropped, as `echo` and here-strings add one.
+ * would show it). Piped (scripts, `echo … |`): all of it, one trailing newline dropped, as `echo`
+ * and here-strings add one. At a terminal: a prompt that shows nothing of what is typed and ends
+ * at Enter, as `sudo` and `ssh` do (issue 15: it used to echo and wait for Ctrl-D).
  */
 export async function readSecretFromStdin(what: string): Promise<string> {
-  if (stdin.isTTY) process.stderr.write(`${what}: `);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(chunk as Buffer);
-  const value = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+  const value = stdin.isTTY ? await promptHidden(what) : await readPiped();
   if (value === '') throw new UsageError(`no ${what} on standard input`);
   return value;
+}
+
+async function readPiped(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+const ENTER = new Set(['\r', '\n', '\u0004']);
+const INTERRUPT = '\u0003';
+const ERASE = new Set(['\u007f', '\b']);
+
+/** A line read from the terminal in raw mode: nothing echoed, Backspace works, Ctrl-C cancels. */
+function promptHidden(what: string): Promise<string> {
+  // Raw mode before the prompt: keys typed as soon as it shows must not be echoed.
+  stdin.setRawMode(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  process.stderr.write(`${what} (typing is not shown; Enter to finish): `);
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = (settle: () => void) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      settle();
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (ENTER.has(char)) return finish(() => resolve(value));
+        if (char === INTERRUPT) return finish(() => reject(new UsageError(`no ${what}: cancelled`)));
+        if (ERASE.has(char)) value = [...value].slice(0, -1).join('');
+        else if (char >= ' ') value += char;
+      }
+    };
+    stdin.on('data', onData);
+  });
 }
 
 export function parseTimestamp(value: string, option: string): number {

@@ -94,12 +94,49 @@ export function registerPortalCommands(program: Command, withDeps: WithDeps): vo
               email: x.email,
               name: x.name,
               createdAt: iso(x.createdAt),
+              disabledAt: iso(x.disabledAt),
             })),
           },
           text: table(
-            ['id', 'email', 'name', 'created'],
-            list.map((x) => [x.id, x.email, x.name, iso(x.createdAt)]),
+            ['id', 'email', 'name', 'created', 'disabled'],
+            list.map((x) => [x.id, x.email, x.name, iso(x.createdAt), iso(x.disabledAt)]),
           ),
+        },
+        Boolean(o.json),
+      );
+    });
+
+  operators
+    .command('set-password <operatorId>')
+    .description("set an operator's console password (read from standard input); their sessions end")
+    .option('--password-stdin', 'read the password from standard input (required)')
+    .option('--json', 'print one JSON object')
+    .action(async (operatorId: string, o: { passwordStdin?: boolean; json?: boolean }) => {
+      if (!o.passwordStdin) throw new UsageError('give the password on standard input with --password-stdin');
+      const password = await readSecretFromStdin('password');
+      const { endedSessions } = await withDeps((d) =>
+        operatorActions(d).setOperatorPassword(cliActor(), operatorId, password),
+      );
+      print(
+        {
+          json: { id: operatorId, endedSessions },
+          text: `Password of ${operatorId} changed; ${endedSessions} console session(s) ended`,
+        },
+        Boolean(o.json),
+      );
+    });
+  operators
+    .command('disable <operatorId>')
+    .description('disable an operator account: no more sign-in, sessions end (never the last one)')
+    .option('--json', 'print one JSON object')
+    .action(async (operatorId: string, o: { json?: boolean }) => {
+      const { endedSessions } = await withDeps((d) =>
+        operatorActions(d).disableOperator(cliActor(), operatorId),
+      );
+      print(
+        {
+          json: { id: operatorId, disabled: true, endedSessions },
+          text: `Disabled operator ${operatorId}; ${endedSessions} console session(s) ended`,
         },
         Boolean(o.json),
       );

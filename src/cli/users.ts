@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
+import { LOGIN_UNLOCK_TOPIC, unlockAccount } from '../auth/login-throttle.js';
 import type { Deps } from '../deps.js';
 import type { Environment } from '../platform/environment.js';
+import { UsageError } from '../platform/usage-error.js';
 import type { User } from '../users/store.js';
+import { cliActor } from './actor.js';
 import { iso, print, readSecretFromStdin, table } from './io.js';
 
 type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
@@ -91,6 +94,38 @@ export function registerAuthCommands(
         {
           json: { ...userJson(r.user), revokedRefreshTokens: r.revokedRefreshTokens },
           text: `Password of ${r.user.id} changed; ${r.revokedRefreshTokens} refresh token(s) revoked`,
+        },
+        Boolean(o.json),
+      );
+    });
+
+  users
+    .command('unlock')
+    .description(
+      'clear a sign-in lockout at once on every running instance (through Redis); audited. End users with --env, developers or operators with --area',
+    )
+    .requiredOption('--email <email>', 'the account to unlock')
+    .option('--env <environment>', 'an end-user account of this environment', parseEnv)
+    .option('--area <area>', 'portal (a developer) or console (an operator)')
+    .option('--json', 'print one JSON object')
+    .action(async (o: { email: string; env?: Environment; area?: string; json?: boolean }) => {
+      if ((o.env === undefined) === (o.area === undefined))
+        throw new UsageError('give exactly one of --env or --area');
+      const account = unlockAccount(o.env ? `connect:${o.env}` : (o.area ?? ''), o.email);
+      if (!account) throw new UsageError('--area must be portal or console, and --email an email address');
+      const announced = await withDeps(async (d) => {
+        // Each instance keeps its own counts: only the change bus (Redis) reaches them.
+        const reached = d.redis?.state === 'ready';
+        await d.changeBus.publish(LOGIN_UNLOCK_TOPIC, account);
+        await d.audit.record(cliActor(), 'login.unlock', { type: 'account', id: account });
+        return reached;
+      });
+      print(
+        {
+          json: { account, announced },
+          text: announced
+            ? `Unlocked sign-in of ${account} on every running instance.`
+            : `Recorded the unlock of ${account}, but without Redis no running instance could be told: unlock it in the console (/console/developers), or wait for the lockout to end (at most 15 minutes).`,
         },
         Boolean(o.json),
       );

@@ -22,13 +22,13 @@ describe('config', () => {
       PORT: '9000',
       DATABASE_URL: 'postgres://u:p@db:5432/vitrine',
       PUBLIC_ORIGIN: 'https://api.example.com',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
     });
     expect(config).toMatchObject({
       port: 9000,
       databaseUrl: 'postgres://u:p@db:5432/vitrine',
       publicOrigin: 'https://api.example.com',
-      trustProxy: true,
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
     });
   });
 
@@ -46,6 +46,34 @@ describe('config', () => {
       const problems = (error as ConfigError).problems.join('\n');
       for (const name of ['PORT', 'DATABASE_URL', 'PUBLIC_ORIGIN', 'KEY_CACHE_REFRESH_MS'])
         expect(problems).toContain(name);
+    }
+  });
+
+  it('trusts no proxy by default, and only listed proxy addresses otherwise (issue 13)', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback,fd00::/8' }).trustProxy).toEqual(['loopback', 'fd00::/8']);
+    for (const bad of ['true', '1', 'yes', '10.0.0.0/33', 'proxy.example.com', '10.0.0.1/8/2', ',']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(ConfigError);
+    }
+  });
+
+  it('names a bad secret variable without printing its value (issue 13)', () => {
+    try {
+      loadConfig({
+        DATABASE_URL: 'mysql://admin:hunter2-db-password@db/vitrine',
+        MASTER_SECRET: 'short-master-secret-value',
+        REDIS_URL: 'http://:redis-password@cache',
+        PORT: 'eighty',
+      });
+      expect.unreachable();
+    } catch (error) {
+      const message = (error as ConfigError).message;
+      for (const name of ['DATABASE_URL', 'MASTER_SECRET', 'REDIS_URL']) expect(message).toContain(name);
+      for (const secret of ['hunter2-db-password', 'short-master-secret-value', 'redis-password']) {
+        expect(message).not.toContain(secret);
+      }
+      expect(message).toContain('PORT="eighty"');
     }
   });
 });

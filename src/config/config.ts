@@ -9,6 +9,7 @@ import {
   parseSecret,
   parseString,
   parseSubset,
+  parseTrustProxy,
   parseUrlWithScheme,
 } from './parsers.js';
 
@@ -166,17 +167,35 @@ export const CONFIG_SPEC = {
     parseInteger(50, 1000),
     'How often each process looks for revoked or changed API keys (ms). At most 1000, so a revocation is refused everywhere within one second (SPEC §3).',
   ),
+  searchPollMs: variable(
+    'SEARCH_POLL_MS',
+    '250',
+    parseInteger(20, 1000),
+    'How often each serving process reads the offers change counter and applies new writes to its in-memory search index (ms). At most 1000, so a write by another process or the CLI is searchable everywhere within one second; with REDIS_URL a change message also triggers it at once.',
+  ),
   bodyLimitBytes: variable(
     'BODY_LIMIT_BYTES',
     '65536',
     parseInteger(1024, 10 * 1024 * 1024),
     'Largest request body accepted; larger bodies get `413 payload_too_large`.',
   ),
+  importMaxBytes: variable(
+    'IMPORT_MAX_BYTES',
+    String(50 * 1024 * 1024),
+    parseInteger(1024, 1024 * 1024 * 1024),
+    'Largest NDJSON body `POST {base_url}/offers/import` accepts (streamed, not held in memory); larger bodies get `413 payload_too_large` (issue 16).',
+  ),
+  rateLimitPublishableAddress: variable(
+    'RATE_LIMIT_PUBLISHABLE_ADDRESS',
+    '5',
+    parseInteger(1, 1_000_000),
+    "Requests per second one client address may make with one publishable key (bursts of up to one second's worth), besides the key's own plan: one visitor cannot spend a shop's whole budget (issue 16).",
+  ),
   trustProxy: variable(
     'TRUST_PROXY',
     'false',
-    parseBoolean,
-    'Trust `X-Forwarded-*` headers (set when behind a load balancer) for client addresses.',
+    parseTrustProxy,
+    "`false`, or the load balancer's addresses/CIDRs (`10.0.0.0/8,127.0.0.1`, `loopback`): `X-Forwarded-For` is believed only from them. `true` is refused (any client could spoof its address).",
   ),
   accessTokenTtlMs: variable(
     'ACCESS_TOKEN_TTL',
@@ -253,6 +272,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Variables whose values may hold a secret: named in config errors, their values never shown. */
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'MASTER_SECRET', 'METRICS_TOKEN']);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];
   const raw: Record<string, unknown> = {};
@@ -263,7 +285,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     try {
       raw[key] = spec.parse(value);
     } catch (error) {
-      problems.push(`${spec.env}=${JSON.stringify(value)}: ${(error as Error).message}`);
+      // Issue 13: a secret's value (a password inside DATABASE_URL) is never printed.
+      const shown = SECRET_VARIABLES.has(spec.env) ? '(value hidden)' : JSON.stringify(value);
+      problems.push(`${spec.env}=${shown}: ${(error as Error).message}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Small, strict parsers for environment values. Each returns the parsed value or throws a
  * `TypeError` whose message is shown to the operator next to the variable's name.
@@ -134,4 +136,43 @@ export function parseDeprecations(raw: string): Readonly<Record<string, VersionD
     out[match[1] as string] = { deprecatedAt, sunsetAt };
   }
   return Object.freeze(out);
+}
+
+/** Names proxy-addr (Fastify's `trustProxy`) understands for whole address ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `TRUST_PROXY` (issue 13): `false` (default), or the addresses and CIDRs of the proxies in
+ * front (`10.0.0.0/8,127.0.0.1`, or the names `loopback`, `linklocal`, `uniquelocal`).
+ * `X-Forwarded-For` is believed only from those addresses. `true` (trust every hop) is refused:
+ * with no proxy in front any client could pick its own address and step round the per-address
+ * bad-key budget and login throttle.
+ */
+export function parseTrustProxy(raw: string): false | string[] {
+  const value = raw.trim();
+  if (['0', 'false', 'off', 'no'].includes(value)) return false;
+  if (['1', 'true', 'on', 'yes'].includes(value)) {
+    throw new TypeError(
+      "must list the proxies' addresses or CIDRs (e.g. 10.0.0.0/8 or loopback), not true: trusting every hop lets any client choose its own address",
+    );
+  }
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const bad = items.filter((item) => !PROXY_RANGES.includes(item) && !isAddressOrCidr(item));
+  if (items.length === 0 || bad.length > 0) {
+    throw new TypeError(
+      'must be false or a comma-separated list of IP addresses, CIDRs, loopback, linklocal, uniquelocal',
+    );
+  }
+  return [...new Set(items)];
+}
+
+function isAddressOrCidr(item: string): boolean {
+  const [address = '', prefix, ...rest] = item.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }

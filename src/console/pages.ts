@@ -5,10 +5,12 @@ import { keyFacts, keyTable } from '../portal/pages.js';
 import type { Project } from '../projects/store.js';
 import type { UsageDay } from '../usage/service.js';
 import { stateBadge } from '../web/badges.js';
+import { confirmationBody } from '../web/confirm.js';
 import { formatTime } from '../web/format.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { appLayout, csrfField } from '../web/layout.js';
 import { usageChart } from '../web/usage-chart.js';
+import type { DeveloperRow, Paged } from './store.js';
 
 /** The operator console's pages (SPEC §4, issue 5). Plain forms, no script. */
 export interface ConsoleSession {
@@ -26,6 +28,19 @@ const NAV = [
 
 function layout(s: ConsoleSession, title: string, body: SafeHtml, current?: string, flash?: string): string {
   return appLayout({ area: 'console', title, body, flash, session: { ...s, nav: NAV, current } });
+}
+
+/** "51–100 of 1 234" and Previous/Next links keeping the list's other parameters. */
+function pager(path: string, params: Record<string, string>, p: Paged<unknown>): SafeHtml {
+  const from = p.total === 0 ? 0 : (p.page - 1) * p.pageSize + 1;
+  const to = Math.min(p.page * p.pageSize, p.total);
+  const link = (page: number) => {
+    const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== ''));
+    if (page > 1) query.set('page', String(page));
+    const search = query.toString();
+    return search === '' ? path : `${path}?${search}`;
+  };
+  return html`<nav class="pager" aria-label="Pages"><span>${from === 0 ? 'None' : html`${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')}`}</span>${p.page > 1 ? html` <a rel="prev" href="${link(p.page - 1)}">Previous</a>` : ''}${to < p.total ? html` <a rel="next" href="${link(p.page + 1)}">Next</a>` : ''}</nav>`;
 }
 
 function searchForm(action: string, q: string, label: string): SafeHtml {
@@ -83,12 +98,16 @@ ${
   );
 }
 
-export function keysPage(s: ConsoleSession, p: { q: string; keys: readonly KeyRecord[] }): string {
+export function keysPage(
+  s: ConsoleSession,
+  p: { q: string; keys: readonly KeyRecord[]; paging: Paged<unknown> },
+): string {
   return layout(
     s,
     'Keys',
     html`<h1>Keys</h1>
 ${searchForm('/console/keys', p.q, 'Key id, hint or project id')}
+${pager('/console/keys', { q: p.q }, p.paging)}
 ${keyTable(p.keys, '/console/keys')}`,
     '/console/keys',
   );
@@ -116,8 +135,9 @@ ${keyFacts(key)}
 <h2>Actions</h2>
 ${
   key.state === 'active'
-    ? html`<p>${key.refreshAllowed ? post('revoke-refresh', 'Withdraw the refresh permission') : post('grant-refresh', 'Grant the refresh permission')}
-${post('revoke', 'Revoke this key', true)}</p>
+    ? html`<p>${key.kind === 'publishable' ? '' : key.refreshAllowed ? html`<a class="button" href="/console/keys/${key.id}/revoke-refresh">Withdraw the refresh permission…</a>` : post('grant-refresh', 'Grant the refresh permission')}
+${key.kind === 'publishable' ? '' : key.writeAllowed ? post('revoke-write', 'Withdraw offers:write') : post('grant-write', 'Grant offers:write')}
+<a class="button danger" href="/console/keys/${key.id}/revoke">Revoke this key…</a></p>
 <form method="post" action="/console/keys/${key.id}/plan" class="inline">${csrfField(s.csrf)}
 <label for="rate">Plan (requests/s; empty: environment default)</label>
 <input id="rate" name="rate" type="number" min="1" max="1000000" value="${key.rateLimitRps ?? ''}">
@@ -133,13 +153,18 @@ ${usageChart(p.usage)}`,
 
 export function projectsPage(
   s: ConsoleSession,
-  p: { q: string; items: readonly { project: Project; ownerEmail: string; keys: readonly KeyRecord[] }[] },
+  p: {
+    q: string;
+    items: readonly { project: Project; ownerEmail: string; keys: readonly KeyRecord[] }[];
+    paging: Paged<unknown>;
+  },
 ): string {
   return layout(
     s,
     'Projects',
     html`<h1>Projects</h1>
 ${searchForm('/console/projects', p.q, 'Project id, name or owner')}
+${pager('/console/projects', { q: p.q }, p.paging)}
 ${
   p.items.length === 0
     ? html`<p class="empty">No project matches.</p>`
@@ -157,20 +182,35 @@ ${keyTable(keys, '/console/keys')}
   );
 }
 
+/** Issue 13: clears a sign-in lockout at once (login-throttle.ts `unlock`); audited. */
+function unlockForm(s: ConsoleSession, flash: string | undefined): SafeHtml {
+  return html`<h2>Sign-in lockouts</h2>
+${flash ? html`<p class="flash" role="status">${flash}</p>` : ''}
+<form method="post" action="/console/unlock" class="inline">${csrfField(s.csrf)}
+<span class="field"><label for="unlock-area">Account of</label><select id="unlock-area" name="area">
+<option value="connect:production">End user (production)</option><option value="connect:testing">End user (testing)</option>
+<option value="portal">Developer (portal)</option><option value="console">Operator (console)</option></select></span>
+<span class="field"><label for="unlock-email">Email</label><input id="unlock-email" name="email" type="email" maxlength="254" required></span>
+<button type="submit" class="inline">Unlock sign-in</button></form>`;
+}
+
 export function developersPage(
   s: ConsoleSession,
-  p: { q: string; items: readonly { id: string; email: string; name: string; createdAt: number }[] },
+  p: { q: string; paging: Paged<DeveloperRow>; flash?: string },
 ): string {
+  const items = p.paging.items;
   return layout(
     s,
     'Developers',
     html`<h1>Developers</h1>
+${unlockForm(s, p.flash)}
 ${searchForm('/console/developers', p.q, 'Developer id, email or name')}
+${pager('/console/developers', { q: p.q }, p.paging)}
 ${
-  p.items.length === 0
+  items.length === 0
     ? html`<p class="empty">No developer matches.</p>`
-    : html`<table><thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Signed up</th></tr></thead><tbody>
-${p.items.map((d) => html`<tr><td><a href="/console/projects?q=${d.email}">${d.email}</a></td><td>${d.name}</td><td><code>${d.id}</code></td><td>${formatTime(d.createdAt)}</td></tr>`)}</tbody></table>`
+    : html`<table><thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Signed up</th><th scope="col">State</th></tr></thead><tbody>
+${items.map((d) => html`<tr><td><a href="/console/projects?q=${d.email}">${d.email}</a></td><td>${d.name}</td><td><code>${d.id}</code></td><td>${formatTime(d.createdAt)}</td><td>${d.disabledAt === null ? 'active' : html`disabled ${formatTime(d.disabledAt)}`}</td></tr>`)}</tbody></table>`
 }`,
     '/console/developers',
   );
@@ -178,8 +218,9 @@ ${p.items.map((d) => html`<tr><td><a href="/console/projects?q=${d.email}">${d.e
 
 export function auditPage(
   s: ConsoleSession,
-  p: { filter: { action: string; actor: string; target: string }; entries: readonly AuditEntry[] },
+  p: { filter: { action: string; actor: string; target: string }; paging: Paged<AuditEntry> },
 ): string {
+  const entries = p.paging.items;
   return layout(
     s,
     'Audit log',
@@ -191,15 +232,53 @@ export function auditPage(
 <span class="field"><label for="target">Target id</label><input id="target" name="target" type="text" value="${p.filter.target}" maxlength="100"></span>
 <button type="submit" class="inline">Filter</button>
 </form>
+${pager('/console/audit', p.filter, p.paging)}
 ${
-  p.entries.length === 0
+  entries.length === 0
     ? html`<p class="empty">No entry matches.</p>`
     : html`<table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">From</th><th scope="col">Details</th></tr></thead><tbody>
-${p.entries.map(
+${entries.map(
   (e) =>
     html`<tr><td class="nowrap">${formatTime(e.at)}</td><td>${e.actorKind}${e.actorEmail ? html`<br>${e.actorEmail}` : ''}</td><td class="nowrap"><code>${e.action}</code></td><td>${e.targetId ? html`${e.targetType ?? ''} <code>${e.targetId}</code>` : '—'}</td><td>${e.clientIp ?? '—'}</td><td><code>${JSON.stringify(e.detail)}</code></td></tr>`,
 )}</tbody></table>`
 }`,
     '/console/audit',
+  );
+}
+
+/** What each destructive key action does, for its confirmation page (issue 15). */
+const DESTRUCTIVE = {
+  revoke: {
+    title: (id: string) => `Revoke key ${id}?`,
+    consequences: html`Every call with this key is refused within a second, on every instance, and every refresh token it obtained is revoked. <strong>This cannot be undone.</strong>`,
+    button: 'Revoke the key',
+  },
+  'revoke-refresh': {
+    title: (id: string) => `Withdraw the refresh permission of ${id}?`,
+    consequences: html`Every refresh token this key obtained is revoked at once, and the access tokens issued from them stop within a second: the project's end users must sign in again. The permission can be granted again later, but the revoked tokens stay revoked.`,
+    button: 'Withdraw the permission',
+  },
+} as const;
+export type DestructiveKeyAction = keyof typeof DESTRUCTIVE;
+
+export function confirmKeyActionPage(
+  s: ConsoleSession,
+  p: { key: KeyRecord; action: DestructiveKeyAction; error?: string },
+): string {
+  const what = DESTRUCTIVE[p.action];
+  return layout(
+    s,
+    what.title(p.key.id),
+    confirmationBody({
+      title: what.title(p.key.id),
+      consequences: what.consequences,
+      action: `/console/keys/${p.key.id}/${p.action}`,
+      csrf: s.csrf,
+      expected: p.key.id,
+      button: what.button,
+      cancelHref: `/console/keys/${p.key.id}`,
+      error: p.error,
+    }),
+    '/console/keys',
   );
 }

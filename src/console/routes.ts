@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApplicationService } from '../applications/service.js';
 import type { ApplicationState } from '../applications/store.js';
 import type { AuditLog } from '../audit/service.js';
-import type { LoginThrottle } from '../auth/login-throttle.js';
+import { type LoginThrottle, unlockAccount } from '../auth/login-throttle.js';
 import type { Database } from '../db/database.js';
 import type { DeveloperService } from '../developers/service.js';
 import type { KeyService } from '../keys/service.js';
@@ -13,18 +13,21 @@ import type { ProjectService } from '../projects/service.js';
 import type { Project } from '../projects/store.js';
 import type { SessionService } from '../sessions/service.js';
 import type { UsageService } from '../usage/service.js';
+import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
+import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
 import {
   type ApplicationView,
   applicationsPage,
   auditPage,
+  confirmKeyActionPage,
   developersPage,
   keyPage,
   keysPage,
   projectsPage,
 } from './pages.js';
 import { createOperatorActions } from './service.js';
-import { createConsoleSearch } from './store.js';
+import { CONSOLE_PAGE_SIZE, createConsoleSearch } from './store.js';
 
 export interface ConsoleDeps {
   secure: boolean;
@@ -39,19 +42,28 @@ export interface ConsoleDeps {
   sessions: SessionService;
   audit: AuditLog;
   throttle: LoginThrottle;
+  /** Issue 13: tells the other instances to unlock too (the change bus), when there is one. */
+  onUnlock?: (account: string) => Promise<void>;
 }
 
-const FLASHES: Record<string, string> = {
+const FLASHES = {
   approved: 'Application approved; the developer can reveal the key once in the portal.',
   rejected: 'Application rejected; the developer sees the reason.',
   'grant-refresh': 'Refresh permission granted.',
   'revoke-refresh': 'Refresh permission withdrawn; the refresh tokens this key obtained are revoked.',
+  'grant-write': 'offers:write granted: this key may now import and withdraw its project’s offers.',
+  'revoke-write': 'offers:write withdrawn.',
   revoke: 'Key revoked.',
   plan: 'Plan saved.',
-};
-const flashOf = (request: FastifyRequest) => {
-  const done = (request.query as { done?: unknown }).done;
-  return typeof done === 'string' && Object.hasOwn(FLASHES, done) ? FLASHES[done] : undefined;
+  unlocked:
+    'Sign-in unlocked: the account can try again at once (on this instance; others follow through Redis).',
+  'not-locked': 'That account had no sign-in lockout on this instance (others were told through Redis).',
+} as const;
+type KeyActionName = 'grant-refresh' | 'revoke-refresh' | 'grant-write' | 'revoke-write' | 'revoke' | 'plan';
+/** `?page=N` (1-based); anything else is the first page. */
+const pageOf = (request: FastifyRequest) => {
+  const raw = (request.query as Record<string, unknown>).page;
+  return typeof raw === 'string' && /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : 1;
 };
 const text = (request: FastifyRequest, name: string) => {
   const value = (request.query as Record<string, unknown>)[name];
@@ -71,6 +83,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
     load: (id) => deps.operators.get(id),
   });
   const actions = createOperatorActions(deps);
+  const flash = flashes('console', deps.secure, FLASHES);
   const search = createConsoleSearch(deps.db);
   const view = (s: Signed) => ({ who: s.account.email, csrf: s.session.csrfToken });
   const idParam = (request: FastifyRequest) => String((request.params as { id?: string }).id ?? '');
@@ -97,7 +110,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
     return area.page(
       reply,
       200,
-      applicationsPage(view(area.signed(request)), { state, items, flash: flashOf(request) }),
+      applicationsPage(view(area.signed(request)), { state, items, flash: flash.take(request, reply) }),
     );
   });
   app.post('/console/applications/:id/approve', async (request, reply) => {
@@ -105,22 +118,21 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
     await actions.approve(s.actor, idParam(request), {
       grantRefresh: area.form(request).grantRefresh === 'yes',
     });
-    return reply.code(303).header('location', '/console/applications?done=approved').send();
+    return flash.redirect(reply, '/console/applications', 'approved');
   });
   app.post('/console/applications/:id/reject', async (request, reply) => {
     const s = area.signed(request);
     await actions.reject(s.actor, idParam(request), area.form(request).reason ?? '');
-    return reply.code(303).header('location', '/console/applications?done=rejected').send();
+    return flash.redirect(reply, '/console/applications', 'rejected');
   });
 
   app.get('/console/keys', async (request, reply) => {
     const q = text(request, 'q').trim();
-    const keys = q
-      ? ((await Promise.all((await search.keyIds(q)).map((id) => deps.keyStore.get(id)))).filter(
-          Boolean,
-        ) as KeyRecord[])
-      : (await deps.keys.list()).reverse().slice(0, 100);
-    return area.page(reply, 200, keysPage(view(area.signed(request)), { q, keys }));
+    const found = await search.keyIds(q, pageOf(request));
+    const keys = (await Promise.all(found.items.map((id) => deps.keyStore.get(id)))).filter(
+      (k): k is KeyRecord => k !== undefined,
+    );
+    return area.page(reply, 200, keysPage(view(area.signed(request)), { q, keys, paging: found }));
   });
   app.get('/console/keys/:id', async (request, reply) => {
     const key = await deps.keyStore.get(idParam(request));
@@ -135,22 +147,47 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
         project,
         ownerEmail: await ownerEmail(project),
         usage,
-        flash: flashOf(request),
+        flash: flash.take(request, reply),
       }),
     );
   });
   const keyAction = (
-    name: string,
+    name: KeyActionName,
     run: (s: Signed, keyId: string, form: Record<string, string>) => Promise<unknown>,
-  ) =>
-    app.post(`/console/keys/:id/${name}`, async (request, reply) => {
+  ) => {
+    const destructive = name === 'revoke' || name === 'revoke-refresh' ? name : null;
+    if (destructive) {
+      app.get(`/console/keys/:id/${name}`, async (request, reply) => {
+        const key = await deps.keyStore.get(idParam(request));
+        if (!key) return notFound(reply, 'key');
+        return area.page(
+          reply,
+          200,
+          confirmKeyActionPage(view(area.signed(request)), { key, action: destructive }),
+        );
+      });
+    }
+    return app.post(`/console/keys/:id/${name}`, async (request, reply) => {
       const id = idParam(request);
-      if (!(await deps.keyStore.get(id))) return notFound(reply, 'key');
-      await run(area.signed(request), id, area.form(request));
-      return reply.code(303).header('location', `/console/keys/${id}?done=${name}`).send();
+      const key = await deps.keyStore.get(id);
+      if (!key) return notFound(reply, 'key');
+      const form = area.form(request);
+      if (destructive && !confirmed(form, id)) {
+        const page = confirmKeyActionPage(view(area.signed(request)), {
+          key,
+          action: destructive,
+          error: CONFIRMATION_MISMATCH,
+        });
+        return area.page(reply, 400, page);
+      }
+      await run(area.signed(request), id, form);
+      return flash.redirect(reply, `/console/keys/${id}`, name);
     });
+  };
   keyAction('grant-refresh', (s, id) => actions.grantRefresh(s.actor, id));
   keyAction('revoke-refresh', (s, id) => actions.revokeRefresh(s.actor, id));
+  keyAction('grant-write', (s, id) => actions.grantWrite(s.actor, id));
+  keyAction('revoke-write', (s, id) => actions.revokeWrite(s.actor, id));
   keyAction('revoke', (s, id) => actions.revoke(s.actor, id));
   keyAction('plan', (s, id, form) => {
     const raw = (form.rate ?? '').trim();
@@ -161,11 +198,10 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
 
   app.get('/console/projects', async (request, reply) => {
     const q = text(request, 'q').trim();
-    const projects = q
-      ? ((await Promise.all((await search.projectIds(q)).map((id) => deps.projects.get(id)))).filter(
-          Boolean,
-        ) as Project[])
-      : (await deps.projects.list()).reverse().slice(0, 100);
+    const found = await search.projectIds(q, pageOf(request));
+    const projects = (await Promise.all(found.items.map((id) => deps.projects.get(id)))).filter(
+      (p): p is Project => p !== undefined,
+    );
     const items = [];
     for (const project of projects) {
       items.push({
@@ -174,15 +210,30 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
         keys: await deps.keys.list({ projectId: project.id }),
       });
     }
-    return area.page(reply, 200, projectsPage(view(area.signed(request)), { q, items }));
+    return area.page(reply, 200, projectsPage(view(area.signed(request)), { q, items, paging: found }));
   });
   app.get('/console/developers', async (request, reply) => {
     const q = text(request, 'q').trim();
     return area.page(
       reply,
       200,
-      developersPage(view(area.signed(request)), { q, items: await search.developers(q) }),
+      developersPage(view(area.signed(request)), {
+        q,
+        paging: await search.developers(q, pageOf(request)),
+        flash: flash.take(request, reply),
+      }),
     );
+  });
+  app.post('/console/unlock', async (request, reply) => {
+    const s = area.signed(request);
+    const form = area.form(request);
+    const account = unlockAccount(form.area ?? '', form.email ?? '');
+    if (!account)
+      return area.fail(reply, 400, 'Invalid unlock', 'Choose an account kind and an email.', 'invalid');
+    const found = deps.throttle.unlock(account);
+    await deps.onUnlock?.(account);
+    await deps.audit.record(s.actor, 'login.unlock', { type: 'account', id: account });
+    return flash.redirect(reply, '/console/developers', found ? 'unlocked' : 'not-locked');
   });
   app.get('/console/audit', async (request, reply) => {
     const filter = {
@@ -190,12 +241,17 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
       actor: text(request, 'actor').trim(),
       target: text(request, 'target').trim(),
     };
-    const entries = await deps.audit.list({
+    const where = {
       action: filter.action || undefined,
       actor: filter.actor || undefined,
       target: filter.target || undefined,
-      limit: 500,
-    });
-    return area.page(reply, 200, auditPage(view(area.signed(request)), { filter, entries }));
+    };
+    const page = pageOf(request);
+    const [entries, total] = await Promise.all([
+      deps.audit.list({ ...where, limit: CONSOLE_PAGE_SIZE, offset: (page - 1) * CONSOLE_PAGE_SIZE }),
+      deps.audit.count(where),
+    ]);
+    const paging = { items: entries, total, page, pageSize: CONSOLE_PAGE_SIZE };
+    return area.page(reply, 200, auditPage(view(area.signed(request)), { filter, paging }));
   });
 }

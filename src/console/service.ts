@@ -1,8 +1,13 @@
 import type { ApplicationService } from '../applications/service.js';
 import type { KeyApplication } from '../applications/store.js';
 import type { Actor, AuditLog } from '../audit/service.js';
-import type { KeyService } from '../keys/service.js';
+import type { DeveloperService } from '../developers/service.js';
+import type { RollOverlap } from '../keys/roll-overlap.js';
+import { ROLL_OVERLAPS } from '../keys/roll-overlap.js';
+import type { IssuedKey, KeyService } from '../keys/service.js';
 import type { KeyRecord } from '../keys/store.js';
+import type { OperatorService } from '../operators/service.js';
+import type { SessionService } from '../sessions/service.js';
 
 /**
  * What an operator does, from the console or the CLI (SPEC §4, §10): each action carried out
@@ -14,7 +19,18 @@ export interface OperatorActions {
   grantRefresh(actor: Actor, keyId: string): Promise<KeyRecord>;
   revokeRefresh(actor: Actor, keyId: string): Promise<{ key: KeyRecord; revokedRefreshTokens: number }>;
   revoke(actor: Actor, keyId: string): Promise<KeyRecord>;
+  /** The `offers:write` scope (SPEC §3, §6.2; issue 16). */
+  grantWrite(actor: Actor, keyId: string): Promise<KeyRecord>;
+  revokeWrite(actor: Actor, keyId: string): Promise<KeyRecord>;
   setPlan(actor: Actor, keyId: string, rps: number | null): Promise<KeyRecord>;
+  /** A new secret for a key, the old one valid for the overlap (issue 15); audited. */
+  rollKey(actor: Actor, keyId: string, overlap: RollOverlap): Promise<IssuedKey>;
+  /** A new console password for an operator; their sessions end (issue 15). */
+  setOperatorPassword(actor: Actor, operatorId: string, password: string): Promise<{ endedSessions: number }>;
+  /** The operator can no longer sign in; their sessions end. Never the last enabled one. */
+  disableOperator(actor: Actor, operatorId: string): Promise<{ endedSessions: number }>;
+  /** The developer can no longer sign in to the portal; their sessions end, their keys stay. */
+  disableDeveloper(actor: Actor, developerId: string): Promise<{ endedSessions: number }>;
 }
 
 const by = (actor: Actor) => actor.email ?? actor.id ?? actor.kind;
@@ -23,6 +39,9 @@ export function createOperatorActions(deps: {
   applications: ApplicationService;
   keys: KeyService;
   audit: AuditLog;
+  operators: OperatorService;
+  developers: DeveloperService;
+  sessions: SessionService;
 }): OperatorActions {
   const { audit } = deps;
   return {
@@ -76,10 +95,53 @@ export function createOperatorActions(deps: {
       await audit.record(actor, 'key.revoke', { type: 'key', id: keyId });
       return key;
     },
+    async grantWrite(actor, keyId) {
+      const key = await deps.keys.grantWrite(keyId);
+      await audit.record(actor, 'key.grant_write', { type: 'key', id: keyId });
+      return key;
+    },
+    async revokeWrite(actor, keyId) {
+      const key = await deps.keys.revokeWrite(keyId);
+      await audit.record(actor, 'key.revoke_write', { type: 'key', id: keyId });
+      return key;
+    },
     async setPlan(actor, keyId, rps) {
       const key = await deps.keys.setPlan(keyId, rps);
       await audit.record(actor, 'key.set_plan', { type: 'key', id: keyId }, { rateLimitRps: rps });
       return key;
+    },
+    async setOperatorPassword(actor, operatorId, password) {
+      await deps.operators.setPassword(operatorId, password);
+      const endedSessions = await deps.sessions.endAll('operator', operatorId);
+      await audit.record(
+        actor,
+        'operator.set_password',
+        { type: 'operator', id: operatorId },
+        { endedSessions },
+      );
+      return { endedSessions };
+    },
+    async disableOperator(actor, operatorId) {
+      await deps.operators.disable(operatorId);
+      const endedSessions = await deps.sessions.endAll('operator', operatorId);
+      await audit.record(actor, 'operator.disable', { type: 'operator', id: operatorId }, { endedSessions });
+      return { endedSessions };
+    },
+    async disableDeveloper(actor, developerId) {
+      await deps.developers.disable(developerId);
+      const endedSessions = await deps.sessions.endAll('developer', developerId);
+      await audit.record(
+        actor,
+        'developer.disable',
+        { type: 'developer', id: developerId },
+        { endedSessions },
+      );
+      return { endedSessions };
+    },
+    async rollKey(actor, keyId, overlap) {
+      const issued = await deps.keys.roll(keyId, ROLL_OVERLAPS[overlap]);
+      await audit.record(actor, 'key.roll', { type: 'key', id: keyId }, { overlap });
+      return issued;
     },
   };
 }

@@ -1,15 +1,32 @@
-import type { Database } from '../db/database.js';
+import type { Database, SqlValue } from '../db/database.js';
 
-/** Look-ups the console's search boxes need across developers, projects and keys (SPEC §4). */
-export interface ConsoleSearch {
-  developers(q: string): Promise<{ id: string; email: string; name: string; createdAt: number }[]>;
-  /** Ids of projects whose id, name, developer id or owner email matches. */
-  projectIds(q: string): Promise<string[]>;
-  /** Ids of keys whose id, hint or project id matches. */
-  keyIds(q: string): Promise<string[]>;
+/** One page of a console list and how many there are in all (issue 15: lists used to stop at 100). */
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
 }
 
-const LIMIT = 100;
+export interface DeveloperRow {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: number;
+  disabledAt: number | null;
+}
+
+/** Look-ups the console's lists and search boxes need across developers, projects and keys (SPEC §4). */
+export interface ConsoleSearch {
+  /** Developers whose id, email or name contains `q` (every one when empty), newest first. */
+  developers(q: string, page?: number): Promise<Paged<DeveloperRow>>;
+  /** Ids of projects whose id, name, developer id or owner email contains `q`, newest first. */
+  projectIds(q: string, page?: number): Promise<Paged<string>>;
+  /** Ids of keys whose id, hint or project id contains `q`, newest first. */
+  keyIds(q: string, page?: number): Promise<Paged<string>>;
+}
+
+export const CONSOLE_PAGE_SIZE = 50;
 // LIKE with the user's text taken literally: % _ and the escape character itself are escaped.
 const pattern = (q: string) =>
   `%${q
@@ -18,33 +35,70 @@ const pattern = (q: string) =>
     .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createConsoleSearch(db: Database): ConsoleSearch {
+  /** One page of `SELECT <columns> <from> <where> ORDER BY <order>` and the count of the same rows. */
+  async function paged<R, T>(
+    query: { columns: string; from: string; where: string; order: string; params: SqlValue[] },
+    page: number,
+    map: (row: R) => T,
+  ): Promise<Paged<T>> {
+    const current = Math.max(1, Math.floor(page));
+    const [rows, count] = await Promise.all([
+      db.all<R>(
+        `SELECT ${query.columns} ${query.from} WHERE ${query.where} ORDER BY ${query.order} LIMIT ${CONSOLE_PAGE_SIZE} OFFSET ${(current - 1) * CONSOLE_PAGE_SIZE}`,
+        query.params,
+      ),
+      db.get<{ n: number }>(`SELECT count(*) AS n ${query.from} WHERE ${query.where}`, query.params),
+    ]);
+    return { items: rows.map(map), total: Number(count?.n ?? 0), page: current, pageSize: CONSOLE_PAGE_SIZE };
+  }
   return {
-    async developers(q) {
-      const rows = await db.all<{ id: string; email: string; name: string; created_at: number }>(
-        `SELECT id, email, name, created_at FROM developers
-         WHERE lower(id) LIKE ? ESCAPE '\\' OR lower(email) LIKE ? ESCAPE '\\' OR lower(name) LIKE ? ESCAPE '\\'
-         ORDER BY created_at DESC, id LIMIT ${LIMIT}`,
-        [pattern(q), pattern(q), pattern(q)],
-      );
-      return rows.map((r) => ({ id: r.id, email: r.email, name: r.name, createdAt: Number(r.created_at) }));
-    },
-    async projectIds(q) {
-      const rows = await db.all<{ id: string }>(
-        `SELECT p.id FROM projects p JOIN developers d ON d.id = p.developer_id
-         WHERE lower(p.id) LIKE ? ESCAPE '\\' OR lower(p.name) LIKE ? ESCAPE '\\' OR lower(d.id) LIKE ? ESCAPE '\\' OR lower(d.email) LIKE ? ESCAPE '\\'
-         ORDER BY p.created_at DESC, p.id LIMIT ${LIMIT}`,
-        [pattern(q), pattern(q), pattern(q), pattern(q)],
-      );
-      return rows.map((r) => r.id);
-    },
-    async keyIds(q) {
-      const rows = await db.all<{ id: string }>(
-        `SELECT id FROM api_keys
-         WHERE lower(id) LIKE ? ESCAPE '\\' OR lower(hint) LIKE ? ESCAPE '\\' OR lower(project_id) LIKE ? ESCAPE '\\'
-         ORDER BY created_at DESC, id LIMIT ${LIMIT}`,
-        [pattern(q), pattern(q), pattern(q)],
-      );
-      return rows.map((r) => r.id);
-    },
+    developers: (q, page = 1) =>
+      paged<
+        { id: string; email: string; name: string; created_at: number; disabled_at: number | null },
+        DeveloperRow
+      >(
+        {
+          columns: 'id, email, name, created_at, disabled_at',
+          from: 'FROM developers',
+          where:
+            "lower(id) LIKE ? ESCAPE '\\' OR lower(email) LIKE ? ESCAPE '\\' OR lower(name) LIKE ? ESCAPE '\\'",
+          order: 'created_at DESC, id',
+          params: [pattern(q), pattern(q), pattern(q)],
+        },
+        page,
+        (r) => ({
+          id: r.id,
+          email: r.email,
+          name: r.name,
+          createdAt: Number(r.created_at),
+          disabledAt: r.disabled_at === null ? null : Number(r.disabled_at),
+        }),
+      ),
+    projectIds: (q, page = 1) =>
+      paged<{ id: string }, string>(
+        {
+          columns: 'p.id',
+          from: 'FROM projects p JOIN developers d ON d.id = p.developer_id',
+          where:
+            "lower(p.id) LIKE ? ESCAPE '\\' OR lower(p.name) LIKE ? ESCAPE '\\' OR lower(d.id) LIKE ? ESCAPE '\\' OR lower(d.email) LIKE ? ESCAPE '\\'",
+          order: 'p.created_at DESC, p.id',
+          params: [pattern(q), pattern(q), pattern(q), pattern(q)],
+        },
+        page,
+        (r) => r.id,
+      ),
+    keyIds: (q, page = 1) =>
+      paged<{ id: string }, string>(
+        {
+          columns: 'id',
+          from: 'FROM api_keys',
+          where:
+            "lower(id) LIKE ? ESCAPE '\\' OR lower(hint) LIKE ? ESCAPE '\\' OR lower(project_id) LIKE ? ESCAPE '\\'",
+          order: 'created_at DESC, id',
+          params: [pattern(q), pattern(q), pattern(q)],
+        },
+        page,
+        (r) => r.id,
+      ),
   };
 }

@@ -1,15 +1,20 @@
 import type { Queryable } from './database.js';
 
-export type CounterName = 'api_keys' | 'signing_keys';
+export type CounterName =
+  | 'api_keys'
+  | 'signing_keys'
+  | 'token_families'
+  | `offers:${'production' | 'testing'}`;
 
 /**
  * Bumps a change counter inside the caller's transaction and returns the new value. The row
- * lock taken by the UPDATE is held until commit, so changes commit in counter order.
+ * lock taken by the UPDATE is held until commit, so changes commit in counter order. `by`
+ * reserves that many values at once (the new value is the last of them).
  */
-export async function bumpCounter(tx: Queryable, name: CounterName): Promise<number> {
+export async function bumpCounter(tx: Queryable, name: CounterName, by = 1): Promise<number> {
   const row = await tx.get<{ value: number }>(
-    'UPDATE change_counters SET value = value + 1 WHERE name = ? RETURNING value',
-    [name],
+    'UPDATE change_counters SET value = value + ? WHERE name = ? RETURNING value',
+    [by, name],
   );
   if (!row) throw new Error(`change counter ${name} is missing; run migrations`);
   return Number(row.value);

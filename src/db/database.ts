@@ -22,6 +22,12 @@ export interface Database extends Queryable {
    * microseconds, less than a round trip to a read worker (issue #3). On PostgreSQL it is `get`.
    */
   getByKey<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /**
+   * Optional: a bulk read on the event loop's own connection (SQLite), for the search index's
+   * start-up read: its pages of thousands of rows would otherwise be copied out of a read worker
+   * (structured clone), which costs the main thread more than reading them itself. Absent: `all`.
+   */
+  allInline?<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /** Runs `fn` in one transaction: all of its writes land, or none do. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a multi-statement script (migrations). */

@@ -47,6 +47,7 @@ export function openSqlite(
     all: readSide.all,
     get: readSide.get,
     getByKey: mainThreadReads.get,
+    allInline: mainThreadReads.all,
     run: (sql, params) => exclusive(() => writeSide.run(sql, params)),
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
       exclusive(async () => {

@@ -13,6 +13,8 @@ export interface DeveloperService {
   get(id: string): Promise<Developer | undefined>;
   /** The developer whose portal password this is, or null (same cost whether the email exists or not). */
   authenticate(email: string, password: string): Promise<Developer | null>;
+  /** The account can no longer sign in to the portal; its projects and keys stay as they are. */
+  disable(id: string): Promise<void>;
 }
 
 export function createDeveloperService(deps: { store: DeveloperStore; clock: Clock }): DeveloperService {
@@ -30,12 +32,18 @@ export function createDeveloperService(deps: { store: DeveloperStore; clock: Clo
         email: normalised,
         name: name?.trim() || normalised.split('@')[0] || normalised,
         createdAt: deps.clock.now(),
+        disabledAt: null,
       };
       await deps.store.insert(developer, password === undefined ? null : await hashPassword(password));
       return developer;
     },
     findByEmail: (email) => deps.store.findByEmail(normaliseEmail(email)),
     get: (id) => deps.store.get(id),
+    async disable(id) {
+      if (!(await deps.store.disable(id, deps.clock.now()))) {
+        throw new UsageError(`no enabled developer ${id}`, 'not_found');
+      }
+    },
     authenticate: (email, password) =>
       checkCredentials(email, password, async (normalised) => {
         const found = await deps.store.findCredentials(normalised);

@@ -5,6 +5,8 @@ export interface Developer {
   email: string;
   name: string;
   createdAt: number;
+  /** Set when the account was disabled: it can no longer sign in to the portal. */
+  disabledAt: number | null;
 }
 
 interface DeveloperRow {
@@ -12,6 +14,7 @@ interface DeveloperRow {
   email: string;
   name: string;
   created_at: number;
+  disabled_at: number | null;
 }
 
 const fromRow = (row: DeveloperRow): Developer => ({
@@ -19,6 +22,7 @@ const fromRow = (row: DeveloperRow): Developer => ({
   email: row.email,
   name: row.name,
   createdAt: Number(row.created_at),
+  disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
 });
 
 export interface DeveloperStore {
@@ -27,6 +31,8 @@ export interface DeveloperStore {
   get(id: string): Promise<Developer | undefined>;
   /** The developer and their portal password hash (null: no portal password set). */
   findCredentials(email: string): Promise<{ developer: Developer; passwordHash: string | null } | undefined>;
+  /** False when there is no such enabled developer. */
+  disable(id: string, at: number): Promise<boolean>;
 }
 
 export function createDeveloperStore(db: Database): DeveloperStore {
@@ -39,24 +45,31 @@ export function createDeveloperStore(db: Database): DeveloperStore {
     },
     async findByEmail(email) {
       const row = await db.get<DeveloperRow>(
-        'SELECT id, email, name, created_at FROM developers WHERE email = ?',
+        'SELECT id, email, name, created_at, disabled_at FROM developers WHERE email = ?',
         [email],
       );
       return row && fromRow(row);
     },
     async get(id) {
       const row = await db.get<DeveloperRow>(
-        'SELECT id, email, name, created_at FROM developers WHERE id = ?',
+        'SELECT id, email, name, created_at, disabled_at FROM developers WHERE id = ?',
         [id],
       );
       return row && fromRow(row);
     },
     async findCredentials(email) {
       const row = await db.get<DeveloperRow & { password_hash: string | null }>(
-        'SELECT id, email, name, created_at, password_hash FROM developers WHERE email = ?',
+        'SELECT id, email, name, created_at, disabled_at, password_hash FROM developers WHERE email = ? AND disabled_at IS NULL',
         [email],
       );
       return row && { developer: fromRow(row), passwordHash: row.password_hash };
+    },
+    async disable(id, at) {
+      const changed = await db.run(
+        'UPDATE developers SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL',
+        [at, id],
+      );
+      return changed > 0;
     },
   };
 }

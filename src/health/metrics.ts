@@ -2,6 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { Database } from '../db/database.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RedisState } from '../platform/redis.js';
+import { VERSION } from '../platform/version.js';
 
 /**
  * What `/metrics` shows (Prometheus text format). One registry per process, built by
@@ -69,6 +70,15 @@ export function createMetrics(sources: {
     },
   });
   new Gauge({
+    name: 'vitrine_build_info',
+    help: 'Always 1; the labels say which Vitrine and which Node.js this process runs.',
+    labelNames: ['version', 'node_version'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ version: VERSION, node_version: process.versions.node }, 1);
+    },
+  });
+  new Gauge({
     name: 'vitrine_db_pool_connections',
     help: 'PostgreSQL pool connections by state (total, idle, waiting = queued requests). Absent on SQLite.',
     labelNames: ['state'] as const,
@@ -81,15 +91,18 @@ export function createMetrics(sources: {
       this.set({ state: 'waiting' }, stats.waiting);
     },
   });
-  new Gauge({
-    name: 'vitrine_redis_up',
-    help: '1 when Redis answers (shared limits and broadcasts), 0 when this instance runs on its own; absent without REDIS_URL.',
-    registers: [registry],
-    collect() {
-      const state = sources.redisState();
-      if (state !== 'not_configured') this.set(state === 'ready' ? 1 : 0);
-    },
-  });
+  // Issue 13: absent without REDIS_URL (a gauge that is never set still reads 0, which would
+  // page whoever alerts on `vitrine_redis_up == 0`).
+  if (sources.redisState() !== 'not_configured') {
+    new Gauge({
+      name: 'vitrine_redis_up',
+      help: '1 when Redis answers (shared limits and broadcasts), 0 when this instance runs on its own; absent without REDIS_URL.',
+      registers: [registry],
+      collect() {
+        this.set(sources.redisState() === 'ready' ? 1 : 0);
+      },
+    });
+  }
   new Gauge({
     name: 'vitrine_usage_pending_requests',
     help: 'Requests counted in memory and not yet written to the usage table.',

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
+import { DEFAULT_ROUTE_SCOPE, hasScope, type Scope, scopeRefusal } from '../keys/scopes.js';
 import type { KeyRecord } from '../keys/store.js';
 import type { KeyVerifier, VerifyFailure, VerifyResult } from '../keys/verifier.js';
 import type { Environment } from '../platform/environment.js';
@@ -10,21 +11,48 @@ declare module 'fastify' {
     /** The verified API key of this request; set by the API-key guard. */
     apiKey: KeyRecord | null;
   }
+  interface FastifyContextConfig {
+    /** The scope the route needs (issue 16); a guarded route without one needs `api`. */
+    apiKeyScope?: Scope;
+  }
+}
+
+/**
+ * Scope and origin (SPEC §3, issue 16): throws `api_key_scope` when the route needs a scope the
+ * key lacks, and `origin_not_allowed` when a publishable key is used from an origin it does not
+ * list. Requests without `Origin` (servers, curl) are not checked for origin: a browser always
+ * sends it on cross-origin requests, which is what the check is for.
+ */
+function checkScopeAndOrigin(request: FastifyRequest, key: KeyRecord): void {
+  const scope = request.routeOptions.config.apiKeyScope ?? DEFAULT_ROUTE_SCOPE;
+  if (!hasScope(key, scope)) throw new ProblemError('api_key_scope', scopeRefusal(key, scope));
+  if (key.kind !== 'publishable') return;
+  const origin = request.headers.origin;
+  if (origin !== undefined && !key.allowedOrigins.includes(origin)) {
+    throw new ProblemError(
+      'origin_not_allowed',
+      `This publishable key may not be used from ${origin.slice(0, 200)}; it allows ${key.allowedOrigins.join(', ')}.`,
+    );
+  }
 }
 
 /** The key from the `X-Api-Key` header or the `apiKey` query parameter (SPEC §3). */
 export function extractApiKey(request: FastifyRequest): string | null {
   const header = request.headers['x-api-key'];
-  const fromHeader = typeof header === 'string' && header !== '' ? header : null;
+  // Issue 13: Node joins a repeated header with ", " (keys never hold a comma or a space).
+  const fromHeader = (Array.isArray(header) ? header : [header])
+    .flatMap((h) => (typeof h === 'string' ? h.split(',') : []))
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
   const raw = (request.query as Record<string, unknown> | undefined)?.apiKey;
   const values = (Array.isArray(raw) ? raw : [raw]).filter(
     (v): v is string => typeof v === 'string' && v !== '',
   );
-  const distinct = new Set(fromHeader ? [fromHeader, ...values] : values);
+  const distinct = new Set([...fromHeader, ...values]);
   if (distinct.size > 1) {
     throw new ProblemError(
       'api_key_conflict',
-      'Different API keys were sent (X-Api-Key header and apiKey query parameter, or apiKey repeated). Send one key, preferably in the header.',
+      'Different API keys were sent (X-Api-Key header and apiKey query parameter, or either repeated). Send one key, preferably in the header.',
     );
   }
   return [...distinct][0] ?? null;
@@ -70,7 +98,8 @@ export function apiKeyGuard(
   const accept = (request: FastifyRequest, reply: FastifyReply, result: VerifyResult) => {
     if (!result.ok) throw refusal(result, baseUrls);
     request.apiKey = result.key;
-    return limits?.takeForKey(result.key, reply);
+    checkScopeAndOrigin(request, result.key);
+    return limits?.takeForKey(result.key, reply, request);
   };
   /** Throws a ProblemError, or returns a promise of one step that could not be decided at once. */
   const check = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { LOGIN_UNLOCK_TOPIC } from '../auth/login-throttle.js';
 import { authRoutes } from '../auth/routes.js';
 import type { Config } from '../config/config.js';
 import { consoleRoutes } from '../console/routes.js';
@@ -12,6 +13,7 @@ import { keyRoutes } from '../keys/routes.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { meRoutes } from '../me/routes.js';
+import { offerWriteRoutes } from '../offers/import-http-routes.js';
 import { offerRoutes } from '../offers/routes.js';
 import type { OfferService } from '../offers/service.js';
 import type { Clock } from '../platform/clock.js';
@@ -21,13 +23,15 @@ import { portalRoutes } from '../portal/routes.js';
 import type { UsageMeter } from '../usage/meter.js';
 import { apiKeyGuard } from './api-key-guard.js';
 import { bearerGuard } from './bearer-guard.js';
-import { parseForm } from './form.js';
+import { registerCors } from './cors.js';
+import { createClientErrorHandler, createFrameworkErrors, registerShutdownAnswer } from './edge-errors.js';
+import { parseForm, unsafeFormProblem } from './form.js';
 import { registerOpenApi } from './openapi.js';
 import { registerProblemHandlers } from './problem.js';
 import { createRequestLimits, keyPlan } from './rate-limit.js';
 import { registerRequestHooks } from './request-hooks.js';
 import { createRequestIds } from './request-id.js';
-import { baseUrls, origins } from './urls.js';
+import { authUrls, baseUrls, origins } from './urls.js';
 import { validatorCompiler } from './validation.js';
 
 export const SERVED_VERSIONS = ['v1'] as const;
@@ -47,6 +51,7 @@ export interface AppDeps {
     | 'projects'
     | 'users'
     | 'tokens'
+    | 'oauth'
     | 'signingKeys'
     | 'tickets'
     | 'loginThrottle'
@@ -58,6 +63,8 @@ export interface AppDeps {
   usageMeter?: UsageMeter | null;
   metrics?: Metrics;
   redisState?: () => RedisState;
+  /** Issue 12: false while the in-memory search index is being built (`/readyz` answers 503). */
+  searchReady?: () => boolean;
   /** Issue 5: the developer portal and operator console, served on the production listener only. */
   portal?: Pick<
     Deps,
@@ -71,6 +78,7 @@ export interface AppDeps {
     | 'sessions'
     | 'audit'
     | 'loginThrottle'
+    | 'changeBus'
   >;
 }
 
@@ -85,7 +93,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Issue 13: problem+json before any route too (edge-errors.ts).
+    return503OnClosing: false,
+    frameworkErrors: createFrameworkErrors(deps.environment),
+    clientErrorHandler: createClientErrorHandler(),
   });
+  registerShutdownAnswer(app);
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('apiKey', null);
   app.decorateRequest('endUser', null);
@@ -93,11 +106,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
-    (_request, body, done) => done(null, parseForm(String(body))),
+    (_request, body, done) => {
+      const fields = parseForm(String(body));
+      const unsafe = unsafeFormProblem(fields);
+      if (unsafe) done(unsafe, undefined);
+      else done(null, fields);
+    },
   );
   // Callback style: a synchronous hook on every request should not allocate a promise.
+  // Issue 13: served over https, browsers are told to stay on it (RFC 6797); never over http.
+  const hsts = origins(deps.config)[deps.environment].startsWith('https:');
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
     done();
   });
   registerProblemHandlers(app, SERVED_VERSIONS);
@@ -121,8 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         })
       : undefined;
   const guard = apiKeyGuard(deps.keys, environment, baseUrls(deps.config), limits);
+  // Issue 16: browsers with publishable keys; preflights answered from the key cache's origins.
+  registerCors(app, { allowsOrigin: (origin) => deps.keys.allowsOrigin(environment, origin) });
 
-  healthRoutes(app, { db: deps.db, redisState: deps.redisState });
+  healthRoutes(app, { db: deps.db, redisState: deps.redisState, searchReady: deps.searchReady });
   if (deps.metrics) metricsRoute(app, { metrics: deps.metrics, token: deps.config.metricsToken });
   keyRoutes(app, { guard, planOf: (key) => (limits ? keyPlan(deps.config, key) : null) });
   offerRoutes(app, {
@@ -130,6 +153,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     environment,
     baseUrl: baseUrls(deps.config)[environment],
     guard,
+  });
+  offerWriteRoutes(app, {
+    offers: deps.offers,
+    db: deps.db,
+    environment,
+    guard,
+    maxBytes: deps.config.importMaxBytes,
   });
   await authRoutes(app, {
     environment,
@@ -141,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     projects: deps.auth.projects,
     users: deps.auth.users,
     tokens: deps.auth.tokens,
+    oauth: deps.auth.oauth,
     tickets: deps.auth.tickets[environment],
     throttle: deps.auth.loginThrottle,
     jwks: () => deps.auth.signingKeys.jwks(environment),
@@ -161,9 +192,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...deps.portal,
       secure: origins(deps.config).production.startsWith('https:'),
       throttle: deps.portal.loginThrottle,
+      urls: { base: baseUrls(deps.config), auth: authUrls(deps.config) },
     };
     await app.register(async (scope) => portalRoutes(scope, shared));
-    await app.register(async (scope) => consoleRoutes(scope, { ...shared, db: deps.db }));
+    const bus = deps.portal.changeBus;
+    await app.register(async (scope) =>
+      consoleRoutes(scope, {
+        ...shared,
+        db: deps.db,
+        // Issue 13: an unlock reaches every instance (each keeps its own sign-in counts).
+        onUnlock: (account) => bus.publish(LOGIN_UNLOCK_TOPIC, account),
+      }),
+    );
   }
   return app;
 }

@@ -44,6 +44,16 @@ export const ERRORS = {
     title: 'API key of another environment',
     help: 'The key belongs to the other environment (the detail names it). Production keys work only on the production `{base_url}`, testing keys only on the testing one.',
   },
+  api_key_scope: {
+    status: 403,
+    title: 'API key lacks the scope',
+    help: 'The key may not call this endpoint. A publishable key (`vk_pub_…`) can only search (`GET /offers/`, `GET /offers/{id}`, `POST /multi-search`): call everything else from your server with a secret key. Writing offers (`POST /offers/import`, `DELETE /offers/by-external-id/…`) needs a secret key the operator granted the `offers:write` scope.',
+  },
+  origin_not_allowed: {
+    status: 403,
+    title: 'Origin not allowed for this key',
+    help: "The request's `Origin` header names a site this publishable key does not list among its allowed origins (exact `scheme://host[:port]`). Add the origin to a key on the developer portal, or use a key issued for this site.",
+  },
   token_missing: {
     status: 401,
     title: 'Access token missing',
@@ -124,6 +134,26 @@ export const ERRORS = {
     title: 'Metrics not available to this caller',
     help: 'The `/metrics` endpoint needs `Authorization: Bearer <METRICS_TOKEN>`; when the operator set no `METRICS_TOKEN` it answers callers on the loopback interface only.',
   },
+  bad_request: {
+    status: 400,
+    title: 'Malformed request',
+    help: 'The HTTP request itself could not be read: a request line or URL with raw non-ASCII bytes or broken percent-encoding, an unknown method, or a broken header. Percent-encode the URL (UTF-8) and send a well-formed HTTP/1.1 request.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    help: 'Something lives at this path, but not for this method. The `Allow` header lists the methods it answers.',
+  },
+  uri_too_long: {
+    status: 414,
+    title: 'URI too long',
+    help: 'A path segment (an id) is longer than any id Vitrine issues. Check the URL.',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    help: "The request line and headers together exceed the server's limit (16 KiB): usually an oversized cookie or query string. Send less; put long search input in fewer, shorter parameters.",
+  },
   internal_error: {
     status: 500,
     title: 'Internal server error',
@@ -132,7 +162,7 @@ export const ERRORS = {
   unavailable: {
     status: 503,
     title: 'Service unavailable',
-    help: 'A dependency (the database) cannot be reached right now. Retry with backoff; the service recovers by itself.',
+    help: 'A dependency (the database) cannot be reached right now, or this instance is shutting down (then the response also says `Connection: close`). Retry with backoff; the service recovers by itself, and behind a load balancer another instance answers.',
   },
 } as const satisfies Record<string, { status: number; title: string; help: string }>;
 

@@ -13,6 +13,23 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?password=hunter2')).toBe('/x?password=[REDACTED]');
   });
 
+  it('redacts a secret parameter in any other shape (issue 13)', () => {
+    for (const name of [
+      'apiKey[]',
+      'apiKey%5B%5D',
+      'apiKey[0]',
+      'api_key',
+      'API-KEY',
+      '+apiKey',
+      'apiKey.x',
+      'refresh_token[]',
+    ]) {
+      expect(redactUrl(`/v1/offers/?${name}=vk_test_secret&q=a`), name).toBe(
+        `/v1/offers/?${name}=[REDACTED]&q=a`,
+      );
+    }
+  });
+
   it('leaves URLs without secrets alone, including undecodable ones', () => {
     expect(redactUrl('/v1/offers/')).toBe('/v1/offers/');
     expect(redactUrl('/v1/offers/?q=%E0%A4%A')).toBe('/v1/offers/?q=%E0%A4%A');

@@ -18,6 +18,19 @@ export const SECRET_QUERY_PARAMETERS = [
 
 const REDACTED = '[REDACTED]';
 
+/**
+ * Issue 13: `apiKey[]=…`, `apiKey[0]=…`, `api_key=…`, ` apiKey=…` are the same secret in another
+ * shape (and query parsers may still read them as `apiKey`). Names are compared with brackets,
+ * dots, dashes, underscores, spaces and case removed, and any such name that starts with a secret
+ * parameter's name is redacted: redacting too much is harmless, too little is a leak.
+ */
+const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+const SECRET_PREFIXES = SECRET_QUERY_PARAMETERS.map(squash);
+function isSecretName(name: string): boolean {
+  const squashed = squash(name);
+  return squashed !== '' && SECRET_PREFIXES.some((secret) => squashed.startsWith(secret));
+}
+
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;
@@ -33,7 +46,7 @@ export function redactUrl(url: string): string {
       } catch {
         // A name that does not decode is logged as sent; it cannot be one of ours.
       }
-      return SECRET_QUERY_PARAMETERS.includes(name.toLowerCase()) ? `${rawName}=${REDACTED}` : pair;
+      return isSecretName(name) ? `${rawName}=${REDACTED}` : pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`;

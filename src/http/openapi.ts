@@ -2,7 +2,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Environment } from '../platform/environment.js';
+import { VERSION } from '../platform/version.js';
 import { ERRORS } from './errors.js';
+import { refineOpenApi } from './openapi-document.js';
 
 // Our own wordmark in the reference's top bar (plain SVG text, no external font or asset).
 const WORDMARK =
@@ -21,11 +23,15 @@ export async function registerOpenApi(
     .map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.title} |`)
     .join('\n');
   await app.register(swagger, {
+    // Only OpenAPI 3 is generated here (the `openapi` option below), never Swagger 2.
+    transformObject: (document) =>
+      'openapiObject' in document ? refineOpenApi(document.openapiObject as Record<string, unknown>) : {},
     openapi: {
       openapi: '3.1.0',
       info: {
         title: `Vitrine API (${environment})`,
-        version: '1.0.0',
+        version: VERSION,
+        license: { name: 'Proprietary' },
         description: [
           'Offer search with API-key authentication. Send your key in the `X-Api-Key` header (preferred) or the `apiKey` query parameter.',
           '',

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError } from '../db/database.js';
 import { ERRORS, type ErrorCode, errorTypeUrl, type ParameterError, ProblemError } from './errors.js';
+import { findUnsafeValues } from './safe-values.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -15,7 +16,7 @@ export interface Problem {
   errors?: ParameterError[];
 }
 
-export function problemBody(request: FastifyRequest, error: ProblemError): Problem {
+export function problemBody(request: FastifyRequest, error: ProblemError, instance?: string): Problem {
   const entry = ERRORS[error.code];
   return {
     type: errorTypeUrl(error.code),
@@ -23,19 +24,27 @@ export function problemBody(request: FastifyRequest, error: ProblemError): Probl
     status: entry.status,
     detail: error.detail,
     // The path only: the query may hold a secret (`apiKey`, `refresh`).
-    instance: request.url.split('?')[0] ?? '/',
+    instance: instance ?? request.url.split('?')[0] ?? '/',
     code: error.code,
     requestId: String(request.id),
     ...(error.extra.errors ? { errors: error.extra.errors } : {}),
   };
 }
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ProblemError): FastifyReply {
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ProblemError,
+  options: { instance?: string } = {},
+): FastifyReply {
   for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
-  return reply.code(ERRORS[error.code].status).type(PROBLEM_CONTENT_TYPE).send(problemBody(request, error));
+  return reply
+    .code(ERRORS[error.code].status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(problemBody(request, error, options.instance));
 }
 
-interface AjvError {
+export interface AjvError {
   keyword: string;
   instancePath: string;
   message?: string;
@@ -139,12 +148,61 @@ export function describeParameters(errors: readonly ParameterError[]): string {
   return errors.map((e) => `${e.parameter} ${e.message}`).join('; ');
 }
 
+/**
+ * Issue 13: which methods answer at a concrete path, from the routes as declared (`:param` is
+ * one segment, `*` the rest; a trailing slash does not matter, as for the router).
+ */
+function createRouteTable() {
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+  return {
+    add(url: string, method: string | string[]) {
+      const source = trim(url)
+        .split(/(:[A-Za-z0-9_]+|\*)/)
+        .map((part) =>
+          part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('');
+      routes.push({ pattern: new RegExp(`^${source}$`), methods: [method].flat() });
+    },
+    allowed(path: string): string[] {
+      const target = trim(path);
+      const methods = routes.filter((r) => r.pattern.test(target)).flatMap((r) => r.methods);
+      return [...new Set(methods)].sort();
+    },
+  };
+}
+
 export function registerProblemHandlers(app: FastifyInstance, servedVersions: readonly string[]): void {
   app.setErrorHandler((error, request, reply) =>
     sendProblem(request, reply, toProblem(request, error as Error)),
   );
+  // Issue 13: path parameters and query values of every route, with a schema or not (the
+  // portal's and console's pages have none), carry no NUL or control character into a store.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const errors = [
+      ...findUnsafeValues(request.params, { lineBreaks: false }),
+      ...findUnsafeValues(request.query, { lineBreaks: false }),
+    ].map((u) => ({ parameter: u.path.replace(/^\//, '').split('/')[0] ?? '', message: u.message }));
+    if (errors.length === 0) return done();
+    done(new ProblemError('invalid_parameter', describeParameters(errors), { errors }));
+  });
+  const table = createRouteTable();
+  app.addHook('onRoute', (route) => table.add(route.url, route.method));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
+    const allow = table.allowed(path);
+    if (allow.length > 0) {
+      reply.header('allow', allow.join(', '));
+      return sendProblem(
+        request,
+        reply,
+        new ProblemError(
+          'method_not_allowed',
+          `${request.method} is not answered here. Allowed: ${allow.join(', ')}.`,
+        ),
+      );
+    }
     const version = /^\/(v\d+)(\/|$)/.exec(path)?.[1];
     if (version && !servedVersions.includes(version)) {
       return sendProblem(

@@ -23,8 +23,10 @@ export interface RequestLimits {
   /**
    * After a successful verification: spends one request of the key, sets the RateLimit headers.
    * Returns undefined (decided synchronously) with the in-memory limiter, a promise with Redis.
+   * A publishable key also spends a budget per client address (`request` gives the address),
+   * so one visitor cannot exhaust the key's plan (issue 16).
    */
-  takeForKey(key: KeyRecord, reply: FastifyReply): Promise<void> | undefined;
+  takeForKey(key: KeyRecord, reply: FastifyReply, request?: FastifyRequest): Promise<void> | undefined;
 }
 
 export function keyPlan(config: Config, key: KeyRecord): Plan {
@@ -81,6 +83,23 @@ export function createRequestLimits(deps: {
     reply.header('ratelimit-remaining', decision.remaining);
     reply.header('ratelimit-reset', seconds(decision.resetMs));
   };
+  const publishablePlan: Plan = { limit: config.rateLimitPublishableAddress, periodMs: 1000 };
+  const applyVisitorDecision = (decision: Decision): void => {
+    if (!decision.allowed) {
+      throw refuse(
+        'key',
+        decision,
+        `A publishable key allows ${publishablePlan.limit} requests per second from one client address. Retry after ${Math.max(1, seconds(decision.retryAfterMs))} s.`,
+      );
+    }
+  };
+  const takeKey = (key: KeyRecord, reply: FastifyReply): Promise<void> | undefined => {
+    const plan = keyPlan(config, key);
+    const decision = limiter.take(`key:${key.id}`, plan);
+    if (decision instanceof Promise) return decision.then((d) => applyKeyDecision(d, plan, reply));
+    applyKeyDecision(decision, plan, reply);
+    return undefined;
+  };
   const addressDetail =
     'Too many requests with a missing or invalid API key from your address. Wait for Retry-After seconds.';
 
@@ -106,12 +125,19 @@ export function createRequestLimits(deps: {
       const decision = await limiter.take(bucket, addressPlan);
       if (!decision.allowed) throw refuse('address', decision, addressDetail);
     },
-    takeForKey(key, reply) {
-      const plan = keyPlan(config, key);
-      const decision = limiter.take(`key:${key.id}`, plan);
-      if (decision instanceof Promise) return decision.then((d) => applyKeyDecision(d, plan, reply));
-      applyKeyDecision(decision, plan, reply);
-      return undefined;
+    takeForKey(key, reply, request) {
+      if (key.kind === 'publishable' && request) {
+        // The visitor's own budget first: a visitor over it does not spend the key's.
+        const visitor = limiter.take(`pub:${key.id}:${bucketOf(request)}`, publishablePlan);
+        if (visitor instanceof Promise) {
+          return visitor.then((d) => {
+            applyVisitorDecision(d);
+            return takeKey(key, reply);
+          });
+        }
+        applyVisitorDecision(visitor);
+      }
+      return takeKey(key, reply);
     },
   };
 }

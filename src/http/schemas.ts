@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ERRORS } from './errors.js';
+import { ERRORS, type ErrorCode, errorTypeUrl } from './errors.js';
 
 /** The problem+json wire shape (RFC 9457 + `code`, `requestId`, `errors`), declared once. */
 export const ProblemSchema = Type.Object(
@@ -20,22 +20,46 @@ export const ProblemSchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Problem' },
 );
 
-/** Response declaration for problem statuses, so OpenAPI shows the media type clients receive. */
+/**
+ * Response declaration for problem statuses, so OpenAPI shows the media type clients receive,
+ * with one real example per code of that status (issue 15: not a schema-made `status: 0`).
+ */
 export function problemResponses(...statuses: number[]) {
   return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      {
-        description: Object.entries(ERRORS)
-          .filter(([, e]) => e.status === status)
-          .map(([code]) => `\`${code}\``)
-          .join(', '),
-        content: { 'application/problem+json': { schema: ProblemSchema } },
-      },
-    ]),
+    statuses.map((status) => {
+      const codes = (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[code].status === status);
+      return [
+        status,
+        {
+          description: codes.map((code) => `\`${code}\``).join(', '),
+          content: {
+            'application/problem+json': {
+              schema: ProblemSchema,
+              examples: Object.fromEntries(
+                codes.map((code) => [
+                  code,
+                  {
+                    summary: ERRORS[code].title,
+                    value: {
+                      type: errorTypeUrl(code),
+                      title: ERRORS[code].title,
+                      status,
+                      detail: `${ERRORS[code].title}.`,
+                      instance: '/v1/offers/',
+                      code,
+                      requestId: 'req_3kTMd9RAnq0LZpOXbe2w',
+                    },
+                  },
+                ]),
+              ),
+            },
+          },
+        },
+      ];
+    }),
   );
 }
 

@@ -7,8 +7,8 @@ describe('API key format', () => {
     const test = generateApiKey('testing');
     expect(prod).toMatch(/^vk_prod_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
     expect(test).toMatch(/^vk_test_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
-    expect(parseApiKey(prod)).toEqual({ ok: true, environment: 'production' });
-    expect(parseApiKey(test)).toEqual({ ok: true, environment: 'testing' });
+    expect(parseApiKey(prod)).toEqual({ ok: true, environment: 'production', kind: 'secret' });
+    expect(parseApiKey(test)).toEqual({ ok: true, environment: 'testing', kind: 'secret' });
   });
 
   it('never generates the same key twice', () => {
@@ -42,5 +42,21 @@ describe('API key format', () => {
     expect(hashApiKey(key)).toBe(hashApiKey(key));
     expect(keyHint(key)).toMatch(/^vk_test_…[0-9A-Za-z]{4}$/);
     expect(key.includes(keyHint(key).slice(9))).toBe(true);
+  });
+
+  it('generates publishable keys `vk_pub_<env>_…` whose kind the checksum protects (issue 16)', () => {
+    const pub = generateApiKey('testing', 'publishable');
+    expect(pub).toMatch(/^vk_pub_test_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
+    expect(parseApiKey(pub)).toEqual({ ok: true, environment: 'testing', kind: 'publishable' });
+    expect(parseApiKey(generateApiKey('production', 'publishable'))).toMatchObject({
+      environment: 'production',
+      kind: 'publishable',
+    });
+    // Dropping or adding the `pub_` tag breaks the checksum: the kind cannot be edited.
+    expect(parseApiKey(pub.replace('vk_pub_', 'vk_'))).toEqual({ ok: false, reason: 'checksum' });
+    const secret = generateApiKey('testing');
+    expect(parseApiKey(secret.replace('vk_', 'vk_pub_'))).toEqual({ ok: false, reason: 'checksum' });
+    expect(keyHint(pub)).toMatch(/^vk_pub_test_…[0-9A-Za-z]{4}$/);
+    expect(pub.split('_')[3]?.endsWith(keyHint(pub).slice(-4))).toBe(true);
   });
 });

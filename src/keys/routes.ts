@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { Plan } from '../limits/rate-limiter.js';
 import { type CallingKey, CallingKeySchema } from './schemas.js';
+import { keyScopes } from './scopes.js';
 import type { KeyRecord } from './store.js';
 
 export interface KeyRouteDeps {
@@ -41,6 +42,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
       schema: {
         tags: ['keys'],
         summary: 'The calling API key',
+        operationId: 'getCallingKey',
         description:
           'The public facts of the key this request is made with: id, environment, project, hint, whether the refresh permission is granted, its rate-limit plan and expiry. Never the key itself or its hash. Useful to check a configured key, and as a cheap authenticated health check.',
         security: API_KEY_SECURITY,
@@ -65,6 +67,8 @@ function describe(key: KeyRecord, plan: Plan | null): CallingKey {
     environment: key.environment,
     projectId: key.projectId,
     hint: key.hint,
+    kind: key.kind,
+    scopes: keyScopes(key),
     refreshAllowed: key.refreshAllowed,
     rateLimit: plan && {
       requestsPerSecond: plan.limit,

@@ -12,6 +12,21 @@ export const CallingKeySchema = Type.Object(
     hint: Type.String({
       description: 'What lists show of the key so its owner can recognise it: `vk_test_…a1B2`.',
     }),
+    kind: Type.Union([Type.Literal('secret'), Type.Literal('publishable')], {
+      description: '`secret` keys live on servers; `publishable` keys (`vk_pub_…`) in browsers and apps.',
+    }),
+    scopes: Type.Array(
+      Type.Union([
+        Type.Literal('search'),
+        Type.Literal('auth'),
+        Type.Literal('api'),
+        Type.Literal('offers:write'),
+      ]),
+      {
+        description:
+          'What the key may do: `search`; `auth` (the auth server); `api` (the other key routes); `offers:write` (granted by the operator).',
+      },
+    ),
     refreshAllowed: Type.Boolean({
       description: 'Whether the operator granted the refresh permission (`{auth_url}/refresh`).',
     }),
@@ -35,6 +50,6 @@ export const CallingKeySchema = Type.Object(
     expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CallingKey' },
 );
 export type CallingKey = Static<typeof CallingKeySchema>;

@@ -4,7 +4,9 @@ import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { ProjectStore } from '../projects/store.js';
-import { generateApiKey, hashApiKey, keyHint } from './key-format.js';
+import { generateApiKey, hashApiKey, type KeyKind, keyHint } from './key-format.js';
+import { type FixedFilters, parseAllowedOrigins } from './publishable.js';
+import { ROLL_OVERLAPS } from './roll-overlap.js';
 import type { KeyRecord, KeyStore } from './store.js';
 
 export interface IssuedKey {
@@ -18,6 +20,10 @@ export interface KeyService {
     projectId: string;
     environment: Environment;
     expiresAt?: number | null;
+    /** Default `secret`. A publishable key needs `allowedOrigins` (issue 16). */
+    kind?: KeyKind;
+    allowedOrigins?: readonly string[];
+    fixedFilters?: FixedFilters;
   }): Promise<IssuedKey>;
   list(filter?: { projectId?: string; environment?: Environment }): Promise<KeyRecord[]>;
   /** Revokes the key and every refresh token it obtained. */
@@ -26,8 +32,17 @@ export interface KeyService {
   grantRefresh(id: string): Promise<KeyRecord>;
   /** Withdraws the permission and revokes every refresh token the key obtained. */
   revokeRefresh(id: string): Promise<{ key: KeyRecord; revokedRefreshTokens: number }>;
+  /** The `offers:write` scope (SPEC §3, §6.2): secret keys only, granted by the operator. */
+  grantWrite(id: string): Promise<KeyRecord>;
+  revokeWrite(id: string): Promise<KeyRecord>;
   /** Sets the key's own plan in requests per second, or with `null` returns it to its environment's default. */
   setPlan(id: string, rps: number | null): Promise<KeyRecord>;
+  /**
+   * A new secret for the key (issue 15), shown once; the old secret keeps working for
+   * `overlapMs` (0: refused at once). Same id, plan, permissions and scopes: refresh tokens
+   * and access tokens it obtained stay valid.
+   */
+  roll(id: string, overlapMs: number): Promise<IssuedKey>;
 }
 
 /** Largest plan a key can have (requests per second); the config defaults have the same bound. */
@@ -47,12 +62,16 @@ export function createKeyService(deps: {
     return record;
   }
   return {
-    async issue({ projectId, environment, expiresAt = null }) {
+    async issue({ projectId, environment, expiresAt = null, kind = 'secret', allowedOrigins, fixedFilters }) {
       if (!(await deps.projects.get(projectId)))
         throw new UsageError(`no project with id ${projectId}`, 'not_found');
       const now = deps.clock.now();
       if (expiresAt !== null && expiresAt <= now) throw new UsageError('a key cannot expire in the past');
-      const key = generateApiKey(environment);
+      const publishable = kind === 'publishable';
+      if (!publishable && (allowedOrigins?.length || Object.keys(fixedFilters ?? {}).length)) {
+        throw new UsageError('allowed origins and fixed filters are for publishable keys only');
+      }
+      const key = generateApiKey(environment, kind);
       const record: KeyRecord = {
         id: newId('key'),
         projectId,
@@ -66,9 +85,34 @@ export function createKeyService(deps: {
         createdAt: now,
         lastUsedAt: null,
         revokedAt: null,
+        kind,
+        writeAllowed: false,
+        allowedOrigins: publishable ? parseAllowedOrigins(allowedOrigins ?? []) : [],
+        fixedFilters: publishable ? (fixedFilters ?? {}) : {},
+        previousKeyHash: null,
+        previousExpiresAt: null,
       };
       await deps.store.insert(record);
+      // A new publishable key brings origins every instance's CORS must know (issue 16).
+      if (publishable) await deps.onKeyChanged?.(record.keyHash);
       return { record, key };
+    },
+    async roll(id, overlapMs) {
+      if (!(Object.values(ROLL_OVERLAPS) as number[]).includes(overlapMs)) {
+        throw new UsageError('the overlap is none, 1h, 24h or 7d');
+      }
+      const existing = await found(id);
+      if (existing.state !== 'active') throw new UsageError(`key ${id} is revoked`, 'conflict');
+      const key = generateApiKey(existing.environment, existing.kind);
+      const rolled = await deps.store.roll(id, {
+        newHash: hashApiKey(key),
+        newHint: keyHint(key),
+        previousExpiresAt: deps.clock.now() + overlapMs,
+      });
+      if (!rolled) throw new UsageError(`key ${id} is revoked`, 'conflict');
+      // Caches holding the old hash must learn its end (at once or after the overlap).
+      await deps.onKeyChanged?.(existing.keyHash);
+      return { record: await found(id), key };
     },
     list: (filter = {}) => deps.store.list(filter),
     async revoke(id) {
@@ -96,6 +140,20 @@ export function createKeyService(deps: {
         deps.clock.now(),
       );
       return { key: await found(id), revokedRefreshTokens };
+    },
+    async grantWrite(id) {
+      const existing = await found(id);
+      if (existing.state === 'revoked') throw new UsageError(`key ${id} is revoked`, 'conflict');
+      if (existing.kind !== 'secret') {
+        throw new UsageError(`key ${id} is publishable: only secret keys may write offers`, 'conflict');
+      }
+      if (await deps.store.setWriteAllowed(id, true)) await deps.onKeyChanged?.(existing.keyHash);
+      return found(id);
+    },
+    async revokeWrite(id) {
+      const existing = await found(id);
+      if (await deps.store.setWriteAllowed(id, false)) await deps.onKeyChanged?.(existing.keyHash);
+      return found(id);
     },
     async setPlan(id, rps) {
       if (rps !== null && (!Number.isInteger(rps) || rps < 1 || rps > MAX_PLAN_RPS)) {

@@ -1,6 +1,8 @@
 import { bumpCounter, readCounter } from '../db/counters.js';
 import type { Database } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
+import type { KeyKind } from './key-format.js';
+import type { FixedFilters } from './publishable.js';
 
 export type KeyState = 'active' | 'revoked';
 
@@ -18,6 +20,17 @@ export interface KeyRecord {
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
+  /** `secret` (server-side) or `publishable` (browsers, apps), issue 16. */
+  kind: KeyKind;
+  /** The `offers:write` scope, granted by the operator (secret keys only). */
+  writeAllowed: boolean;
+  /** Publishable keys: the exact origins allowed to use the key (empty for secret keys). */
+  allowedOrigins: string[];
+  /** Publishable keys: filters applied to every search the key makes. */
+  fixedFilters: FixedFilters;
+  /** After a roll (issue 15): the previous secret's hash, valid until `previousExpiresAt`. */
+  previousKeyHash: string | null;
+  previousExpiresAt: number | null;
 }
 
 interface KeyRow {
@@ -33,10 +46,16 @@ interface KeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  kind: KeyKind;
+  write_allowed: number;
+  allowed_origins: string;
+  fixed_filters: string;
+  previous_key_hash: string | null;
+  previous_expires_at: number | null;
 }
 
 const COLUMNS =
-  'id, project_id, environment, key_hash, hint, state, refresh_allowed, rate_limit_rps, expires_at, created_at, last_used_at, revoked_at';
+  'id, project_id, environment, key_hash, hint, state, refresh_allowed, rate_limit_rps, expires_at, created_at, last_used_at, revoked_at, kind, write_allowed, allowed_origins, fixed_filters, previous_key_hash, previous_expires_at';
 
 function fromRow(row: KeyRow): KeyRecord {
   return {
@@ -52,6 +71,12 @@ function fromRow(row: KeyRow): KeyRecord {
     createdAt: Number(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    kind: row.kind,
+    writeAllowed: Number(row.write_allowed) === 1,
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+    fixedFilters: JSON.parse(row.fixed_filters) as FixedFilters,
+    previousKeyHash: row.previous_key_hash,
+    previousExpiresAt: row.previous_expires_at === null ? null : Number(row.previous_expires_at),
   };
 }
 
@@ -64,8 +89,17 @@ export interface KeyStore {
   revoke(id: string, at: number): Promise<boolean>;
   /** Grants or withdraws the refresh permission; false when it already had that value. */
   setRefreshAllowed(id: string, allowed: boolean): Promise<boolean>;
+  /** Grants or withdraws the `offers:write` scope; false when it already had that value. */
+  setWriteAllowed(id: string, allowed: boolean): Promise<boolean>;
+  /** Allowed origins of the active publishable keys of an environment (CORS preflights). */
+  publishableOrigins(environment: Environment): Promise<string[]>;
   /** Sets (or with `null` clears) the key's own rate-limit plan; false when no such key. */
   setRateLimit(id: string, rps: number | null): Promise<boolean>;
+  /**
+   * A new secret for an active key: `newHash` becomes the key's hash and the current one its
+   * previous hash, accepted until `previousExpiresAt`. False when the key is not active.
+   */
+  roll(id: string, roll: { newHash: string; newHint: string; previousExpiresAt: number }): Promise<boolean>;
   /** Hashes of keys changed after counter value `since`, and the newest counter value seen. */
   changedSince(since: number): Promise<{ hashes: string[]; latest: number }>;
   currentChangeSeq(): Promise<number>;
@@ -78,7 +112,9 @@ export function createKeyStore(db: Database): KeyStore {
       await db.transaction(async (tx) => {
         const seq = await bumpCounter(tx, 'api_keys');
         await tx.run(
-          `INSERT INTO api_keys (${COLUMNS}, change_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO api_keys (${COLUMNS}, change_seq) VALUES (${COLUMNS.split(',')
+            .map(() => '?')
+            .join(', ')}, ?)`,
           [
             record.id,
             record.projectId,
@@ -92,13 +128,23 @@ export function createKeyStore(db: Database): KeyStore {
             record.createdAt,
             record.lastUsedAt,
             record.revokedAt,
+            record.kind,
+            record.writeAllowed ? 1 : 0,
+            JSON.stringify(record.allowedOrigins),
+            JSON.stringify(record.fixedFilters),
+            record.previousKeyHash,
+            record.previousExpiresAt,
             seq,
           ],
         );
       });
     },
     async findByHash(keyHash) {
-      const row = await db.get<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`, [keyHash]);
+      // The current secret, or the previous one of a rolled key (the verifier checks its overlap).
+      const row = await db.get<KeyRow>(
+        `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? OR previous_key_hash = ?`,
+        [keyHash, keyHash],
+      );
       return row && fromRow(row);
     },
     async get(id) {
@@ -142,6 +188,23 @@ export function createKeyStore(db: Database): KeyStore {
         return changed > 0;
       });
     },
+    async setWriteAllowed(id, allowed) {
+      return db.transaction(async (tx) => {
+        const seq = await bumpCounter(tx, 'api_keys');
+        const changed = await tx.run(
+          'UPDATE api_keys SET write_allowed = ?, change_seq = ? WHERE id = ? AND write_allowed <> ?',
+          [allowed ? 1 : 0, seq, id, allowed ? 1 : 0],
+        );
+        return changed > 0;
+      });
+    },
+    async publishableOrigins(environment) {
+      const rows = await db.all<{ allowed_origins: string }>(
+        "SELECT allowed_origins FROM api_keys WHERE environment = ? AND kind = 'publishable' AND state = 'active'",
+        [environment],
+      );
+      return [...new Set(rows.flatMap((r) => JSON.parse(r.allowed_origins) as string[]))];
+    },
     async setRateLimit(id, rps) {
       // A plan change is one verifiers must see (their cached record carries the plan).
       return db.transaction(async (tx) => {
@@ -156,12 +219,26 @@ export function createKeyStore(db: Database): KeyStore {
       });
     },
     async changedSince(since) {
-      const rows = await db.all<{ key_hash: string; change_seq: number }>(
-        'SELECT key_hash, change_seq FROM api_keys WHERE change_seq > ? ORDER BY change_seq',
+      const rows = await db.all<{ key_hash: string; previous_key_hash: string | null; change_seq: number }>(
+        'SELECT key_hash, previous_key_hash, change_seq FROM api_keys WHERE change_seq > ? ORDER BY change_seq',
         [since],
       );
       const last = rows.at(-1);
-      return { hashes: rows.map((r) => r.key_hash), latest: last ? Number(last.change_seq) : since };
+      // A rolled key changed under both its hashes: caches may hold either.
+      const hashes = rows.flatMap((r) =>
+        r.previous_key_hash ? [r.key_hash, r.previous_key_hash] : [r.key_hash],
+      );
+      return { hashes, latest: last ? Number(last.change_seq) : since };
+    },
+    async roll(id, { newHash, newHint, previousExpiresAt }) {
+      return db.transaction(async (tx) => {
+        const seq = await bumpCounter(tx, 'api_keys');
+        const changed = await tx.run(
+          "UPDATE api_keys SET previous_key_hash = key_hash, previous_expires_at = ?, key_hash = ?, hint = ?, change_seq = ? WHERE id = ? AND state = 'active'",
+          [previousExpiresAt, newHash, newHint, seq, id],
+        );
+        return changed > 0;
+      });
     },
     currentChangeSeq: () => readCounter(db, 'api_keys'),
     async recordLastUse(uses) {

@@ -21,6 +21,7 @@ function fakeStore(record: KeyRecord) {
     list: async () => [record],
     revoke: async () => false,
     setRateLimit: async () => false,
+    roll: async () => false,
     async changedSince(since) {
       return changedAt > since
         ? { hashes: [record.keyHash], latest: changedAt }
@@ -29,6 +30,8 @@ function fakeStore(record: KeyRecord) {
     currentChangeSeq: async () => seq,
     recordLastUse: async () => undefined,
     setRefreshAllowed: async () => false,
+    setWriteAllowed: async () => false,
+    publishableOrigins: async () => [],
   };
   return {
     store,
@@ -66,6 +69,12 @@ describe('key verifier cache', () => {
       createdAt: 0,
       lastUsedAt: null,
       revokedAt: null,
+      kind: 'secret',
+      writeAllowed: false,
+      allowedOrigins: [],
+      fixedFilters: {},
+      previousKeyHash: null,
+      previousExpiresAt: null,
     };
     const fake = fakeStore(record);
     const verifier = createKeyVerifier({ store: fake.store, clock: new ManualClock(), refreshMs: 500 });

@@ -18,6 +18,14 @@ export interface KeyVerifier {
   verify(rawKey: string, environment: Environment): VerifyResult | Promise<VerifyResult>;
   /** Drops one cached key at once (this process changed it). */
   evict(keyHash: string): void;
+  /**
+   * Whether some active publishable key of `environment` allows `origin` (issue 16). CORS
+   * preflights carry no key, so they are answered from this union, kept in memory: no
+   * database call per preflight. Loaded by `start`, reloaded when a poll sees key changes.
+   */
+  allowsOrigin(environment: Environment, origin: string): boolean;
+  /** Reloads the allowed origins now (this process changed a publishable key). */
+  reloadOrigins(): Promise<void>;
   /** Polls the store for keys changed elsewhere and evicts them; runs on a timer after `start`. */
   refresh(): Promise<void>;
   start(): Promise<void>;
@@ -64,6 +72,40 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   // before the change committed, so its result answers that one request but is not cached.
   let generation = 0;
   let timers: NodeJS.Timeout[] = [];
+  let origins: Record<Environment, ReadonlySet<string>> = { production: new Set(), testing: new Set() };
+  // One reload at a time; a change seen during a reload asks for one more after it.
+  let reloading: Promise<void> | null = null;
+  let reloadAgain = false;
+
+  async function loadOrigins(): Promise<void> {
+    const [production, testing] = await Promise.all([
+      store.publishableOrigins('production'),
+      store.publishableOrigins('testing'),
+    ]);
+    origins = { production: new Set(production), testing: new Set(testing) };
+  }
+
+  // After `stop`, nothing starts reading the store: the database is about to close, and a read
+  // left in flight on a closing connection would never settle.
+  let stopped = false;
+  function reloadOrigins(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (reloading) {
+      reloadAgain = true;
+      return reloading;
+    }
+    reloading = (async () => {
+      try {
+        do {
+          reloadAgain = false;
+          await loadOrigins();
+        } while (reloadAgain);
+      } finally {
+        reloading = null;
+      }
+    })();
+    return reloading;
+  }
 
   /** The cached entry while it is fresh (counted as a hit), else undefined. */
   function cached(keyHash: string, now: number): CacheEntry | undefined {
@@ -98,9 +140,18 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const report = (error: unknown) => options.onError?.(error);
 
   /** The checks after the record is found, in the order of ADR 0004. */
-  function decide(key: KeyRecord | null, environment: Environment, now: number): VerifyResult {
+  function decide(
+    key: KeyRecord | null,
+    environment: Environment,
+    now: number,
+    keyHash: string,
+  ): VerifyResult {
     if (!key) return { ok: false, code: 'api_key_invalid', reason: 'unknown' };
     if (key.state === 'revoked') return { ok: false, code: 'api_key_revoked' };
+    // The previous secret of a rolled key (issue 15) works until its overlap ends, then is revoked.
+    if (keyHash !== key.keyHash && (key.previousExpiresAt === null || key.previousExpiresAt <= now)) {
+      return { ok: false, code: 'api_key_revoked' };
+    }
     if (key.expiresAt !== null && key.expiresAt <= now) return { ok: false, code: 'api_key_expired' };
     if (key.environment !== environment) {
       return { ok: false, code: 'api_key_wrong_environment', keyEnvironment: key.environment };
@@ -118,25 +169,30 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       // The hot path (issue #3): a raw key whose SHA-256 is that of a stored key *is* that key,
       // well-formed by construction, so its format and checksum need no second look; and a
       // cached answer is decided synchronously, with no promise.
-      if (entry?.key) return decide(entry.key, environment, now);
+      if (entry?.key) return decide(entry.key, environment, now, keyHash);
       const parsed = parseApiKey(rawKey);
       if (!parsed.ok) return { ok: false, code: 'api_key_invalid', reason: parsed.reason };
-      if (entry) return decide(null, environment, now);
-      return load(keyHash, now).then((key) => decide(key, environment, clock.now()));
+      if (entry) return decide(null, environment, now, keyHash);
+      return load(keyHash, now).then((key) => decide(key, environment, clock.now(), keyHash));
     },
     evict(keyHash) {
       generation += 1;
       cache.delete(keyHash);
     },
+    allowsOrigin: (environment, origin) => origins[environment].has(origin),
+    reloadOrigins,
     async refresh() {
       const { hashes, latest } = await store.changedSince(watermark);
       if (hashes.length > 0) generation += 1;
       for (const hash of hashes) cache.delete(hash);
       watermark = latest;
+      if (hashes.length > 0) await reloadOrigins();
     },
     async start() {
+      stopped = false;
       // Everything cached from now on is newer than the current counter value.
       watermark = await store.currentChangeSeq();
+      await loadOrigins();
       const poll = setInterval(() => this.refresh().catch(report), options.refreshMs);
       const flush = setInterval(() => flushLastUse().catch(report), options.lastUseFlushMs ?? 5_000);
       poll.unref();
@@ -144,8 +200,10 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       timers = [poll, flush];
     },
     async stop() {
+      stopped = true;
       for (const timer of timers) clearInterval(timer);
       timers = [];
+      await reloading?.catch(report);
       await flushLastUse().catch(report);
     },
   };

@@ -71,6 +71,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: 'The signed-in end user',
+        operationId: 'getMe',
         security: BEARER_SECURITY,
         querystring: NoQuery,
         response: { 200: MeSchema, ...problemResponses(400, 401, 403) },
@@ -95,6 +96,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: "The user's favorite offers, newest first",
+        operationId: 'listFavorites',
         security: BEARER_SECURITY,
         querystring: NoQuery,
         response: { 200: Type.Object({ data: Type.Array(OfferSchema) }), ...problemResponses(400, 401, 403) },
@@ -110,6 +112,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: 'Add an offer to the favorites (idempotent)',
+        operationId: 'addFavorite',
         security: BEARER_SECURITY,
         params: OfferIdParams,
         querystring: NoQuery,
@@ -138,6 +141,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: 'Remove an offer from the favorites (idempotent)',
+        operationId: 'removeFavorite',
         security: BEARER_SECURITY,
         params: OfferIdParams,
         querystring: NoQuery,
@@ -157,6 +161,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: "The user's saved searches, newest first",
+        operationId: 'listSavedSearches',
         security: BEARER_SECURITY,
         querystring: NoQuery,
         response: {
@@ -177,6 +182,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: 'Save a search',
+        operationId: 'createSavedSearch',
         description:
           'The query holds the parameters of `GET /offers/` (except `apiKey`, `cursor`, `limit`) and is validated exactly like them.',
         security: BEARER_SECURITY,
@@ -218,6 +224,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: 'Delete a saved search',
+        operationId: 'deleteSavedSearch',
         security: BEARER_SECURITY,
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
         querystring: NoQuery,
@@ -239,6 +246,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: "The user's own offers, any status, newest first",
+        operationId: 'listOwnOffers',
         security: BEARER_SECURITY,
         querystring: NoQuery,
         response: { 200: Type.Object({ data: Type.Array(OfferSchema) }), ...problemResponses(400, 401, 403) },
@@ -285,6 +293,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: 'Publish an offer',
+        operationId: 'createOwnOffer',
         description: 'The offer appears in searches of this environment at once, with the user as publisher.',
         security: BEARER_SECURITY,
         querystring: NoQuery,
@@ -317,6 +326,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: 'Edit an own offer',
+        operationId: 'updateOwnOffer',
         description: 'Fields given replace the stored ones; `location` and `price` are replaced whole.',
         security: BEARER_SECURITY,
         params: OfferIdParams,
@@ -360,6 +370,7 @@ export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
       schema: {
         tags: ['end users'],
         summary: 'Withdraw an own offer',
+        operationId: 'deleteOwnOffer',
         description:
           'The offer stays readable by id with status `withdrawn` and leaves default searches at once.',
         security: BEARER_SECURITY,

@@ -12,7 +12,7 @@ export const MeSchema = Type.Object(
     environment: Type.Union([Type.Literal('production'), Type.Literal('testing')]),
     createdAt: Timestamp,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Me' },
 );
 
 /** What a saved search stores: the search parameters of `/offers/` except key, cursor and page size. */
@@ -25,7 +25,7 @@ export const SavedSearchInputSchema = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Not blank.' }),
     query: SavedQuerySchema,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'SavedSearchInput' },
 );
 export type SavedSearchInput = Static<typeof SavedSearchInputSchema>;
 
@@ -36,7 +36,7 @@ export const SavedSearchSchema = Type.Object(
     query: SavedQuerySchema,
     createdAt: Timestamp,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'SavedSearch' },
 );
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
@@ -79,10 +79,13 @@ export const OwnOfferInputSchema = Type.Object(
     ),
     expiresAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'OwnOfferInput' },
 );
 export type OwnOfferInput = Static<typeof OwnOfferInputSchema>;
-export const OwnOfferPatchSchema = Type.Partial(OwnOfferInputSchema, { additionalProperties: false });
+export const OwnOfferPatchSchema = Type.Partial(OwnOfferInputSchema, {
+  additionalProperties: false,
+  title: 'OwnOfferPatch',
+});
 export type OwnOfferPatch = Static<typeof OwnOfferPatchSchema>;
 
 export const MAX_FAVORITES = 1000;

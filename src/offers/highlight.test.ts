@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../web/html.js';
-import { highlight } from './highlight.js';
+import { highlight, withinEdits } from './highlight.js';
 import { parseTextQuery, type TextQuery } from './text.js';
 
 const query = (q: string): TextQuery => {
@@ -40,5 +40,28 @@ describe('highlight', () => {
   it('starts the snippet at the beginning when nothing in the description matches', () => {
     const h = highlight({ title: 'Lamp', description: 'Short text.' }, query('lamp '));
     expect(h).toEqual({ title: '<mark>Lamp</mark>', description: 'Short text.' });
+  });
+
+  it('marks words a typo away from a typed word of 5+ letters, the word being typed included', () => {
+    const h = highlight(
+      { title: 'Four dining chairs', description: 'A refrigerator, barely used.' },
+      query('chiars refrigerater lamb'),
+    );
+    expect(h.title).toBe('Four dining <mark>chairs</mark>');
+    expect(h.description).toBe('A <mark>refrigerator</mark>, barely used.');
+    // Four letters: exact only ("lamb" is not "lamp").
+    expect(highlight({ title: 'Brass lamp', description: '' }, query('lamb ')).title).toBe('Brass lamp');
+    // The prefix being typed, one typo in: "dinin" → "dining", "dinni" → "dining".
+    expect(highlight({ title: 'Dining table', description: '' }, query('dinni')).title).toBe(
+      '<mark>Dining</mark> table',
+    );
+  });
+
+  it('counts edits as the typo rules do (a transposition is one edit)', () => {
+    expect(withinEdits('chiars', 'chairs', 1)).toBe(true);
+    expect(withinEdits('chiarz', 'chairs', 1)).toBe(false);
+    expect(withinEdits('refrigerater', 'refrigerator', 2)).toBe(true);
+    expect(withinEdits('abc', 'abc', 0)).toBe(true);
+    expect(withinEdits('abc', 'abd', 0)).toBe(false);
   });
 });

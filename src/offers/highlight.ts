@@ -1,3 +1,4 @@
+import { typoBudget } from '../search/rules.js';
 import { escapeHtml } from '../web/html.js';
 import { isStopWord, stem, type TextQuery, words } from './text.js';
 
@@ -6,8 +7,9 @@ import { isStopWord, stem, type TextQuery, words } from './text.js';
  * marked. Offer text is never trusted HTML, so every piece is HTML-escaped first and the only
  * markup in the result is `<mark>` and `</mark>` we add around whole words.
  *
- * A word is marked when its stem is one the query matched on (a term, a typo-corrected
- * alternative, a phrase word) or, for the word being typed, when it starts with the prefix.
+ * A word is marked when its stem is one the query matched on (a term or a phrase word), when it
+ * is within the typo budget of a typed term (SPEC §6: 1 edit from 5 letters, 2 from 9), or, for
+ * the word being typed, when it starts with the prefix or with a word within that budget of it.
  */
 export interface Highlight {
   title: string;
@@ -25,13 +27,42 @@ interface Token {
   matched: boolean;
 }
 
-function matcher(query: TextQuery): (word: string) => boolean {
-  const stems = new Set([...query.terms.flatMap((t) => t.stems), ...query.phrases.flat()]);
+/** Whether `a` and `b` are at most `max` edits apart (optimal string alignment). */
+export function withinEdits(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  if (max === 0) return a === b;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      current.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > max) return false;
+    before = previous;
+    previous = current;
+  }
+  return (previous[b.length] ?? max + 1) <= max;
+}
+
+function matcher(query: TextQuery, matchedStems: readonly string[]): (word: string) => boolean {
+  const stems = new Set([...query.terms.flatMap((t) => t.stems), ...query.phrases.flat(), ...matchedStems]);
+  const typed = query.terms.map((t) => t.word).filter((w) => typoBudget(w.length) > 0);
   const prefix = query.prefix;
-  return (raw) =>
-    words(raw).some(
-      (w) => (!isStopWord(w) && stems.has(stem(w))) || (prefix !== null && w.startsWith(prefix)),
-    );
+  const prefixBudget = prefix === null ? 0 : typoBudget(prefix.length);
+  const matches = (w: string) =>
+    (!isStopWord(w) && (stems.has(stem(w)) || typed.some((t) => withinEdits(w, t, typoBudget(t.length))))) ||
+    (prefix !== null &&
+      (w.startsWith(prefix) ||
+        (prefixBudget > 0 &&
+          [-1, 0, 1].some((d) => withinEdits(w.slice(0, prefix.length + d), prefix, prefixBudget)))));
+  return (raw) => words(raw).some(matches);
 }
 
 function tokens(text: string, isMatch: (word: string) => boolean): Token[] {
@@ -54,8 +85,13 @@ function render(text: string, list: Token[], from: number, to: number): string {
   return out + escapeHtml(text.slice(at, to));
 }
 
-export function highlight(offer: { title: string; description: string }, query: TextQuery): Highlight {
-  const isMatch = matcher(query);
+/** `matchedStems`: the stems the engine matched (typo corrections and prefix completions included). */
+export function highlight(
+  offer: { title: string; description: string },
+  query: TextQuery,
+  matchedStems: readonly string[] = [],
+): Highlight {
+  const isMatch = matcher(query, matchedStems);
   const titleTokens = tokens(offer.title, isMatch);
   const text = offer.description;
   const list = tokens(text, isMatch);

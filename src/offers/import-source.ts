@@ -30,7 +30,8 @@ export function openImportSource(file: string, format: ImportFormat): ImportSour
   };
 }
 
-async function* ndjsonRows(stream: fs.ReadStream): AsyncGenerator<SourceRow> {
+/** NDJSON rows of a file or of a request body (`POST /offers/import`, issue 16): one reading. */
+export async function* ndjsonRows(stream: NodeJS.ReadableStream): AsyncGenerator<SourceRow> {
   let line = 0;
   for await (const text of readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
     line += 1;

@@ -1,3 +1,4 @@
+import { DatabaseUnavailableError } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { SourceRow } from './import-source.js';
 import type { OfferInput } from './offer-input.js';
@@ -13,6 +14,11 @@ import type { OfferService } from './service.js';
  * While one batch is being written, the next is read and checked: on PostgreSQL the database
  * works in its own process meanwhile (ADR 0012). Batches are still written one at a time and
  * in file order, so a later row with the same externalId still wins.
+ *
+ * Issue 13: rows are fully checked first (offer-record.ts refuses what either database would),
+ * and should a batch still fail, it is written again row by row: the rows the database
+ * refuses are reported with their line numbers, every other row is kept. An unreachable
+ * database is not a bad row: that error ends the import as before.
  */
 export interface InvalidRow {
   line: number;
@@ -39,21 +45,48 @@ export interface ImportOptions {
   onProgress(stats: ImportStats): void;
 }
 
+interface Pending {
+  line: number;
+  offer: OfferInput;
+}
+
 /** The store's transaction size (store-sql.ts), so each batch is one transaction. */
 const DEFAULT_BATCH = 10_000;
 
 export async function importOffers(options: ImportOptions): Promise<ImportStats> {
   const stats: ImportStats = { rows: 0, valid: 0, inserted: 0, updated: 0, skipped: 0 };
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  let batch: OfferInput[] = [];
+  let batch: Pending[] = [];
   let writing: Promise<void> = Promise.resolve();
-  const write = async (offers: OfferInput[]) => {
+  const upsert = async (offers: OfferInput[]) => {
+    const result = await options.offers.upsertMany(options.environment, offers);
+    stats.inserted += result.inserted;
+    stats.updated += result.updated;
+  };
+  const write = async (rows: Pending[]) => {
     if (!options.dryRun) {
-      const result = await options.offers.upsertMany(options.environment, offers);
-      stats.inserted += result.inserted;
-      stats.updated += result.updated;
+      try {
+        await upsert(rows.map((r) => r.offer));
+      } catch (error) {
+        if (error instanceof DatabaseUnavailableError) throw error;
+        // One transaction per row from here: slower, but only for the batch that failed.
+        for (const row of rows) {
+          try {
+            await upsert([row.offer]);
+          } catch (rowError) {
+            if (rowError instanceof DatabaseUnavailableError) throw rowError;
+            refused(row, rowError);
+          }
+        }
+      }
     }
     options.onProgress({ ...stats });
+  };
+  const refused = (row: Pending, error: unknown) => {
+    stats.valid -= 1;
+    stats.skipped += 1;
+    const message = error instanceof Error ? error.message : String(error);
+    options.onInvalid({ line: row.line, reason: `refused by the database: ${message.slice(0, 200)}` });
   };
   const flush = async () => {
     if (batch.length === 0) return;
@@ -74,7 +107,7 @@ export async function importOffers(options: ImportOptions): Promise<ImportStats>
       continue;
     }
     stats.valid += 1;
-    batch.push(outcome.offer);
+    batch.push({ line: row.line, offer: outcome.offer });
     if (batch.length >= batchSize) await flush();
   }
   await flush();

@@ -35,4 +35,9 @@ export interface OfferInput {
   publishedAt: number;
   /** Null when the offer does not expire. */
   expiresAt: number | null;
+  /**
+   * The project whose write key sent the offer over HTTP (SPEC §6.2, issue 16); absent for
+   * the operator's import, seeds and end users' own offers.
+   */
+  projectId?: string | null;
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { findUnsafeValues, isStorableTimestamp } from '../http/safe-values.js';
 import type { OfferInput } from './offer-input.js';
 import { OfferSchema } from './schemas.js';
 
@@ -10,6 +11,15 @@ import { OfferSchema } from './schemas.js';
  */
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
 const Timestamp = Type.String({ format: 'date-time' });
+/** Issue 13: free keys and values are bounded too, so no row is too big for a batch. */
+export const MAX_ATTRIBUTES = 100;
+export const MAX_ATTRIBUTE_KEY_LENGTH = 100;
+export const MAX_ATTRIBUTE_VALUE_LENGTH = 2_000;
+const Attributes = Type.Record(
+  Type.String({ maxLength: MAX_ATTRIBUTE_KEY_LENGTH }),
+  Type.Union([Type.String({ maxLength: MAX_ATTRIBUTE_VALUE_LENGTH }), Type.Number()]),
+  { maxProperties: MAX_ATTRIBUTES },
+);
 
 export const OfferRecordSchema = Type.Object(
   {
@@ -43,7 +53,7 @@ export const OfferRecordSchema = Type.Object(
       { additionalProperties: false },
     ),
     url: Type.Optional(Type.Union([Type.String({ pattern: '^https?://', maxLength: 2000 }), Type.Null()])),
-    attributes: Type.Optional(OfferSchema.properties.attributes),
+    attributes: Type.Optional(Attributes),
     status: Type.Optional(OfferSchema.properties.status),
     publishedAt: Timestamp,
     expiresAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
@@ -55,6 +65,26 @@ export type OfferRecord = Static<typeof OfferRecordSchema>;
 const check = Compile(OfferRecordSchema);
 
 export type RecordOutcome = { ok: true; offer: OfferInput } | { ok: false; reason: string };
+
+/**
+ * What the schema cannot say and either database would refuse (issue 13): control characters
+ * (a NUL fails a whole PostgreSQL batch; the description may hold tabs and line breaks),
+ * numbers that are not finite, timestamps with no instant (a leap second `23:59:60`, which
+ * `Date.parse` turns into NaN). Checked here so `--dry-run` refuses exactly what a write would.
+ */
+function storabilityErrors(value: unknown): string[] {
+  const found = findUnsafeValues(value, { lineBreaks: false, lineBreakPaths: ['/description'] }).map(
+    (f) => `${f.path.replace(/^\//, '').replaceAll('/', '.') || 'row'} ${f.message}`,
+  );
+  const r = value as Partial<Record<'publishedAt' | 'expiresAt', unknown>>;
+  for (const field of ['publishedAt', 'expiresAt'] as const) {
+    const v = r[field];
+    if (typeof v === 'string' && !isStorableTimestamp(v)) {
+      found.push(`${field} must be a real instant between years 0001 and 9999 (no leap second)`);
+    }
+  }
+  return found;
+}
 
 /** Validates one record and turns it into what the store writes; `reason` names the field. */
 export function parseOfferRecord(value: unknown): RecordOutcome {
@@ -77,6 +107,8 @@ export function parseOfferRecord(value: unknown): RecordOutcome {
     }
     return { ok: false, reason: [...reasons].map(([f, m]) => `${f} ${m}`).join('; ') || 'is not an offer' };
   }
+  const unstorable = storabilityErrors(value);
+  if (unstorable.length > 0) return { ok: false, reason: unstorable.join('; ') };
   const r = value as OfferRecord;
   const publishedAt = Date.parse(r.publishedAt);
   const expiresAt = r.expiresAt ? Date.parse(r.expiresAt) : null;

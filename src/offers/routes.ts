@@ -1,11 +1,21 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import { ProblemError } from '../http/errors.js';
-import { describeParameters } from '../http/problem.js';
+import { type ParameterError, ProblemError } from '../http/errors.js';
+import { type AjvError, describeParameters, parameterErrors } from '../http/problem.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { Environment } from '../platform/environment.js';
-import { OfferSchema, type SearchQuery, SearchQuerySchema, SearchResponseSchema } from './schemas.js';
+import { applyFixedFilters, offerWithinFixedFilters } from './fixed-filters.js';
+import {
+  MAX_MULTI_QUERIES,
+  MultiSearchBodySchema,
+  type MultiSearchQuery,
+  MultiSearchResponseSchema,
+  OfferSchema,
+  type SearchQuery,
+  SearchQuerySchema,
+  SearchResponseSchema,
+} from './schemas.js';
 import type { OfferService } from './service.js';
 
 export interface OfferRouteDeps {
@@ -24,9 +34,12 @@ export function offerRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
     '/v1/offers/',
     {
       onRequest: deps.guard,
+      // Issue 16: publishable keys may call the search routes (and only those).
+      config: { apiKeyScope: 'search' },
       schema: {
         tags: ['offers'],
         summary: 'Search offers',
+        operationId: 'searchOffers',
         description:
           'Full-text search and filters over the offers of this environment, newest first unless `q` is given. Page with `nextCursor` (also sent as a `Link: <…>; rel="next"` header, without your key).',
         security: API_KEY_SECURITY,
@@ -35,7 +48,17 @@ export function offerRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const outcome = await deps.offers.search(deps.environment, request.query);
+      // A publishable key's fixed filters narrow the query before anything searches (issue 16).
+      const fixed = request.apiKey?.fixedFilters;
+      const narrowed = fixed
+        ? applyFixedFilters(request.query, fixed)
+        : { ok: true as const, query: request.query };
+      if (!narrowed.ok) {
+        throw new ProblemError('invalid_parameter', describeParameters(narrowed.errors), {
+          errors: narrowed.errors,
+        });
+      }
+      const outcome = await deps.offers.search(deps.environment, narrowed.query);
       if (!outcome.ok) {
         throw new ProblemError('invalid_parameter', describeParameters(outcome.errors), {
           errors: outcome.errors,
@@ -51,13 +74,68 @@ export function offerRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
     },
   );
 
+  api.post(
+    '/v1/multi-search',
+    {
+      onRequest: deps.guard,
+      // A publishable key may multi-search (SPEC §3), within its fixed filters like any search.
+      config: { apiKeyScope: 'search' },
+      // Errors are named here, with the index of the search they belong to.
+      attachValidation: true,
+      schema: {
+        tags: ['offers'],
+        summary: 'Several searches in one request',
+        operationId: 'multiSearch',
+        description: `Up to ${MAX_MULTI_QUERIES} searches, each with the parameters of \`GET /v1/offers/\` as JSON, answered in order with the response each would get on its own. One invalid search fails the request (\`400 invalid_parameter\` naming \`queries[i].param\`). Counts as one request for rate limits and usage.`,
+        security: API_KEY_SECURITY,
+        body: MultiSearchBodySchema,
+        response: { 200: MultiSearchResponseSchema, ...problemResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const invalid = request.validationError as { validation?: AjvError[] } | undefined;
+      if (invalid) {
+        const errors = multiSearchErrors(invalid.validation ?? []);
+        throw new ProblemError('invalid_parameter', describeParameters(errors), { errors });
+      }
+      const errors: ParameterError[] = [];
+      const results = [];
+      const fixed = request.apiKey?.fixedFilters;
+      for (const [i, query] of request.body.queries.entries()) {
+        const narrowed = fixed
+          ? applyFixedFilters(asSearchQuery(query), fixed, `queries[${i}].`)
+          : { ok: true as const, query: asSearchQuery(query) };
+        if (!narrowed.ok) {
+          errors.push(...narrowed.errors);
+          continue;
+        }
+        const outcome = await deps.offers.search(deps.environment, narrowed.query);
+        if (!outcome.ok) {
+          errors.push(...outcome.errors.map((e) => ({ ...e, parameter: `queries[${i}].${e.parameter}` })));
+          continue;
+        }
+        results.push({
+          data: outcome.offers,
+          total: outcome.total,
+          facets: outcome.facets,
+          nextCursor: outcome.nextCursor,
+        });
+      }
+      if (errors.length > 0)
+        throw new ProblemError('invalid_parameter', describeParameters(errors), { errors });
+      return { results };
+    },
+  );
+
   api.get(
     '/v1/offers/:id',
     {
       onRequest: deps.guard,
+      config: { apiKeyScope: 'search' },
       schema: {
         tags: ['offers'],
         summary: 'Get one offer',
+        operationId: 'getOffer',
         security: API_KEY_SECURITY,
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
         querystring: Type.Object({ apiKey: Type.Optional(Type.String()) }, { additionalProperties: false }),
@@ -65,7 +143,10 @@ export function offerRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
       },
     },
     async (request) => {
-      const offer = await deps.offers.get(deps.environment, request.params.id);
+      const found = await deps.offers.get(deps.environment, request.params.id);
+      // Outside a publishable key's fixed filters, an offer is not there for that key.
+      const fixed = request.apiKey?.fixedFilters;
+      const offer = found && (!fixed || offerWithinFixedFilters(found, fixed)) ? found : undefined;
       if (!offer)
         throw new ProblemError(
           'offer_not_found',
@@ -74,6 +155,43 @@ export function offerRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
       return offer;
     },
   );
+}
+
+/** One search of a multi-search as the query-string form (`category` and `tag` as lists). */
+function asSearchQuery(query: MultiSearchQuery): SearchQuery {
+  const { category, tag, ...rest } = query;
+  return {
+    ...rest,
+    ...(category === undefined ? {} : { category: [category].flat() }),
+    ...(tag === undefined ? {} : { tag: [tag].flat() }),
+  };
+}
+
+/**
+ * Schema errors of a multi-search body, each named `queries[i].param` (SPEC §6): the errors of
+ * one search are named as that search's query parameters would be.
+ */
+export function multiSearchErrors(validation: readonly AjvError[]): ParameterError[] {
+  const outer: AjvError[] = [];
+  const perQuery = new Map<number, AjvError[]>();
+  for (const error of validation) {
+    const match = /^\/queries\/(\d+)(\/.*)?$/.exec(error.instancePath);
+    if (!match) {
+      outer.push(error);
+      continue;
+    }
+    const i = Number(match[1]);
+    perQuery.set(i, [...(perQuery.get(i) ?? []), { ...error, instancePath: match[2] ?? '' }]);
+  }
+  return [
+    ...parameterErrors(outer, 'body'),
+    ...[...perQuery].flatMap(([i, errors]) =>
+      parameterErrors(errors, 'querystring').map((e) => ({
+        ...e,
+        parameter: `queries[${i}].${e.parameter}`,
+      })),
+    ),
+  ];
 }
 
 /** The next page's URL with the same parameters, minus the key: a Link header must not leak it. */

@@ -29,6 +29,7 @@ export interface OfferRow {
   published_at: number;
   updated_at: number;
   expires_at: number | null;
+  project_id: string | null;
 }
 
 /** Imported and seeded offers get an id derived from (environment, externalId): re-runs reuse it. */
@@ -61,6 +62,7 @@ export function toRowValues(environment: Environment, input: OfferInput, now: nu
     input.publishedAt,
     now,
     input.expiresAt,
+    input.projectId ?? null,
   ];
 }
 

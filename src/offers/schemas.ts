@@ -37,7 +37,7 @@ export const OfferSchema = Type.Object(
     updatedAt: Timestamp,
     expiresAt: Type.Union([Timestamp, Type.Null()]),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Offer' },
 );
 export type Offer = Static<typeof OfferSchema>;
 
@@ -55,8 +55,6 @@ export const MAX_RADIUS_KM = 20_000;
 export const FACET_TOP = 20;
 export const FACET_NAMES = ['category', 'tag', 'city', 'country'] as const;
 export type FacetName = (typeof FACET_NAMES)[number];
-/** Totals are exact up to this many matches, then reported as `{"relation": "gte"}`. */
-export const TOTAL_EXACT_BOUND = 1_000;
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
 const Decimal = Type.String({
@@ -74,7 +72,7 @@ export const SearchQuerySchema = Type.Object(
     q: Type.Optional(
       Type.String({
         maxLength: MAX_Q_LENGTH,
-        description: `Full text over title (ranked first) and description; English stemming; the last word also matches as a prefix unless the query ends in a space; \`"a phrase"\` in quotes; \`-word\` or \`-"a phrase"\` excludes; a word of 5+ letters found in no offer also matches known words one typo away. Only punctuation or common words: an empty result. At most ${MAX_Q_LENGTH} characters and ${MAX_QUERY_TERMS} words, phrases and exclusions.`,
+        description: `Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; \`"a phrase"\` in quotes; \`-word\` or \`-"a phrase"\` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most ${MAX_Q_LENGTH} characters and ${MAX_QUERY_TERMS} words, phrases and exclusions.`,
       }),
     ),
     category: Type.Optional(
@@ -140,7 +138,7 @@ export const SearchQuerySchema = Type.Object(
         ],
         {
           description:
-            '`relevance` (default with `q`; title matches first, then newest), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`).',
+            '`relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`).',
         },
       ),
     ),
@@ -150,7 +148,7 @@ export const SearchQuerySchema = Type.Object(
     facets: Type.Optional(
       Type.String({
         pattern: '^(category|tag|city|country)(,(category|tag|city|country)){0,3}$',
-        description: `Comma-separated fields among \`category\`, \`tag\`, \`city\`, \`country\`: the ${FACET_TOP} most frequent values of each over the whole result set (not just the page), with counts.`,
+        description: `Comma-separated fields among \`category\`, \`tag\`, \`city\`, \`country\`: the ${FACET_TOP} most frequent values of each over the whole result set (not just the page), with exact counts.`,
         examples: ['category,tag'],
       }),
     ),
@@ -173,6 +171,7 @@ export const SearchQuerySchema = Type.Object(
 export type SearchQuery = Static<typeof SearchQuerySchema>;
 
 const FacetValues = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }), {
+  title: 'FacetCounts',
   maxItems: FACET_TOP,
 });
 
@@ -193,7 +192,7 @@ export const HighlightSchema = Type.Object(
 
 export const SearchHitSchema = Type.Object(
   { ...OfferSchema.properties, highlight: Type.Optional(HighlightSchema) },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'SearchHit' },
 );
 export type SearchHit = Static<typeof SearchHitSchema>;
 
@@ -203,7 +202,7 @@ export const SearchResponseSchema = Type.Object(
     total: Type.Object({
       value: Type.Integer(),
       relation: Type.Union([Type.Literal('eq'), Type.Literal('gte')], {
-        description: `\`eq\`: exact. \`gte\`: at least \`value\` (counting stops at ${TOTAL_EXACT_BOUND}).`,
+        description: 'Always `eq`: the exact number of matches, at any size (`gte` is no longer answered).',
       }),
     }),
     facets: Type.Object(
@@ -215,11 +214,48 @@ export const SearchResponseSchema = Type.Object(
       },
       {
         additionalProperties: false,
-        description: `The fields asked for with \`facets\`; most frequent first, then by value. Counted over the whole result set while \`total.relation\` is \`eq\`; beyond ${TOTAL_EXACT_BOUND} matches, over the first ${TOTAL_EXACT_BOUND} found (lower bounds), so a broad query stays fast.`,
+        description: `The fields asked for with \`facets\`; the ${FACET_TOP} most frequent values first, then by value, each with its exact count over the whole result set.`,
       },
     ),
     nextCursor: Type.Union([Type.String(), Type.Null()]),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'SearchResponse' },
 );
 export type SearchResponse = Static<typeof SearchResponseSchema>;
+
+/** At most this many searches in one `POST /v1/multi-search`. */
+export const MAX_MULTI_QUERIES = 10;
+
+const { apiKey: _apiKey, category: _category, tag: _tag, ...searchParameters } = SearchQuerySchema.properties;
+const OneOrMany = (description: string) =>
+  Type.Optional(Type.Union([Slug, Type.Array(Slug, { maxItems: MAX_REPEATED })], { description }));
+
+/**
+ * One search of `POST /v1/multi-search`: the query parameters of `GET /v1/offers/` as JSON
+ * (the key travels in the header). `category` and `tag` take one value or a list.
+ */
+export const MultiSearchQuerySchema = Type.Object(
+  {
+    ...searchParameters,
+    category: OneOrMany(`One category or a list (any of them). At most ${MAX_REPEATED}.`),
+    tag: OneOrMany(`One tag or a list (offers carrying every one). At most ${MAX_REPEATED}.`),
+  },
+  { additionalProperties: false },
+);
+export type MultiSearchQuery = Static<typeof MultiSearchQuerySchema>;
+
+export const MultiSearchBodySchema = Type.Object(
+  {
+    queries: Type.Array(MultiSearchQuerySchema, {
+      minItems: 1,
+      maxItems: MAX_MULTI_QUERIES,
+      description: `1 to ${MAX_MULTI_QUERIES} searches, answered in order.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const MultiSearchResponseSchema = Type.Object(
+  { results: Type.Array(SearchResponseSchema) },
+  { additionalProperties: false },
+);

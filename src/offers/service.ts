@@ -1,8 +1,10 @@
-import type { ParameterError } from '../http/errors.js';
+import { type ParameterError, ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
+import { ENGINE_SORT_KEYS } from '../search/rules.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
 import { highlight } from './highlight.js';
+import type { LiveIndexes } from './live-index.js';
 import type { OfferInput } from './offer-input.js';
 import { priceToUnits } from './price.js';
 import {
@@ -13,15 +15,14 @@ import {
   type SearchQuery,
   type SortOrder,
 } from './schemas.js';
-import { SORT_KEYS } from './search-sql.js';
-import type { Facets, OfferStore, SearchCriteria, UpsertResult } from './store.js';
+import type { Facets, OfferStore, UpsertResult } from './store.js';
 import { parseTextQuery } from './text.js';
 
 export type SearchOutcome =
   | {
       ok: true;
       offers: SearchHit[];
-      total: { value: number; relation: 'eq' | 'gte' };
+      total: { value: number; relation: 'eq' };
       facets: Facets;
       nextCursor: string | null;
     }
@@ -55,7 +56,19 @@ function parseFacets(value: string | undefined): FacetName[] {
   return value === undefined ? [] : [...new Set(value.split(',') as FacetName[])];
 }
 
-export function createOfferService(deps: { store: OfferStore; clock: Clock }): OfferService {
+export function createOfferService(deps: {
+  store: OfferStore;
+  clock: Clock;
+  /** Signs cursors (cursor.ts `cursorKeyFrom`): the same on every instance. */
+  cursorKey: Buffer;
+  /** The in-memory search index of each served environment (issue 12). */
+  indexes: Pick<LiveIndexes, 'get'>;
+  /**
+   * After each committed write, before the write call returns: this process's search index
+   * applies it (a process reads its own writes), and other processes are told (change bus).
+   */
+  onWritten?: (environment: Environment) => Promise<void>;
+}): OfferService {
   return {
     async search(environment, query) {
       const errors: ParameterError[] = [];
@@ -101,7 +114,12 @@ export function createOfferService(deps: { store: OfferStore; clock: Clock }): O
       const fingerprint = queryFingerprint(normalised);
       let after: CursorValue[] | null = null;
       if (query.cursor !== undefined) {
-        const decoded = decodeCursor(query.cursor, fingerprint, SORT_KEYS[sort].length);
+        const decoded = decodeCursor(
+          deps.cursorKey,
+          query.cursor,
+          fingerprint,
+          ENGINE_SORT_KEYS[sort].length,
+        );
         if (decoded.ok) after = decoded.keys;
         else errors.push({ parameter: 'cursor', message: decoded.message });
       }
@@ -112,29 +130,42 @@ export function createOfferService(deps: { store: OfferStore; clock: Clock }): O
         const empty = Object.fromEntries(facets.map((f) => [f, []]));
         return { ok: true, offers: [], total: { value: 0, relation: 'eq' }, facets: empty, nextCursor: null };
       }
-      const resolved = text && (await deps.store.resolveTypos(text));
-      const criteria: SearchCriteria = {
-        ...normalised,
-        text: resolved,
-        limit: query.limit ?? DEFAULT_LIMIT,
-        after,
-        now: deps.clock.now(),
-      };
-      const page = await deps.store.search(criteria, facets);
+      const live = deps.indexes.get(environment);
+      if (!live?.ready) {
+        throw new ProblemError(
+          'unavailable',
+          `The ${environment} search index is being built; retry shortly.`,
+          {
+            headers: { 'retry-after': '1' },
+          },
+        );
+      }
+      const now = deps.clock.now();
+      const { environment: _environment, q: _q, ...filters } = normalised;
+      const result = live.index.search(
+        { ...filters, text, limit: query.limit ?? DEFAULT_LIMIT, after, now },
+        facets,
+      );
+      // The page's rows in one statement, in the engine's order.
+      const page = await deps.store.getMany(environment, result.ids, now);
       const offers: SearchHit[] =
-        query.highlight === true && resolved
-          ? page.offers.map((offer) => ({ ...offer, highlight: highlight(offer, resolved) }))
-          : page.offers;
+        query.highlight === true && text
+          ? page.map((offer) => ({ ...offer, highlight: highlight(offer, text, result.matchedStems) }))
+          : page;
       return {
         ok: true,
         offers,
-        total: page.total,
-        facets: page.facets,
-        nextCursor: page.nextKeys ? encodeCursor(fingerprint, page.nextKeys) : null,
+        total: { value: result.total, relation: 'eq' },
+        facets: result.facets,
+        nextCursor: result.nextKeys ? encodeCursor(deps.cursorKey, fingerprint, result.nextKeys) : null,
       };
     },
     get: (environment, id) => deps.store.get(environment, id, deps.clock.now()),
-    upsertMany: (environment, offers) => deps.store.upsertMany(environment, offers, deps.clock.now()),
+    async upsertMany(environment, offers) {
+      const result = await deps.store.upsertMany(environment, offers, deps.clock.now());
+      await deps.onWritten?.(environment);
+      return result;
+    },
     count: (environment) => deps.store.count(environment),
     optimize: () => deps.store.optimize(),
   };

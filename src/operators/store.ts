@@ -6,6 +6,8 @@ export interface Operator {
   email: string;
   name: string;
   createdAt: number;
+  /** Set when the account was disabled: it can no longer sign in. */
+  disabledAt: number | null;
 }
 
 interface OperatorRow {
@@ -14,6 +16,7 @@ interface OperatorRow {
   name: string;
   created_at: number;
   password_hash: string;
+  disabled_at: number | null;
 }
 
 const fromRow = (row: OperatorRow): Operator => ({
@@ -21,13 +24,18 @@ const fromRow = (row: OperatorRow): Operator => ({
   email: row.email,
   name: row.name,
   createdAt: Number(row.created_at),
+  disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
 });
 
 export interface OperatorStore {
   insert(operator: Operator, passwordHash: string): Promise<void>;
   get(id: string): Promise<Operator | undefined>;
+  /** Credentials of an operator who may sign in (disabled accounts are not found). */
   findCredentials(email: string): Promise<{ operator: Operator; passwordHash: string } | undefined>;
   list(): Promise<Operator[]>;
+  setPassword(id: string, passwordHash: string): Promise<boolean>;
+  /** Disables the account unless it is the last enabled one; false when it was not enabled. */
+  disableUnlessLast(id: string, at: number): Promise<'disabled' | 'not_enabled' | 'last'>;
 }
 
 export function createOperatorStore(db: Database): OperatorStore {
@@ -43,11 +51,28 @@ export function createOperatorStore(db: Database): OperatorStore {
       return row && fromRow(row);
     },
     async findCredentials(email) {
-      const row = await db.get<OperatorRow>('SELECT * FROM operators WHERE email = ?', [email]);
+      const row = await db.get<OperatorRow>(
+        'SELECT * FROM operators WHERE email = ? AND disabled_at IS NULL',
+        [email],
+      );
       return row && { operator: fromRow(row), passwordHash: row.password_hash };
     },
     async list() {
       return (await db.all<OperatorRow>('SELECT * FROM operators ORDER BY created_at, id')).map(fromRow);
+    },
+    async setPassword(id, passwordHash) {
+      const changed = await db.run('UPDATE operators SET password_hash = ? WHERE id = ?', [passwordHash, id]);
+      return changed > 0;
+    },
+    async disableUnlessLast(id, at) {
+      // One transaction: two operators disabling each other at once cannot leave none.
+      return db.transaction(async (tx) => {
+        const enabled = await tx.all<{ id: string }>('SELECT id FROM operators WHERE disabled_at IS NULL');
+        if (!enabled.some((o) => o.id === id)) return 'not_enabled';
+        if (enabled.length === 1) return 'last';
+        await tx.run('UPDATE operators SET disabled_at = ? WHERE id = ?', [at, id]);
+        return 'disabled';
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RedisConnection } from './redis.js';
+import { closeWithin, REDIS_CLOSE_TIMEOUT_MS, type RedisConnection } from './redis.js';
 
 export type ChangeHandler = (message: string) => void;
 
@@ -93,7 +93,7 @@ export function createRedisChangeBus(redis: RedisConnection, logger: Logger): Ch
       return off;
     },
     async close() {
-      await subscriber.quit().catch(() => subscriber.disconnect());
+      await closeWithin(subscriber, REDIS_CLOSE_TIMEOUT_MS);
     },
   };
 }

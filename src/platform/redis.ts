@@ -22,6 +22,66 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
+/** Issue 13: no process waits on Redis longer than this to close (the CLI, shutdown). */
+export const REDIS_CLOSE_TIMEOUT_MS = 1000;
+
+/**
+ * Closes a connection without ever waiting on a Redis that is down: `quit()` is queued until
+ * the connection is ready (forever, with the subscriber's offline queue), so a connection that
+ * is not ready is dropped at once, and a polite `QUIT` gets `timeoutMs` before it is dropped.
+ */
+export async function closeWithin(client: Redis, timeoutMs: number): Promise<void> {
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  await Promise.race([
+    client.quit().then(
+      () => undefined,
+      () => undefined,
+    ),
+    deadline,
+  ]);
+  clearTimeout(timer);
+  client.disconnect();
+}
+
+/** How long a CLI command waits for Redis before going on without it (issue 13: ≤ 2 s). */
+export const CLI_REDIS_WAIT_MS = 2000;
+
+/**
+ * For short-lived processes (the CLI): waits until Redis is ready, refused, or `timeoutMs` has
+ * passed, and if it is not ready says so once on the logger and goes on. Nothing a command does
+ * needs Redis: revocations and plan changes reach running instances through the database poll.
+ */
+export async function settleRedis(
+  redis: RedisConnection,
+  logger: Logger,
+  timeoutMs: number,
+): Promise<boolean> {
+  if (redis.state === 'connecting') {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      redis.onStateChange((next) => {
+        if (next === 'ready' || next === 'down') {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+  }
+  if (redis.state === 'ready') return true;
+  logger.warn(
+    { redisState: redis.state, timeoutMs },
+    'Redis is not reachable: going on without it (running instances pick up changes from the database poll)',
+  );
+  return false;
+}
+
 export function connectRedis(url: string, options: { prefix: string; logger: Logger }): RedisConnection {
   const settings = {
     enableOfflineQueue: false,
@@ -92,7 +152,7 @@ export function connectRedis(url: string, options: { prefix: string; logger: Log
     },
     async close() {
       closing = true;
-      await client.quit().catch(() => client.disconnect());
+      await closeWithin(client, REDIS_CLOSE_TIMEOUT_MS);
     },
   };
 }

@@ -1,12 +1,17 @@
 import type { KeyApplication } from '../applications/store.js';
+import { describeFixedFilters } from '../keys/publishable.js';
+import { keyScopes } from '../keys/scopes.js';
 import type { KeyRecord } from '../keys/store.js';
+import type { Environment } from '../platform/environment.js';
 import type { Project } from '../projects/store.js';
 import type { UsageDay } from '../usage/service.js';
 import { stateBadge } from '../web/badges.js';
+import { confirmationBody } from '../web/confirm.js';
 import { formatTime } from '../web/format.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { appLayout, csrfField, newAccountFields } from '../web/layout.js';
 import { usageChart } from '../web/usage-chart.js';
+import { publishableKeyForm, snippetSection } from './publishable-pages.js';
 
 /** The developer portal's pages (issue 5). Plain forms, no script. */
 export interface PortalSession {
@@ -45,6 +50,38 @@ ${newAccountFields(p)}
 <p class="meta">Already have an account? <a href="/portal/signin">Sign in</a>.</p>
 </div>`,
   });
+}
+
+/** `{base_url}` and `{auth_url}` of each environment (SPEC §1). */
+export interface ApiUrls {
+  base: Record<Environment, string>;
+  auth: Record<Environment, string>;
+}
+
+/**
+ * Where the API is and a first request to paste (issue 15): both environments' addresses, then
+ * curl and the SDK against the key's environment. Never the secret: `$VITRINE_KEY` stands for it.
+ */
+export function quickstart(urls: ApiUrls, key?: KeyRecord): SafeHtml {
+  const environment = key?.environment ?? 'testing';
+  const base = urls.base[environment];
+  const keyLine = key
+    ? html`<p>The commands below use key <code>${key.id}</code> (<code>${key.hint}</code>) of the ${environment} environment: put its secret in <code>VITRINE_KEY</code>. Vitrine cannot show the secret again; <code>GET ${base}/key</code> tells which key you hold.</p>`
+    : html`<p>Put a ${environment} key's secret in <code>VITRINE_KEY</code>, then:</p>`;
+  return html`<section class="quickstart" aria-labelledby="quickstart-title">
+<h2 id="quickstart-title">Call the API</h2>
+<table><thead><tr><th scope="col">Environment</th><th scope="col"><code>{base_url}</code></th><th scope="col"><code>{auth_url}</code></th></tr></thead><tbody>
+${(['testing', 'production'] as const).map((env) => html`<tr><td>${env}</td><td><code>${urls.base[env]}</code></td><td><code>${urls.auth[env]}</code></td></tr>`)}
+</tbody></table>
+${keyLine}
+<pre><code>curl -s -H "X-Api-Key: $VITRINE_KEY" '${base}/offers/?q=bike&amp;limit=3'</code></pre>
+<p>With the TypeScript client, <code>@vitrine/client</code>:</p>
+<pre><code>import { Vitrine } from '@vitrine/client';
+
+const vitrine = new Vitrine({ baseUrl: '${base}', apiKey: process.env.VITRINE_KEY });
+const page = await vitrine.offers.search({ q: 'bike', limit: 3 });</code></pre>
+<p class="meta">Every endpoint, parameter and error: the <a href="/docs">API reference</a>.</p>
+</section>`;
 }
 
 export interface ProjectSummary {
@@ -128,10 +165,14 @@ export function projectPage(
     project: Project;
     applications: readonly KeyApplication[];
     keys: readonly KeyRecord[];
+    urls: ApiUrls;
     flash?: string;
+    /** Show the publishable-key form (issue 16). */
+    publishable?: boolean;
   },
 ): string {
   const { project } = p;
+  const firstActive = p.keys.find((k) => k.state === 'active');
   return layout(
     s,
     project.name,
@@ -166,8 +207,11 @@ ${
     : html`<table><thead><tr><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Refresh permission</th><th scope="col">Applied</th><th scope="col">Outcome</th></tr></thead><tbody>${p.applications.map((a) => applicationRow(a, s.csrf))}</tbody></table>`
 }
 
+${p.publishable ? publishableKeyForm(project, s.csrf) : ''}
+
 <h2>Keys</h2>
-${keyTable(p.keys)}`,
+${keyTable(p.keys)}
+${quickstart(p.urls, firstActive)}`,
     undefined,
     p.flash,
   );
@@ -175,10 +219,10 @@ ${keyTable(p.keys)}`,
 
 export function keyTable(keys: readonly KeyRecord[], base = '/portal/keys'): SafeHtml {
   if (keys.length === 0) return html`<p class="empty">No key yet.</p>`;
-  return html`<table><thead><tr><th scope="col">Key</th><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Refresh</th><th scope="col">Created</th><th scope="col">Last used</th></tr></thead><tbody>
+  return html`<table><thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Refresh</th><th scope="col">Created</th><th scope="col">Last used</th></tr></thead><tbody>
 ${keys.map(
   (k) =>
-    html`<tr><td><a href="${base}/${k.id}">${k.id}</a><br><code>${k.hint}</code></td><td>${k.environment}</td><td>${stateBadge(k.state)}</td><td>${k.refreshAllowed ? 'granted' : 'no'}</td><td>${formatTime(k.createdAt)}</td><td>${formatTime(k.lastUsedAt)}</td></tr>`,
+    html`<tr><td><a href="${base}/${k.id}">${k.id}</a><br><code>${k.hint}</code></td><td>${k.kind === 'publishable' ? html`publishable<br><span class="hint">${k.allowedOrigins.join(' ')}${describeFixedFilters(k.fixedFilters).length > 0 ? html`<br>${describeFixedFilters(k.fixedFilters).join(', ')}` : ''}</span>` : k.writeAllowed ? 'secret, offers:write' : 'secret'}</td><td>${k.environment}</td><td>${stateBadge(k.state)}</td><td>${k.refreshAllowed ? 'granted' : 'no'}</td><td>${formatTime(k.createdAt)}</td><td>${formatTime(k.lastUsedAt)}</td></tr>`,
 )}</tbody></table>`;
 }
 
@@ -188,7 +232,14 @@ export function keyFacts(k: KeyRecord): SafeHtml {
 <dt>Looks like</dt><dd><code>${k.hint}</code></dd>
 <dt>Environment</dt><dd>${k.environment}</dd>
 <dt>State</dt><dd>${stateBadge(k.state)}${k.revokedAt ? html` since ${formatTime(k.revokedAt)}` : ''}</dd>
-<dt>Refresh permission</dt><dd>${k.refreshAllowed ? 'granted' : 'not granted'}</dd>
+<dt>Kind</dt><dd>${k.kind === 'publishable' ? 'publishable (browsers and apps: search only)' : 'secret (servers)'}</dd>
+${
+  k.kind === 'publishable'
+    ? html`<dt>Allowed origins</dt><dd>${k.allowedOrigins.map((o, i) => html`${i > 0 ? ', ' : ''}<code>${o}</code>`)}</dd>
+<dt>Fixed filters</dt><dd>${describeFixedFilters(k.fixedFilters).join(', ') || 'none'}</dd>`
+    : html`<dt>Scopes</dt><dd>${keyScopes(k).join(', ')}</dd>
+`
+}<dt>Refresh permission</dt><dd>${k.refreshAllowed ? 'granted' : 'not granted'}</dd>
 <dt>Plan</dt><dd>${k.rateLimitRps === null ? 'environment default' : `${k.rateLimitRps} requests/s`}</dd>
 <dt>Created</dt><dd>${formatTime(k.createdAt)}</dd>
 <dt>Last used</dt><dd>${formatTime(k.lastUsedAt)}</dd>
@@ -197,7 +248,13 @@ export function keyFacts(k: KeyRecord): SafeHtml {
 
 export function keyPage(
   s: PortalSession,
-  p: { key: KeyRecord; project: Project; usage: readonly UsageDay[] },
+  p: {
+    key: KeyRecord;
+    project: Project;
+    usage: readonly UsageDay[];
+    urls: ApiUrls;
+    baseUrls?: Readonly<Record<Environment, string>>;
+  },
 ): string {
   const { key } = p;
   return layout(
@@ -206,31 +263,113 @@ export function keyPage(
     html`<h1>Key ${key.id}</h1>
 <p class="lead">Project <a href="/portal/projects/${p.project.id}">${p.project.name}</a></p>
 ${keyFacts(key)}
+${key.state === 'active' && key.kind !== 'publishable' ? quickstart(p.urls, key) : ''}
+${snippetSection(p.baseUrls, key, null)}
 <h2>Usage, last 30 days</h2>
 ${usageChart(p.usage)}
 ${
   key.state === 'active'
-    ? html`<h2>Revoke</h2>
+    ? html`<h2>Roll</h2>
+<p>A new secret for this key, shown once. The old one can keep working for a while, so you can deploy the new one first: the key's id, permissions, plan and the tokens it obtained stay as they are.</p>
+<p><a class="button" href="/portal/keys/${key.id}/roll">Roll this key…</a></p>
+<h2>Revoke</h2>
 <p>Revoking is immediate and final: every call with this key is refused from then on.</p>
-<form method="post" action="/portal/keys/${key.id}/revoke" class="inline">${csrfField(s.csrf)}<button type="submit" class="inline danger">Revoke this key</button></form>`
+<p><a class="button danger" href="/portal/keys/${key.id}/revoke">Revoke this key…</a></p>`
     : ''
 }`,
   );
 }
 
+export function revokeKeyPage(
+  s: PortalSession,
+  p: { key: KeyRecord; project: Project; error?: string },
+): string {
+  return layout(
+    s,
+    `Revoke ${p.key.id}?`,
+    confirmationBody({
+      title: `Revoke key ${p.key.id}?`,
+      consequences: html`Every call with this ${p.key.environment} key of ${p.project.name} is refused within a second, on every instance, and the refresh tokens it obtained stop working: end users of your app must sign in again with another key. <strong>This cannot be undone.</strong>`,
+      action: `/portal/keys/${p.key.id}/revoke`,
+      csrf: s.csrf,
+      expected: p.key.id,
+      button: 'Revoke the key',
+      cancelHref: `/portal/keys/${p.key.id}`,
+      error: p.error,
+    }),
+  );
+}
+
+export function rollKeyPage(
+  s: PortalSession,
+  p: { key: KeyRecord; project: Project; error?: string },
+): string {
+  const { key } = p;
+  return layout(
+    s,
+    `Roll ${key.id}?`,
+    html`<h1>Roll key ${key.id}?</h1>
+<div class="warning" role="note">A new secret replaces <code>${key.hint}</code>. Until the overlap ends, both work; after it, calls with the old secret are refused (<code>api_key_revoked</code>). Deploy the new secret before the overlap ends.</div>
+<form method="post" action="/portal/keys/${key.id}/roll" class="stack" novalidate>
+${csrfField(s.csrf)}
+${p.error ? html`<div class="alert" role="alert" id="form-error">${p.error}</div>` : ''}
+<label for="overlap">The old secret keeps working for</label>
+<select id="overlap" name="overlap">
+<option value="none">no time: refuse it at once</option>
+<option value="1h">1 hour</option>
+<option value="24h" selected>24 hours</option>
+<option value="7d">7 days</option>
+</select>
+<label for="confirm">To confirm, type <code>${key.id}</code></label>
+<input id="confirm" name="confirm" type="text" required autocomplete="off" autocapitalize="off" spellcheck="false">
+<button type="submit" class="danger">Roll the key</button>
+</form>
+<p><a href="/portal/keys/${key.id}">Cancel, keep the current secret</a></p>`,
+  );
+}
+
+/**
+ * The one-time secret of a reveal (issue 15): selectable whole in one click (`user-select: all`),
+ * with a Copy button that copy.js shows where script runs (the page loads it).
+ */
+function secretField(label: string, secret: string): SafeHtml {
+  return html`<label for="secret">${label}</label>
+<code class="secret" id="secret">${secret}</code>
+<p class="actions"><button type="button" class="copy" data-copy="secret" hidden>Copy</button> <span class="hint">One click on the key selects all of it.</span></p>`;
+}
+
 export function revealPage(
   s: PortalSession,
-  p: { key: KeyRecord; secret: string; project: Project },
+  p: { key: KeyRecord; secret: string; project: Project; urls: ApiUrls },
 ): string {
   return layout(
     s,
     'Your new key',
     html`<h1>Your new ${p.key.environment} key</h1>
-<div class="notice" role="status">Copy it now: this is the only time it is shown. Vitrine keeps only its hash.</div>
-<label for="secret">API key for ${p.project.name}</label>
-<code class="secret" id="secret">${p.secret}</code>
+<div class="warning" role="alert"><strong>Store this key now.</strong> This is the only time it is shown: Vitrine keeps only its hash and cannot show it again. Whoever holds it calls the API as ${p.project.name}: keep it out of source code, front ends and logs.</div>
+${secretField(`API key for ${p.project.name}`, p.secret)}
 <p class="hint">Send it as the <code>X-Api-Key</code> header. Key id: <code>${p.key.id}</code>.</p>
-<p><a href="/portal/projects/${p.project.id}">Back to the project</a></p>`,
+${quickstart(p.urls, p.key)}
+<p><a href="/portal/projects/${p.project.id}">Back to the project</a></p>
+<script src="/portal/assets/copy.js" defer></script>`,
+  );
+}
+
+/** A new publishable key, shown once, with its origins, filters and browser snippet (issue 16). */
+export function publishableRevealPage(
+  s: PortalSession,
+  p: { key: KeyRecord; secret: string; project: Project; baseUrls?: Readonly<Record<Environment, string>> },
+): string {
+  return layout(
+    s,
+    'Your new publishable key',
+    html`<h1>Your new ${p.key.environment} publishable key</h1>
+<div class="warning" role="alert"><strong>Copy it now.</strong> This is the only time it is shown. It is meant to be public (it lives in your pages, limited to its origins and filters), but Vitrine keeps only its hash.</div>
+${secretField(`Publishable key for ${p.project.name}`, p.secret)}
+${keyFacts(p.key)}
+${snippetSection(p.baseUrls, p.key, p.secret)}
+<p><a href="/portal/projects/${p.project.id}">Back to the project</a></p>
+<script src="/portal/assets/copy.js" defer></script>`,
   );
 }
 

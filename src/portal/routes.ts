@@ -1,8 +1,11 @@
+import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApplicationService } from '../applications/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
+import { parseFixedFilters } from '../keys/publishable.js';
+import { parseRollOverlap, ROLL_OVERLAPS } from '../keys/roll-overlap.js';
 import type { KeyService } from '../keys/service.js';
 import type { KeyRecord, KeyStore } from '../keys/store.js';
 import { isEnvironment } from '../platform/environment.js';
@@ -12,15 +15,21 @@ import type { ProjectService } from '../projects/service.js';
 import type { Project } from '../projects/store.js';
 import type { SessionService } from '../sessions/service.js';
 import type { UsageService } from '../usage/service.js';
+import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
+import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
 import {
+  type ApiUrls,
   alreadyRevealedMessage,
   dashboardPage,
   keyPage,
   type ProjectFormValues,
   projectFormPage,
   projectPage,
+  publishableRevealPage,
   revealPage,
+  revokeKeyPage,
+  rollKeyPage,
   signupPage,
 } from './pages.js';
 
@@ -36,9 +45,12 @@ export interface PortalDeps {
   sessions: SessionService;
   audit: AuditLog;
   throttle: LoginThrottle;
+  /** Where the API is, per environment, for the quickstart on project and key pages. */
+  urls: ApiUrls;
 }
 
 const USAGE_DAYS = 30;
+const COPY_SCRIPT = fs.readFileSync(new URL('../web/assets/copy.js', import.meta.url), 'utf8');
 
 /**
  * The developer portal at `/portal/` (SPEC §4, issue 5). Every page past sign-in needs a
@@ -57,7 +69,15 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
     load: (id) => deps.developers.get(id),
     signupUrl: '/portal/signup',
   });
+  app.get('/portal/assets/copy.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(COPY_SCRIPT),
+  );
   const view = (s: Signed) => ({ who: s.account.email, csrf: s.session.csrfToken });
+  const flash = flashes('portal', deps.secure, FLASHES);
   const notFound = (reply: FastifyReply) =>
     area.fail(
       reply,
@@ -201,15 +221,16 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
       deps.applications.list({ projectIds: [project.id] }),
       deps.keys.list({ projectId: project.id }),
     ]);
-    const flash = (request.query as { done?: string }).done;
     return area.page(
       reply,
       200,
       projectPage(view(s), {
         project,
+        publishable: true,
         applications: applications.reverse(),
         keys,
-        flash: flash && Object.hasOwn(FLASHES, flash) ? FLASHES[flash] : undefined,
+        urls: deps.urls,
+        flash: flash.take(request, reply),
       }),
     );
   });
@@ -247,7 +268,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
           redirectUris: updated.redirectUris,
         },
       );
-      return reply.code(303).header('location', `/portal/projects/${project.id}?done=saved`).send();
+      return flash.redirect(reply, `/portal/projects/${project.id}`, 'saved');
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       return area.page(
@@ -290,7 +311,51 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
       );
     }
     const done = application.state === 'approved' ? 'issued' : 'applied';
-    return reply.code(303).header('location', `/portal/projects/${project.id}?done=${done}`).send();
+    return flash.redirect(reply, `/portal/projects/${project.id}`, done);
+  });
+
+  // Issue 16: publishable keys need no approval; the key is shown once, with its snippet.
+  app.post('/portal/projects/:id/publishable-keys', async (request, reply) => {
+    const s = area.signed(request);
+    const project = await ownProject(request, idParam(request));
+    if (!project) return notFound(reply);
+    const form = area.form(request);
+    const environment = form.environment ?? '';
+    if (!isEnvironment(environment)) throw new UsageError('choose the production or the testing environment');
+    const lines = (value: string | undefined) =>
+      (value ?? '')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+    const issued = await deps.keys.issue({
+      projectId: project.id,
+      environment,
+      kind: 'publishable',
+      allowedOrigins: lines(form.origins),
+      fixedFilters: parseFixedFilters(lines(form.filters)),
+    });
+    await deps.audit.record(
+      s.actor,
+      'key.issue',
+      { type: 'key', id: issued.record.id },
+      {
+        projectId: project.id,
+        environment,
+        kind: 'publishable',
+        allowedOrigins: issued.record.allowedOrigins,
+        fixedFilters: issued.record.fixedFilters,
+      },
+    );
+    return area.page(
+      reply,
+      200,
+      publishableRevealPage(view(s), {
+        key: issued.record,
+        secret: issued.key,
+        project,
+        baseUrls: deps.urls.base,
+      }),
+    );
   });
 
   app.post('/portal/applications/:id/reveal', async (request, reply) => {
@@ -309,31 +374,75 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
       { type: 'key', id: key.id },
       { applicationId: application.id },
     );
-    return area.page(reply, 200, revealPage(view(s), { key, secret, project }));
+    return area.page(reply, 200, revealPage(view(s), { key, secret, project, urls: deps.urls }));
   });
 
   app.get('/portal/keys/:id', async (request, reply) => {
     const found = await ownKey(request, idParam(request));
     if (!found) return notFound(reply);
     const usage = await deps.usage.forKey(found.key.id, { days: USAGE_DAYS });
-    return area.page(reply, 200, keyPage(view(area.signed(request)), { ...found, usage }));
+    return area.page(
+      reply,
+      200,
+      keyPage(view(area.signed(request)), { ...found, usage, urls: deps.urls, baseUrls: deps.urls.base }),
+    );
+  });
+  app.get('/portal/keys/:id/roll', async (request, reply) => {
+    const found = await ownKey(request, idParam(request));
+    if (found?.key.state !== 'active') return notFound(reply);
+    return area.page(reply, 200, rollKeyPage(view(area.signed(request)), found));
+  });
+  app.post('/portal/keys/:id/roll', async (request, reply) => {
+    const s = area.signed(request);
+    const found = await ownKey(request, idParam(request));
+    if (found?.key.state !== 'active') return notFound(reply);
+    const form = area.form(request);
+    if (!confirmed(form, found.key.id)) {
+      return area.page(reply, 400, rollKeyPage(view(s), { ...found, error: CONFIRMATION_MISMATCH }));
+    }
+    const overlap = parseRollOverlap(form.overlap ?? '');
+    const issued = await deps.keys.roll(found.key.id, ROLL_OVERLAPS[overlap]);
+    await deps.audit.record(s.actor, 'key.roll', { type: 'key', id: found.key.id }, { overlap });
+    const page =
+      issued.record.kind === 'publishable'
+        ? publishableRevealPage(view(s), {
+            key: issued.record,
+            secret: issued.key,
+            project: found.project,
+            baseUrls: deps.urls.base,
+          })
+        : revealPage(view(s), {
+            key: issued.record,
+            secret: issued.key,
+            project: found.project,
+            urls: deps.urls,
+          });
+    return area.page(reply, 200, page);
+  });
+  app.get('/portal/keys/:id/revoke', async (request, reply) => {
+    const found = await ownKey(request, idParam(request));
+    if (!found) return notFound(reply);
+    return area.page(reply, 200, revokeKeyPage(view(area.signed(request)), found));
   });
   app.post('/portal/keys/:id/revoke', async (request, reply) => {
     const s = area.signed(request);
     const found = await ownKey(request, idParam(request));
     if (!found) return notFound(reply);
+    if (!confirmed(area.form(request), found.key.id)) {
+      return area.page(reply, 400, revokeKeyPage(view(s), { ...found, error: CONFIRMATION_MISMATCH }));
+    }
     await deps.keys.revoke(found.key.id);
     await deps.audit.record(s.actor, 'key.revoke', { type: 'key', id: found.key.id }, {});
-    return reply.code(303).header('location', `/portal/projects/${found.project.id}?done=revoked`).send();
+    return flash.redirect(reply, `/portal/projects/${found.project.id}`, 'revoked');
   });
 }
 
-const FLASHES: Record<string, string> = {
+const FLASHES = {
   saved: 'Project saved.',
   issued: 'Your testing key is issued. Reveal it below; it is shown once.',
   applied: 'Application sent. An operator will decide; its state shows below.',
   revoked: 'Key revoked.',
-};
+} as const;
 
 function capitalise(message: string): string {
   return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;

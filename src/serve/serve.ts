@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { migrate } from '../db/migrate.js';
 import {
@@ -21,6 +23,8 @@ export interface ServeOptions {
 
 export interface RunningServer {
   apps: Map<Environment, FastifyInstance>;
+  /** Resolves when the search indexes are built (or failed to: logged, /readyz stays 503). */
+  searchBuilt: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,12 +58,23 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
       usageMeter: deps.usageMeter,
       metrics: deps.metrics,
       redisState: () => deps.redis?.state ?? 'not_configured',
+      searchReady: () => deps.searchIndexes.ready(),
       portal: deps,
     });
     await app.listen({ port: ports[environment], host: config.host });
     apps.set(environment, app);
   }
-  process.stdout.write(banner(deps, options.environments, demo));
+  // Issue 12: listening already (/readyz says 503 meanwhile), the search indexes are built from
+  // the database, then kept current by the counter poll and the change bus. The banner (with
+  // its curl line) comes when searches can be answered.
+  const searchBuilt = deps.searchIndexes.start(options.environments, config.searchPollMs).then(
+    () => {
+      process.stdout.write(banner(deps, options.environments, revealDemoPasswords(deps, demo)));
+    },
+    (error: unknown) => {
+      deps.logger.fatal({ err: error }, 'search index could not be built; /readyz stays 503');
+    },
+  );
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -70,7 +85,7 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
     })();
     return closing;
   };
-  return { apps, close };
+  return { apps, searchBuilt, close };
 }
 
 /**
@@ -86,6 +101,32 @@ async function closeApp(app: FastifyInstance): Promise<void> {
   } finally {
     clearInterval(sweep);
   }
+}
+
+/**
+ * Issue 13: the demo passwords go to a person, never into the log stream. stdout is where the
+ * JSON logs go too, and under a container or a service manager it *is* the log stream: the
+ * banner then names a file in `DATA_DIR` (mode 0600) that holds them instead. On a terminal
+ * (`npm start` by hand) they are printed as before. Decided in docs/adr/0016.
+ */
+export const DEMO_CREDENTIALS_FILE = 'demo-credentials.txt';
+
+function revealDemoPasswords(deps: Deps, demo: DemoState | null): DemoState | null {
+  if (!demo || process.stdout.isTTY || (!demo.newOperatorPassword && !demo.newUserPassword)) return demo;
+  const file = path.resolve(deps.config.dataDir, DEMO_CREDENTIALS_FILE);
+  const lines = [
+    demo.newOperatorPassword ? `console operator ${DEMO_OPERATOR_EMAIL} ${demo.newOperatorPassword}` : null,
+    demo.newUserPassword ? `end user (testing) ${DEMO_USER_EMAIL} ${demo.newUserPassword}` : null,
+  ].filter((l) => l !== null);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  const hidden = `(not a terminal: written to ${file}, mode 0600)`;
+  return {
+    ...demo,
+    newOperatorPassword: demo.newOperatorPassword && hidden,
+    newUserPassword: demo.newUserPassword && hidden,
+  };
 }
 
 function banner(deps: Deps, environments: Environment[], demo: DemoState | null): string {

@@ -14,6 +14,8 @@ export interface SessionService {
   /** The live session of this kind for a cookie value, or null (unknown, ended, idle or too old). */
   resume(kind: SessionKind, token: string | undefined): Promise<WebSession | null>;
   end(session: WebSession): Promise<void>;
+  /** Ends every session of an account (disabled, or its password changed); how many ended. */
+  endAll(kind: SessionKind, accountId: string): Promise<number>;
   /** Constant-time check of a form's CSRF token against the session's. */
   csrfMatches(session: WebSession, given: string | undefined): boolean;
 }
@@ -56,6 +58,7 @@ export function createSessionService(deps: {
     async end(session) {
       await deps.store.end(session.id, deps.clock.now());
     },
+    endAll: (kind, accountId) => deps.store.endAll(kind, accountId, deps.clock.now()),
     csrfMatches(session, given) {
       const expected = Buffer.from(session.csrfToken);
       const actual = Buffer.from(given ?? '');

@@ -26,6 +26,8 @@ export interface SessionStore {
   findLive(tokenHash: string): Promise<WebSession | undefined>;
   touch(id: string, at: number): Promise<void>;
   end(id: string, at: number): Promise<void>;
+  /** Ends every live session of an account; resolves to how many. */
+  endAll(kind: SessionKind, accountId: string, at: number): Promise<number>;
 }
 
 export function createSessionStore(db: Database): SessionStore {
@@ -61,6 +63,12 @@ export function createSessionStore(db: Database): SessionStore {
     },
     async end(id, at) {
       await db.run('UPDATE web_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL', [at, id]);
+    },
+    endAll(kind, accountId, at) {
+      return db.run(
+        'UPDATE web_sessions SET ended_at = ? WHERE kind = ? AND account_id = ? AND ended_at IS NULL',
+        [at, kind, accountId],
+      );
     },
   };
 }

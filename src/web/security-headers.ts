@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 /**
  * Headers of every browser-facing page (SPEC §5.1 and §4): no framing, no referrer (tokens
  * travel in redirect URLs), no caching, no MIME sniffing, and a Content-Security-Policy that
- * allows only this origin's stylesheet. `formTargets` adds the origins a form may end up at:
+ * allows only this origin's stylesheet and scripts. `formTargets` adds the origins a form may end up at:
  * Chromium applies `form-action` to the redirect after a POST too.
  */
 export function pageSecurityHeaders(reply: FastifyReply, formTargets: readonly string[] = []): void {
@@ -13,6 +13,8 @@ export function pageSecurityHeaders(reply: FastifyReply, formTargets: readonly s
       [
         "default-src 'none'",
         "style-src 'self'",
+        // Same-origin scripts only (the reveal page's Copy button); never inline, never eval.
+        "script-src 'self'",
         "img-src 'self'",
         `form-action 'self'${formTargets.map((o) => ` ${o}`).join('')}`,
         "frame-ancestors 'none'",

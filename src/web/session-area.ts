@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AuditLog } from '../audit/service.js';
-import { ACCOUNT_POLICY, ADDRESS_POLICY, type LoginThrottle } from '../auth/login-throttle.js';
+import { areaAccount, type LoginThrottle, loginSubjects } from '../auth/login-throttle.js';
 import { ERRORS } from '../http/errors.js';
 import { formFields } from '../http/form.js';
 import { toProblem } from '../http/problem.js';
@@ -218,7 +218,7 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
     const { token } = await o.sessions.start(o.kind, account.id);
     sessionCookie.set(reply, token);
     preCookie.clear(reply);
-    o.throttle.success(`${o.area}:account:${account.email}`);
+    o.throttle.success(subjects(request, account.email));
     await o.audit.record(actorOf(request, account), `${kindName}.signin`, { type: kindName, id: account.id });
     pageSecurityHeaders(reply);
     return reply.code(303).header('location', `/${o.area}/`).send();
@@ -240,10 +240,8 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
   }
 
   function subjects(request: FastifyRequest, email: string) {
-    return [
-      { key: `${o.area}:account:${email.trim().toLowerCase().slice(0, 254)}`, policy: ACCOUNT_POLICY },
-      { key: `${o.area}:address:${request.ip}`, policy: ADDRESS_POLICY },
-    ];
+    // Issue 13: per account+address pair, per address, and an account-wide cap (login-throttle.ts).
+    return loginSubjects(areaAccount(o.area, email), request.ip);
   }
 }
 

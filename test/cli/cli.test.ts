@@ -132,6 +132,64 @@ describe('vitrine CLI', { timeout: 120_000 }, () => {
     expect(vitrine(['keys', 'grant-refresh', keyId]).stderr).toContain('is revoked');
   });
 
+  it('issues publishable keys with origins and filters, and grants and withdraws offers:write (issue 16)', () => {
+    const pub = json([
+      'keys',
+      'issue',
+      '--project',
+      projectId,
+      '--env',
+      'testing',
+      '--publishable',
+      '--origin',
+      'https://shop.example',
+      '--origin',
+      'http://localhost:5173',
+      '--filter',
+      'category=books',
+      '--filter',
+      'country=fr',
+    ]);
+    expect(pub.key).toMatch(/^vk_pub_test_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
+    expect(pub).toMatchObject({
+      kind: 'publishable',
+      scopes: ['search'],
+      allowedOrigins: ['https://shop.example', 'http://localhost:5173'],
+      fixedFilters: { category: ['books'], country: 'FR' },
+    });
+    expect(vitrine(['keys', 'list', '--project', projectId]).stdout).toContain(
+      'publishable https://shop.example http://localhost:5173 category=books country=FR',
+    );
+    const bad = vitrine([
+      'keys',
+      'issue',
+      '--project',
+      projectId,
+      '--env',
+      'testing',
+      '--publishable',
+      '--origin',
+      'https://*.example',
+    ]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('without path, query or wildcard');
+    expect(
+      vitrine(['keys', 'issue', '--project', projectId, '--env', 'testing', '--origin', 'https://a.example'])
+        .stderr,
+    ).toContain('add --publishable');
+    expect(vitrine(['keys', 'grant-write', pub.id]).stderr).toContain('only secret keys may write offers');
+    const secret = json(['keys', 'issue', '--project', projectId, '--env', 'testing']);
+    expect(json(['keys', 'grant-write', secret.id]).scopes).toEqual([
+      'search',
+      'auth',
+      'api',
+      'offers:write',
+    ]);
+    const audit = json(['audit', 'list', '--target', secret.id]);
+    expect(JSON.stringify(audit)).toContain('key.grant_write');
+    expect(json(['keys', 'revoke-write', secret.id]).scopes).toEqual(['search', 'auth', 'api']);
+  });
+
   it('manages end users: add (password from stdin only), list, set-password, disable', () => {
     const password = 'end-user-password-1';
     const user = json(
@@ -190,7 +248,7 @@ describe('vitrine CLI', { timeout: 120_000 }, () => {
       id: keyId,
       environment: 'testing',
       rateLimitRps: 25,
-    });
+    }, 60_000);
     expect(vitrine(['keys', 'set-plan', keyId, '--rate', '25']).stdout).toBe(
       `Key ${keyId} may send 25 requests per second.\n`,
     );
@@ -198,7 +256,7 @@ describe('vitrine CLI', { timeout: 120_000 }, () => {
     expect(vitrine(['keys', 'set-plan', keyId]).status).toBe(2);
     expect(vitrine(['keys', 'set-plan', keyId, '--rate', '0']).status).toBe(2);
     expect(vitrine(['keys', 'set-plan', 'key_missing', '--rate', '5']).status).toBe(2);
-  }, 60_000);
+  });
 
   it('shows the usage of a key per UTC day', () => {
     const usage = json(['keys', 'usage', keyId, '--days', '3']);

@@ -71,8 +71,17 @@ describe('vitrine serve --demo (npm start)', () => {
       expect(prod.status).toBe(403);
       // Issue 5: the portal and console on production, and a first operator who can sign in.
       expect(text).toContain(`Developer portal  http://localhost:${port}/portal/`);
-      const operator = /Console operator (\S+), password (\w+) \(shown once/.exec(text);
+      // Issue 13: stdout is not a terminal here, so it is the log stream: no password in it.
+      expect(text).toMatch(
+        /Console operator \S+, password \(not a terminal: written to \S+demo-credentials\.txt/,
+      );
+      const credentialsFile = path.join(dataDir, 'demo-credentials.txt');
+      expect(fs.statSync(credentialsFile).mode & 0o777).toBe(0o600);
+      const credentials = fs.readFileSync(credentialsFile, 'utf8');
+      const operator = /console operator (\S+) (\w+)/.exec(credentials);
       expect(operator).not.toBeNull();
+      expect(text).not.toContain(operator?.[2]);
+      expect(text).not.toContain(/end user \(testing\) \S+ (\w+)/.exec(credentials)?.[1]);
       const signin = await fetch(`http://localhost:${port}/console/signin`);
       const cookie = String(signin.headers.get('set-cookie')).split(';')[0] as string;
       const csrf = /name="csrf" value="([^"]+)"/.exec(await signin.text())?.[1] ?? '';

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOffers } from '../../src/offers/seed.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+
+const SHARED_MASTER_SECRET = Buffer.alloc(32, 7).toString('base64');
+
 import { backends } from '../support/databases.js';
 
 /**
@@ -50,7 +53,8 @@ describe.skipIf(!bothAvailable)('SQLite and PostgreSQL agree', () => {
   const contexts: TestContext[] = [];
   beforeAll(async () => {
     for (const dialect of ['sqlite', 'postgres'] as const) {
-      const t = await createTestContext(dialect);
+      // One master secret for both: their (signed) cursors must be identical too.
+      const t = await createTestContext(dialect, { MASTER_SECRET: SHARED_MASTER_SECRET });
       await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 1500, seed: 11 })]);
       contexts.push(t);
     }

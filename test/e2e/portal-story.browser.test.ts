@@ -140,13 +140,16 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     // 8. The operator revokes it; the next call is refused.
     await ops.goto(`${prod}/console/keys/${prodRecord?.id}`);
     await shot(ops, '11-console-key');
-    await ops.getByRole('button', { name: 'Revoke this key' }).click();
+    await ops.getByRole('link', { name: 'Revoke this key…' }).click();
+    await ops.getByLabel('To confirm, type').fill(String(prodRecord?.id));
+    await shot(ops, '12-console-confirm-revoke');
+    await ops.getByRole('button', { name: 'Revoke the key' }).click();
     await ops.getByText('Key revoked.').waitFor();
     const revoked = await call(prod, prodKey);
     expect(revoked.status).toBe(401);
     expect(((await revoked.json()) as { code: string }).code).toBe('api_key_revoked');
     await ops.goto(`${prod}/console/audit`);
-    await shot(ops, '12-console-audit');
+    await shot(ops, '13-console-audit');
 
     // 9. The audit log holds every action of the story.
     const actions = (await t.deps.audit.list({ limit: 1000 }))

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { openPostgres } from '../../src/db/postgres.js';
@@ -7,6 +8,7 @@ import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logger.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
 import { systemClock } from '../../src/platform/clock.js';
+import { VERSION } from '../../src/platform/version.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 describe('HTTP basics', () => {
@@ -19,10 +21,21 @@ describe('HTTP basics', () => {
   });
 
   it('answers /healthz and /readyz', async () => {
-    expect((await t.apps.production.inject('/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await t.apps.production.inject('/healthz')).json()).toEqual({ status: 'ok', version: VERSION });
     const ready = await t.apps.testing.inject('/readyz');
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'not_configured' } });
+  });
+
+  it('reports one version (package.json) in /healthz, /openapi.json and vitrine_build_info', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(VERSION).toBe(pkg.version);
+    expect((await t.apps.testing.inject('/healthz')).json().version).toBe(pkg.version);
+    expect((await t.apps.testing.inject('/openapi.json')).json().info.version).toBe(pkg.version);
+    const metrics = await t.apps.testing.inject('/metrics');
+    expect(metrics.body).toContain(
+      `vitrine_build_info{version="${pkg.version}",node_version="${process.versions.node}"} 1`,
+    );
   });
 
   it('gives every response a request id, adopting a sane one from the caller', async () => {

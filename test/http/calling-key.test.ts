@@ -34,6 +34,8 @@ for (const { dialect, available } of backends()) {
         environment: 'testing',
         projectId: t.fixtures.projectId,
         hint: `vk_test_…${key.split('_')[2]?.slice(-4)}`,
+        kind: 'secret',
+        scopes: ['search', 'auth', 'api'],
         refreshAllowed: false,
         // RATE_LIMITING=false in this context: nothing limits the key.
         rateLimit: null,
@@ -66,9 +68,11 @@ for (const { dialect, available } of backends()) {
             'expiresAt',
             'hint',
             'id',
+            'kind',
             'projectId',
             'rateLimit',
             'refreshAllowed',
+            'scopes',
           ].sort(),
         );
       }
@@ -120,9 +124,11 @@ for (const { dialect, available } of backends()) {
       const op = spec.paths['/v1/key'].get;
       expect(op.security).toEqual([{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }]);
       expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '429']);
-      expect(Object.keys(op.responses['200'].content['application/json'].schema.properties)).toContain(
-        'refreshAllowed',
-      );
+      // The response is the named component schema CallingKey (issue 15: codegen-grade OpenAPI).
+      expect(op.responses['200'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/CallingKey',
+      });
+      expect(Object.keys(spec.components.schemas.CallingKey.properties)).toContain('refreshAllowed');
     });
   });
 

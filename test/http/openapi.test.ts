@@ -46,6 +46,52 @@ describe('API reference', () => {
     expect(spec.paths['/v1/offers/{id}'].get.responses['404']).toBeDefined();
   });
 
+  it('is fit for code generators: operation ids, named schemas, real descriptions, headers, enums', async () => {
+    const spec = (await t.apps.production.inject('/openapi.json')).json();
+    const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, Record<string, unknown>>).map(([method, op]) => ({
+        path,
+        method,
+        op,
+      })),
+    );
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id as string))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { op } of operations) {
+      expect(op.security).toBeDefined();
+      for (const response of Object.values(op.responses as Record<string, { description: string }>)) {
+        expect(response.description).not.toBe('Default Response');
+      }
+    }
+    expect(spec.paths['/healthz'].get.security).toEqual([]);
+    const search = spec.paths['/v1/offers/'].get;
+    expect(search.operationId).toBe('searchOffers');
+    expect(search.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SearchResponse',
+    });
+    expect(Object.keys(search.responses['200'].headers).sort()).toEqual([
+      'Link',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-Request-Id',
+    ]);
+    expect(search.responses['429'].headers['Retry-After']).toEqual({
+      $ref: '#/components/headers/Retry-After',
+    });
+    expect(search.parameters.find((p: { name: string }) => p.name === 'sort').schema).toEqual({
+      type: 'string',
+      enum: ['relevance', '-publishedAt', 'publishedAt', 'price', '-price', 'distance'],
+    });
+    for (const name of ['Offer', 'SearchResponse', 'SearchHit', 'Problem', 'CallingKey', 'Me']) {
+      expect(spec.components.schemas[name]).toBeDefined();
+    }
+    // Problem examples are real problems of their status, not schema-made zeros.
+    const examples = search.responses['401'].content['application/problem+json'].examples;
+    expect(examples.api_key_missing.value).toMatchObject({ status: 401, code: 'api_key_missing' });
+  });
+
   it('documents every error code', async () => {
     const spec = (await t.apps.production.inject('/openapi.json')).json();
     for (const code of Object.keys(ERRORS)) expect(spec.info.description).toContain(`\`${code}\``);

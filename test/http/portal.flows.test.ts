@@ -54,8 +54,11 @@ for (const { dialect, available } of backends()) {
         website: 'https://erin.example.com/',
         redirectUris: expect.arrayContaining(['https://erin.example.com/cb', 'http://localhost:3000/cb']),
       });
-      const page = await dev.get(`/portal/projects/${project}?done=saved`);
+      // The message shows once, on the page the form redirected to; a reload shows it no more.
+      const page = await dev.get(String(ok.headers.location));
       expect(page.body).toContain('Project saved.');
+      expect((await dev.get(String(ok.headers.location))).body).not.toContain('Project saved.');
+      expect((await dev.get(`/portal/projects/${project}?done=saved`)).body).not.toContain('Project saved.');
       expect((await t.deps.audit.list({ action: 'project.update' }))[0]?.targetId).toBe(project);
     });
 
@@ -94,12 +97,21 @@ for (const { dialect, available } of backends()) {
         (await t.apps.production.inject({ url: '/v1/offers/', headers: { 'x-api-key': secret } })).statusCode,
       ).toBe(200);
 
+      // Destructive actions go through a confirmation page that wants the key id typed in.
+      for (const action of ['revoke-refresh', 'revoke']) {
+        await ops.get(`/console/keys/${key}/${action}`);
+        expect(ops.lastBody).toContain(`To confirm, type <code>${key}</code>`);
+        const unconfirmed = await ops.post(`/console/keys/${key}/${action}`, { confirm: 'yes' });
+        expect(unconfirmed.statusCode).toBe(400);
+        expect(unconfirmed.body).toContain('Nothing was changed');
+      }
+      expect(await t.deps.keyStore.get(key)).toMatchObject({ state: 'active' });
       for (const [action, fields, check] of [
         ['grant-refresh', {}, { refreshAllowed: true }],
-        ['revoke-refresh', {}, { refreshAllowed: false }],
+        ['revoke-refresh', { confirm: key }, { refreshAllowed: false }],
         ['plan', { rate: '25' }, { rateLimitRps: 25 }],
         ['plan', { rate: '' }, { rateLimitRps: null }],
-        ['revoke', {}, { state: 'revoked' }],
+        ['revoke', { confirm: ` ${key} ` }, { state: 'revoked' }],
       ] as const) {
         await ops.get(`/console/keys/${key}`);
         const res = await ops.post(`/console/keys/${key}/${action}`, fields);
@@ -117,6 +129,66 @@ for (const { dialect, available } of backends()) {
         'key.set_plan',
         'key.revoke',
       ]);
+    });
+
+    it('shows where the API is, reveals a key as a warning with a copy affordance, and confirms a revoke', async () => {
+      const own = await dev.createProject('Quickstart app');
+      await dev.apply(own, 'testing');
+      const reveal = await dev.get(`/portal/projects/${own}`);
+      expect(reveal.body).toContain('Reveal key');
+      const secret = await dev.reveal(own);
+      const shown = dev.lastBody;
+      expect(shown).toContain('<div class="warning" role="alert"><strong>Store this key now.</strong>');
+      expect(shown).toContain('<button type="button" class="copy" data-copy="secret" hidden>Copy</button>');
+      expect(shown).toContain('<script src="/portal/assets/copy.js" defer></script>');
+      const script = await dev.get('/portal/assets/copy.js');
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      const [key] = await t.deps.keys.list({ projectId: own });
+      const page = await dev.get(`/portal/projects/${own}`);
+      for (const url of [
+        'http://localhost:8080/v1',
+        'http://localhost:8081/v1',
+        'http://localhost:8081/auth',
+      ]) {
+        expect(page.body).toContain(`<code>${url}</code>`);
+      }
+      expect(page.body).toContain(`key <code>${key?.id}</code>`);
+      expect(page.body).toContain(
+        'curl -s -H "X-Api-Key: $VITRINE_KEY" \'http://localhost:8081/v1/offers/?q=bike&amp;limit=3\'',
+      );
+      expect(page.body).toContain("new Vitrine({ baseUrl: 'http://localhost:8081/v1'");
+      expect(page.body).not.toContain(secret);
+      expect((await dev.get(`/portal/keys/${key?.id}`)).body).not.toContain(secret);
+
+      // Revoking needs the confirmation page's typed key id; without it nothing changes.
+      const confirm = await dev.get(`/portal/keys/${key?.id}/revoke`);
+      expect(confirm.body).toContain(`To confirm, type <code>${key?.id}</code>`);
+      const refused = await dev.post(`/portal/keys/${key?.id}/revoke`, { confirm: 'revoke' });
+      expect(refused.statusCode).toBe(400);
+      expect((await t.deps.keyStore.get(key?.id ?? ''))?.state).toBe('active');
+      const done = await dev.post(`/portal/keys/${key?.id}/revoke`, { confirm: key?.id ?? '' });
+      expect(done.statusCode).toBe(303);
+      expect((await t.deps.keyStore.get(key?.id ?? ''))?.state).toBe('revoked');
+      expect((await dev.get(String(done.headers.location))).body).toContain('Key revoked.');
+      expect((await dev.get(String(done.headers.location))).body).not.toContain('Key revoked.');
+    });
+
+    it('pages console lists 50 at a time with their counts', async () => {
+      for (let i = 0; i < 55; i += 1) await t.deps.developers.add({ email: `paged${i}@example.com` });
+      const total = (await t.deps.audit.count({})) + 0;
+      const first = await ops.get('/console/developers?q=paged');
+      expect(first.body).toContain('<span>1–50 of 55</span>');
+      expect(first.body).toContain('<a rel="next" href="/console/developers?q=paged&amp;page=2">Next</a>');
+      expect(first.body.match(/paged\d+@example.com<\/a>/g)).toHaveLength(50);
+      const second = await ops.get('/console/developers?q=paged&page=2');
+      expect(second.body).toContain('<span>51–55 of 55</span>');
+      expect(second.body).toContain('<a rel="prev" href="/console/developers?q=paged">Previous</a>');
+      expect(second.body).not.toContain('rel="next"');
+      expect(second.body.match(/paged\d+@example.com<\/a>/g)).toHaveLength(5);
+      const audit = await ops.get('/console/audit');
+      expect(audit.body).toContain(`of ${total.toLocaleString('en-US')}</span>`);
+      expect((await ops.get('/console/developers?page=abc')).body).toContain('<span>1–');
     });
 
     it('searches keys, projects and developers, and shows usage per key', async () => {

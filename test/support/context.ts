@@ -39,8 +39,13 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
     },
   });
   const logger = createLogger({ level: 'info', stream });
-  const deps = createDeps(config, { clock, logger, db: database.db, masterSecret: randomBytes(32) });
+  // A random master secret per context, unless the test shares one (MASTER_SECRET): signed
+  // cursors (issue 13) are then the same on every backend.
+  const masterSecret = config.masterSecret ?? randomBytes(32);
+  const deps = createDeps(config, { clock, logger, db: database.db, masterSecret });
   await deps.keyVerifier.start();
+  // Issue 12: searches are answered by the in-memory index, built as `serve` builds it.
+  await deps.searchIndexes.start(['production', 'testing'], config.searchPollMs);
   const apps = {} as Record<Environment, FastifyInstance>;
   for (const environment of ['production', 'testing'] as const) {
     apps[environment] = await buildApp({
@@ -56,6 +61,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
       usageMeter: deps.usageMeter,
       metrics: deps.metrics,
       redisState: () => deps.redis?.state ?? 'not_configured',
+      searchReady: () => deps.searchIndexes.ready(),
       portal: deps,
     });
     await apps[environment].ready();
@@ -85,6 +91,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
       await Promise.all(Object.values(apps).map((app) => app.close()));
       await deps.usageMeter?.stop().catch(() => undefined);
       await deps.keyVerifier.stop();
+      deps.searchIndexes.stop();
       await deps.changeBus.close();
       await deps.redis?.close();
       await database.drop();

@@ -49,7 +49,10 @@ export async function startInstance(env: NodeJS.ProcessEnv): Promise<Instance> {
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i += 1) {
     if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}:\n${out}`);
-    if (i > 300) throw new Error(`instance did not start:\n${out}`);
+    if (i > 300) {
+      child.kill('SIGKILL'); // never leave a half-started server behind
+      throw new Error(`instance did not start:\n${out}`);
+    }
     try {
       if ((await fetch(`${origin}/healthz`)).ok) break;
     } catch {

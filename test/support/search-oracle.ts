@@ -1,7 +1,7 @@
+import { distanceKm } from '../../src/offers/geo.js';
 import type { OfferInput } from '../../src/offers/offer-input.js';
 import { priceToUnits } from '../../src/offers/price.js';
 import { effectiveStatus, offerIdFor } from '../../src/offers/rows.js';
-import { distanceKm } from '../../src/offers/search-sql.js';
 import type { Environment } from '../../src/platform/environment.js';
 
 /**

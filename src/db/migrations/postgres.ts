@@ -1,6 +1,11 @@
 import type { Migration } from '../migrate.js';
 import { authSchema } from './v3-auth.js';
+import { dropSqlSearch, offerChangeSequence } from './v12-search.js';
 import { portalSchema } from './v30-portal.js';
+import { scopesSchema } from './v50-scopes.js';
+import { oauthSchema } from './v60-oauth.js';
+import { accountStateSchema } from './v70-accounts.js';
+import { keyRollSchema } from './v71-key-roll.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -146,6 +151,17 @@ CREATE INDEX offers_geo ON offers(environment, lat, lon) INCLUDE (category, stat
 `,
   },
   {
+    // Issue 12. Versions 12-19 belong to the in-memory search engine work.
+    version: 12,
+    name: 'offer change sequence',
+    sql: offerChangeSequence('postgres'),
+  },
+  {
+    version: 13,
+    name: 'drop the SQL text search',
+    sql: dropSqlSearch('postgres'),
+  },
+  {
     // Issue #6. Versions 20-29 belong to the limits/metering/scale-out work.
     version: 20,
     name: 'api key usage per day and status class',
@@ -166,5 +182,28 @@ CREATE TABLE api_key_usage (
     version: 30,
     name: 'operators, web sessions, key applications, audit log',
     sql: portalSchema('postgres'),
+  },
+  {
+    // Issue 16. Versions 50-59 belong to key scopes, publishable keys and the HTTP import.
+    version: 50,
+    name: 'key kinds and scopes, allowed origins, fixed filters, offers.project_id',
+    sql: scopesSchema('postgres'),
+  },
+  {
+    // Issue 17. Versions 60-69 belong to the OAuth / OpenID Connect work.
+    version: 60,
+    name: 'authorization codes, grant scopes, revoked token families',
+    sql: oauthSchema({ id: 'TEXT COLLATE "C"', time: 'BIGINT' }),
+  },
+  {
+    // Issue 15. Versions 70-79 belong to the integrator-experience work.
+    version: 70,
+    name: 'operator and developer accounts can be disabled',
+    sql: accountStateSchema('postgres'),
+  },
+  {
+    version: 71,
+    name: 'rolled keys keep their previous secret for an overlap',
+    sql: keyRollSchema('postgres'),
   },
 ];

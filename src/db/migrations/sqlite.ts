@@ -1,6 +1,11 @@
 import type { Migration } from '../migrate.js';
 import { authSchema } from './v3-auth.js';
+import { dropSqlSearch, offerChangeSequence } from './v12-search.js';
 import { portalSchema } from './v30-portal.js';
+import { scopesSchema } from './v50-scopes.js';
+import { oauthSchema } from './v60-oauth.js';
+import { accountStateSchema } from './v70-accounts.js';
+import { keyRollSchema } from './v71-key-roll.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -166,6 +171,17 @@ ANALYZE offers;
 `,
   },
   {
+    // Issue 12. Versions 12-19 belong to the in-memory search engine work.
+    version: 12,
+    name: 'offer change sequence',
+    sql: offerChangeSequence('sqlite'),
+  },
+  {
+    version: 13,
+    name: 'drop the SQL text search',
+    sql: dropSqlSearch('sqlite'),
+  },
+  {
     // Issue #6. Versions 20-29 belong to the limits/metering/scale-out work.
     version: 20,
     name: 'api key usage per day and status class',
@@ -186,5 +202,28 @@ CREATE TABLE api_key_usage (
     version: 30,
     name: 'operators, web sessions, key applications, audit log',
     sql: portalSchema('sqlite'),
+  },
+  {
+    // Issue 16. Versions 50-59 belong to key scopes, publishable keys and the HTTP import.
+    version: 50,
+    name: 'key kinds and scopes, allowed origins, fixed filters, offers.project_id',
+    sql: scopesSchema('sqlite'),
+  },
+  {
+    // Issue 17. Versions 60-69 belong to the OAuth / OpenID Connect work.
+    version: 60,
+    name: 'authorization codes, grant scopes, revoked token families',
+    sql: oauthSchema({ id: 'TEXT', time: 'INTEGER' }),
+  },
+  {
+    // Issue 15. Versions 70-79 belong to the integrator-experience work.
+    version: 70,
+    name: 'operator and developer accounts can be disabled',
+    sql: accountStateSchema('sqlite'),
+  },
+  {
+    version: 71,
+    name: 'rolled keys keep their previous secret for an overlap',
+    sql: keyRollSchema('sqlite'),
   },
 ];

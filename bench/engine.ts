@@ -1,0 +1,268 @@
+/**
+ * The in-memory search engine in process (issue 12): builds one index of BENCH_OFFERS (default
+ * 1 000 000) seeded offers, then times each query type. No HTTP, no database: what the engine
+ * itself costs. Run with `npm run bench:engine` (node --expose-gc, so heap figures are after a
+ * full collection).
+ *
+ * Knobs: BENCH_OFFERS, BENCH_ENGINE_RUNS (timed runs per query type, default 200).
+ */
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { priceToUnits } from '../src/offers/price.js';
+import { offerIdFor } from '../src/offers/rows.js';
+import type { FacetName } from '../src/offers/schemas.js';
+import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
+import { parseTextQuery } from '../src/offers/text.js';
+import type { EngineQuery, IndexDocument } from '../src/search/engine.js';
+import { createSearchIndex } from '../src/search/search-index.js';
+
+const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 200);
+const NOW = DEFAULT_ANCHOR_MS;
+const ALL_FACETS: FacetName[] = ['category', 'tag', 'city', 'country'];
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+function memory() {
+  gc?.();
+  gc?.();
+  const m = process.memoryUsage();
+  // `external` includes the typed arrays' buffers (`arrayBuffers`).
+  return { rss: m.rss, heap: m.heapUsed, external: m.external };
+}
+
+function baseQuery(more: Partial<EngineQuery>): EngineQuery {
+  return {
+    text: null,
+    categories: [],
+    tags: [],
+    city: null,
+    country: null,
+    currency: null,
+    priceMin: null,
+    priceMax: null,
+    publishedAfter: null,
+    publishedBefore: null,
+    updatedSince: null,
+    near: null,
+    radiusKm: null,
+    status: 'active',
+    sort: more.text ? 'relevance' : '-publishedAt',
+    limit: 20,
+    after: null,
+    now: NOW,
+    ...more,
+  };
+}
+
+const text = (q: string) => parseTextQuery(q);
+
+interface QueryType {
+  name: string;
+  queries: Array<{ query: EngineQuery; facets: FacetName[] }>;
+}
+
+const plain = (query: EngineQuery) => ({ query, facets: [] as FacetName[] });
+
+function queryTypes(): QueryType[] {
+  return [
+    {
+      name: 'single word',
+      queries: [
+        'table ',
+        'bike ',
+        'laptop ',
+        'apartment ',
+        'guitar ',
+        'jacket ',
+        'sofa ',
+        'camera ',
+        'developer ',
+        'garden ',
+      ].map((q) => plain(baseQuery({ text: text(q) }))),
+    },
+    {
+      name: 'two words',
+      queries: ['oak table ', 'road bike ', 'gaming laptop ', 'leather jacket ', 'garden maintenance '].map(
+        (q) => plain(baseQuery({ text: text(q) })),
+      ),
+    },
+    {
+      name: 'two words + category + price',
+      queries: [
+        baseQuery({ text: text('oak table '), categories: ['furniture'], priceMax: priceToUnits('800') }),
+        baseQuery({
+          text: text('road bike '),
+          categories: ['sports'],
+          priceMin: priceToUnits('100'),
+          priceMax: priceToUnits('3000'),
+        }),
+      ].map(plain),
+    },
+    {
+      name: 'typo word',
+      queries: ['chiars ', 'maintenence ', 'devloper ', 'apartmnet ', 'bicylce '].map((q) =>
+        plain(baseQuery({ text: text(q) })),
+      ),
+    },
+    {
+      name: 'prefix (typing)',
+      queries: ['gard', 'bicy', 'deve', 'de', 'apartm', 'chiar'].map((q) =>
+        plain(baseQuery({ text: text(q) })),
+      ),
+    },
+    {
+      name: 'filter only, newest first',
+      queries: [
+        baseQuery({ categories: ['vehicles'] }),
+        baseQuery({ country: 'DE' }),
+        baseQuery({ priceMin: priceToUnits('10'), priceMax: priceToUnits('50') }),
+        baseQuery({}),
+      ].map(plain),
+    },
+    {
+      name: 'filter only, price order',
+      queries: [baseQuery({ categories: ['furniture'], sort: 'price' }), baseQuery({ sort: '-price' })].map(
+        plain,
+      ),
+    },
+    {
+      name: 'common word + 4 facets',
+      queries: ['condition ', 'delivery '].map((q) => ({
+        query: baseQuery({ text: text(q) }),
+        facets: ALL_FACETS,
+      })),
+    },
+    {
+      name: 'filter only + 4 facets',
+      queries: [{ query: baseQuery({}), facets: ALL_FACETS }],
+    },
+    {
+      name: 'geo radius',
+      queries: [
+        baseQuery({ near: { lat: 48.8566, lon: 2.3522 }, radiusKm: 25 }),
+        baseQuery({ near: { lat: 40.7128, lon: -74.006 }, radiusKm: 30, categories: ['vehicles'] }),
+      ].map(plain),
+    },
+    {
+      name: 'sort=distance',
+      queries: [
+        baseQuery({ near: { lat: 52.52, lon: 13.405 }, radiusKm: 50, sort: 'distance' }),
+        baseQuery({ near: { lat: 41.9, lon: 12.5 }, sort: 'distance' }),
+      ].map(plain),
+    },
+  ];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
+}
+
+function toDocument(
+  offer: ReturnType<typeof generateOffers> extends Generator<infer T> ? T : never,
+): IndexDocument {
+  return {
+    id: offerIdFor('testing', offer.externalId),
+    title: offer.title,
+    description: offer.description,
+    category: offer.category,
+    tags: offer.tags,
+    city: offer.location.city,
+    country: offer.location.country,
+    currency: offer.price.currency,
+    price: priceToUnits(offer.price.amount),
+    lat: offer.location.lat,
+    lon: offer.location.lon,
+    status: offer.status,
+    publishedAt: offer.publishedAt,
+    updatedAt: offer.publishedAt,
+    expiresAt: offer.expiresAt,
+  };
+}
+
+function main() {
+  const before = memory();
+  const index = createSearchIndex();
+  let buildMs = 0;
+  let buildCpuMs = 0;
+  let generated = 0;
+  const CHUNK = 50_000;
+  for (let start = 0; start < OFFERS; start += CHUNK) {
+    const docs: IndexDocument[] = [];
+    for (const offer of generateOffers({ count: Math.min(CHUNK, OFFERS - start), startIndex: start })) {
+      docs.push(toDocument(offer));
+    }
+    generated += docs.length;
+    const c = process.cpuUsage();
+    const t = performance.now();
+    for (const doc of docs) index.upsert(doc);
+    buildMs += performance.now() - t;
+    const used = process.cpuUsage(c);
+    buildCpuMs += (used.user + used.system) / 1000;
+    if (start % 200_000 === 0)
+      console.error(`indexed ${generated} offers, ${Math.round(buildMs)} ms in the engine so far`);
+  }
+  const c = process.cpuUsage();
+  index.compact?.();
+  const compactCpu = process.cpuUsage(c);
+  const compactCpuMs = (compactCpu.user + compactCpu.system) / 1000;
+  const after = memory();
+  const heapPerOffer = (after.heap + after.external - before.heap - before.external) / OFFERS;
+  console.log(`# In-memory engine, in process: ${OFFERS} offers`);
+  console.log('');
+  console.log(
+    `- build (upsert of every offer, analysis included, generation excluded): ${(buildMs / 1000).toFixed(1)} s wall, ${(buildCpuMs / 1000).toFixed(1)} s CPU`,
+  );
+  console.log(
+    `- heap + array buffers after build: ${mb(after.heap + after.external)} MB (before: ${mb(before.heap + before.external)} MB); RSS ${mb(after.rss)} MB`,
+  );
+  console.log(`- compact() after the build: ${Math.round(compactCpuMs)} ms CPU`);
+  console.log(`- bytes per offer (heap + buffers growth / offers): ${Math.round(heapPerOffer)}`);
+  console.log('');
+  console.log(
+    `- load average before the queries: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (2 cores)`,
+  );
+  console.log('');
+  console.log('| query type | total (first query) | p50 ms | p99 ms | max ms | CPU p50 ms | CPU p99 ms |');
+  console.log('|---|---|---|---|---|---|---|');
+  const types = queryTypes();
+  // Deep pages: page 1 000 (20 a page) of a broad filter and of a common word, reached by
+  // following nextKeys 100 at a time.
+  for (const [name, q] of [
+    ['deep page 1 000, newest first', baseQuery({})],
+    ['deep page 1 000, price', baseQuery({ sort: 'price' })],
+    ['deep page 1 000, relevance', baseQuery({ text: text('condition ') })],
+  ] as const) {
+    let after: EngineQuery['after'] = null;
+    for (let page = 0; page < 200; page += 1) {
+      const r = index.search({ ...q, limit: 100, after }, []);
+      after = r.nextKeys;
+    }
+    types.push({ name, queries: [plain({ ...q, after })] });
+  }
+  for (const type of types) {
+    const times: number[] = [];
+    const cpu: number[] = [];
+    const first = type.queries[0];
+    const total = first ? index.search(first.query, first.facets).total : 0;
+    for (let i = 0; i < 5; i += 1) for (const { query, facets } of type.queries) index.search(query, facets);
+    for (let i = 0; i < RUNS; i += 1) {
+      const { query, facets } = type.queries[i % type.queries.length] as QueryType['queries'][number];
+      const c = process.cpuUsage();
+      const t = performance.now();
+      index.search(query, facets);
+      times.push(performance.now() - t);
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
+    }
+    times.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
+    console.log(
+      `| ${type.name} | ${total} | ${percentile(times, 50).toFixed(2)} | ${percentile(times, 99).toFixed(2)} | ${(times[times.length - 1] as number).toFixed(2)} | ${percentile(cpu, 50).toFixed(2)} | ${percentile(cpu, 99).toFixed(2)} |`,
+    );
+  }
+}
+
+main();

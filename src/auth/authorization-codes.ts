@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../db/database.js';
+import type { Environment } from '../platform/environment.js';
+
+/**
+ * Authorization codes (RFC 6749 §4.1.2, SPEC §5.4): only the SHA-256 of a code is stored; a code
+ * is single-use, lives 60 s and is bound to the client (key), the redirect URI and the PKCE
+ * challenge. `familyId` is the grant the code starts: the tokens exchanged for it carry it, so a
+ * replayed code can revoke them (RFC 6749 §4.1.2: "SHOULD revoke … all tokens previously issued").
+ */
+export const CODE_TTL_MS = 60_000;
+
+export interface AuthorizationCode {
+  codeHash: string;
+  familyId: string;
+  keyId: string;
+  userId: string;
+  environment: Environment;
+  redirectUri: string;
+  codeChallenge: string;
+  scope: string;
+  nonce: string | null;
+  /** Epoch ms of the login (the ID token's `auth_time`). */
+  authTime: number;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export interface AuthorizationCodeStore {
+  insert(code: AuthorizationCode): Promise<void>;
+  find(codeHash: string): Promise<AuthorizationCode | undefined>;
+  /** Marks the code used; false when it was used already (a replay, or a lost race). */
+  consume(codeHash: string, at: number): Promise<boolean>;
+}
+
+export function hashCode(code: string): string {
+  return createHash('sha256').update(code).digest('hex');
+}
+
+interface Row {
+  code_hash: string;
+  family_id: string;
+  key_id: string;
+  user_id: string;
+  environment: Environment;
+  redirect_uri: string;
+  code_challenge: string;
+  scope: string;
+  nonce: string | null;
+  auth_time: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+const COLUMNS =
+  'code_hash, family_id, key_id, user_id, environment, redirect_uri, code_challenge, scope, nonce, auth_time, created_at, expires_at, used_at';
+
+export function createAuthorizationCodeStore(db: Database): AuthorizationCodeStore {
+  return {
+    async insert(c) {
+      // Codes live a minute; the table is kept small as new ones arrive.
+      await db.run('DELETE FROM authorization_codes WHERE expires_at < ?', [c.createdAt - 3_600_000]);
+      await db.run(
+        `INSERT INTO authorization_codes (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          c.codeHash,
+          c.familyId,
+          c.keyId,
+          c.userId,
+          c.environment,
+          c.redirectUri,
+          c.codeChallenge,
+          c.scope,
+          c.nonce,
+          c.authTime,
+          c.createdAt,
+          c.expiresAt,
+          c.usedAt,
+        ],
+      );
+    },
+    async find(codeHash) {
+      const r = await db.get<Row>(`SELECT ${COLUMNS} FROM authorization_codes WHERE code_hash = ?`, [
+        codeHash,
+      ]);
+      if (!r) return undefined;
+      return {
+        codeHash: r.code_hash,
+        familyId: r.family_id,
+        keyId: r.key_id,
+        userId: r.user_id,
+        environment: r.environment,
+        redirectUri: r.redirect_uri,
+        codeChallenge: r.code_challenge,
+        scope: r.scope,
+        nonce: r.nonce,
+        authTime: Number(r.auth_time),
+        createdAt: Number(r.created_at),
+        expiresAt: Number(r.expires_at),
+        usedAt: r.used_at === null ? null : Number(r.used_at),
+      };
+    },
+    async consume(codeHash, at) {
+      return (
+        (await db.run('UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [
+          at,
+          codeHash,
+        ])) > 0
+      );
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorPage } from '../auth/pages.js';
+import type { Environment } from '../platform/environment.js';
+import { createRandomBase62Pool } from '../platform/ids.js';
+import { appErrorPage } from '../web/layout.js';
+import { pageSecurityHeaders } from '../web/security-headers.js';
+import { ERRORS, type ErrorCode, errorTypeUrl, ProblemError } from './errors.js';
+import { PROBLEM_CONTENT_TYPE, sendProblem } from './problem.js';
+
+/**
+ * Issue 13, defect 7: the answers Fastify and Node give before any route runs, as problem+json
+ * like every other error (SPEC §7): a request Node cannot parse (raw non-ASCII in the request
+ * line, an unknown method), headers over the limit (431), a URL Fastify cannot decode (400) or
+ * with an over-long id (414), and requests arriving while the instance shuts down (503). None
+ * of them echoes the URL: Fastify's defaults did, into a JSON body.
+ */
+
+/**
+ * Fastify's `frameworkErrors`: a URL that does not decode, an id longer than `maxParamLength`.
+ * Browser pages (the portal, the console, the auth server's pages) get an HTML page, the API a
+ * problem (SPEC §7).
+ */
+export function createFrameworkErrors(
+  environment: Environment,
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    const problem =
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new ProblemError(
+            'uri_too_long',
+            'A path segment of this URL is longer than any id this API issues.',
+          )
+        : new ProblemError(
+            'bad_request',
+            'The URL is not valid: percent-encode it as UTF-8 (no raw non-ASCII bytes, no broken %-escapes).',
+          );
+    reply.header('x-request-id', request.id);
+    const area = /^\/(portal|console|auth)\//.exec(request.url)?.[1];
+    if (area) {
+      const { status, title } = ERRORS[problem.code];
+      const body =
+        area === 'auth'
+          ? errorPage(environment, title, problem.detail, problem.code)
+          : appErrorPage(area as 'portal' | 'console', title, problem.detail, problem.code);
+      pageSecurityHeaders(reply);
+      reply.code(status).type('text/html; charset=utf-8').send(body);
+      return;
+    }
+    sendProblem(request, reply, problem, { instance: '/' });
+  };
+}
+
+/**
+ * The http server's `clientError`: Node could not parse the request, so there is no request
+ * object and no route. Answered on the socket directly, then closed (as Node itself does).
+ */
+export function createClientErrorHandler(): (error: NodeJS.ErrnoException, socket: Socket) => void {
+  const random = createRandomBase62Pool();
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (!socket.writable) {
+      socket.destroy(error);
+      return;
+    }
+    const [code, detail]: [ErrorCode, string] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? ['headers_too_large', 'The request line and headers exceed 16 KiB.']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ['bad_request', 'The request was not received in time.']
+          : [
+              'bad_request',
+              'The request could not be parsed as HTTP/1.1 (raw non-ASCII bytes in the URL, or an unknown method?).',
+            ];
+    const requestId = `req_${random(20)}`;
+    const { status, title } = ERRORS[code];
+    const body = JSON.stringify({
+      type: errorTypeUrl(code),
+      title,
+      status,
+      detail,
+      instance: '/',
+      code,
+      requestId,
+    });
+    socket.end(
+      [
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+        `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        `X-Request-Id: ${requestId}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  };
+}
+
+/**
+ * Replaces Fastify's `return503OnClosing` (plain JSON) with a problem: once `close()` starts,
+ * a request still arriving on a kept-alive connection gets `503 unavailable`, `Retry-After: 1`
+ * and `Connection: close`, so its client reconnects (to another instance behind a balancer).
+ */
+export function registerShutdownAnswer(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) return done();
+    reply.header('connection', 'close');
+    sendProblem(
+      request,
+      reply,
+      new ProblemError(
+        'unavailable',
+        'This instance is shutting down. Retry: another instance will answer.',
+        {
+          headers: { 'retry-after': '1' },
+        },
+      ),
+    );
+  });
+}

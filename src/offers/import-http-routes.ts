@@ -1,0 +1,191 @@
+import { Readable } from 'node:stream';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { Type } from 'typebox';
+import type { Database } from '../db/database.js';
+import { ProblemError } from '../http/errors.js';
+import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
+import type { KeyRecord } from '../keys/store.js';
+import type { Environment } from '../platform/environment.js';
+import {
+  ImportTooLargeError,
+  importNdjson,
+  MAX_LISTED_ERRORS,
+  ownedExternalId,
+  projectOfferId,
+} from './import-http.js';
+import type { OfferInput } from './offer-input.js';
+import type { Offer } from './schemas.js';
+import type { OfferService } from './service.js';
+
+export interface OfferWriteRouteDeps {
+  offers: OfferService;
+  db: Database;
+  environment: Environment;
+  guard: onRequestHookHandler;
+  /** `IMPORT_MAX_BYTES`. */
+  maxBytes: number;
+}
+
+export const NDJSON = 'application/x-ndjson';
+
+const ImportResponseSchema = Type.Object(
+  {
+    created: Type.Integer({ description: 'Offers new to the project.' }),
+    updated: Type.Integer({ description: 'Offers of the project that changed.' }),
+    unchanged: Type.Integer({
+      description:
+        'Valid lines identical to the stored offer: nothing written (sending a body twice changes nothing).',
+    }),
+    failed: Type.Integer({ description: 'Invalid lines, skipped; the valid ones are kept.' }),
+    errors: Type.Array(
+      Type.Object(
+        {
+          line: Type.Integer({ description: 'Line number in the body, from 1.' }),
+          externalId: Type.Union([Type.String(), Type.Null()]),
+          code: Type.Union([Type.Literal('invalid_json'), Type.Literal('invalid_offer')]),
+          message: Type.String({ description: 'The offending fields and why.' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: `The first ${MAX_LISTED_ERRORS} invalid lines; \`failed\` counts them all.` },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ExternalIdParams = Type.Object({
+  externalId: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:/-]+$' }),
+});
+const NoQuery = Type.Object({ apiKey: Type.Optional(Type.String()) }, { additionalProperties: false });
+
+const WithdrawnSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The offer id, `off_…`.' }),
+    externalId: Type.String(),
+    status: Type.Literal('withdrawn'),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * `POST {base_url}/offers/import` and `DELETE {base_url}/offers/by-external-id/{externalId}`
+ * (SPEC §6.2, issue 16): a project's own offers, written with a secret key holding the
+ * `offers:write` scope. The scope is checked by the API-key guard before the body is read.
+ */
+export function offerWriteRoutes(app: FastifyInstance, deps: OfferWriteRouteDeps): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  // The body stays a stream: importNdjson reads it line by line (memory flat for 50 MB).
+  app.addContentTypeParser(NDJSON, (_request, payload, done) => done(null, payload));
+
+  api.post(
+    '/v1/offers/import',
+    {
+      onRequest: deps.guard,
+      config: { apiKeyScope: 'offers:write' },
+      schema: {
+        tags: ['offers'],
+        summary: "Import the project's offers (NDJSON)",
+        operationId: 'importOffers',
+        description: `One offer per line, as for \`vitrine import\` (docs/import.md), with \`Content-Type: ${NDJSON}\`, up to \`IMPORT_MAX_BYTES\` (default 50 MB). Upserts by \`externalId\` within the key's project; invalid lines are reported with their line numbers and skipped, valid ones kept. Sending the same body twice changes nothing. Needs the \`offers:write\` scope.`,
+        security: API_KEY_SECURITY,
+        querystring: NoQuery,
+        consumes: [NDJSON],
+        response: { 200: ImportResponseSchema, ...problemResponses(400, 401, 403, 413, 415) },
+      },
+    },
+    async (request) => {
+      const key = keyOf(request);
+      const body = request.body;
+      if (!(body instanceof Readable)) {
+        throw new ProblemError(
+          'unsupported_media_type',
+          `Send the offers as NDJSON (one JSON offer per line) with Content-Type: ${NDJSON}.`,
+        );
+      }
+      const declared = Number(request.headers['content-length']);
+      if (Number.isFinite(declared) && declared > deps.maxBytes) throw tooLarge(deps.maxBytes, null);
+      try {
+        return await importNdjson(
+          { offers: deps.offers, db: deps.db, maxBytes: deps.maxBytes },
+          { environment: deps.environment, projectId: key.projectId, body },
+        );
+      } catch (error) {
+        if (error instanceof ImportTooLargeError) throw tooLarge(error.maxBytes, error.linesRead);
+        throw error;
+      }
+    },
+  );
+
+  api.delete(
+    '/v1/offers/by-external-id/:externalId',
+    {
+      onRequest: deps.guard,
+      config: { apiKeyScope: 'offers:write' },
+      schema: {
+        tags: ['offers'],
+        summary: "Withdraw one of the project's offers",
+        operationId: 'withdrawOfferByExternalId',
+        description:
+          "Sets the offer's status to `withdrawn` (searches stop finding it unless they ask for `status=withdrawn`). Only offers the key's project imported; another project's offer with the same external id is untouched. Needs the `offers:write` scope.",
+        security: API_KEY_SECURITY,
+        params: ExternalIdParams,
+        querystring: NoQuery,
+        response: { 200: WithdrawnSchema, ...problemResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const key = keyOf(request);
+      const { externalId } = request.params;
+      const id = projectOfferId(deps.environment, key.projectId, externalId);
+      const offer = await deps.offers.get(deps.environment, id);
+      if (!offer) {
+        throw new ProblemError(
+          'offer_not_found',
+          `Your project has no offer with externalId ${externalId} in the ${deps.environment} environment.`,
+        );
+      }
+      if (offer.status !== 'withdrawn') {
+        await deps.offers.upsertMany(deps.environment, [withdrawn(offer, key.projectId, externalId)]);
+      }
+      return { id, externalId, status: 'withdrawn' as const };
+    },
+  );
+}
+
+function keyOf(request: FastifyRequest): KeyRecord {
+  const key = request.apiKey;
+  if (!key) throw new Error('API-key guard did not run');
+  return key;
+}
+
+function tooLarge(maxBytes: number, linesRead: number | null): ProblemError {
+  const kept =
+    linesRead === null
+      ? 'Nothing was imported.'
+      : `The valid lines among the first ${linesRead} were imported (re-sending them is harmless).`;
+  return new ProblemError(
+    'payload_too_large',
+    `An import body may hold at most ${maxBytes} bytes (IMPORT_MAX_BYTES). ${kept} Split the offers over several requests.`,
+  );
+}
+
+/** The stored offer again, withdrawn: written through the one write path like any import. */
+function withdrawn(offer: Offer, projectId: string, externalId: string): OfferInput {
+  return {
+    externalId: ownedExternalId(projectId, externalId),
+    title: offer.title,
+    description: offer.description,
+    category: offer.category,
+    tags: offer.tags,
+    location: { ...offer.location },
+    price: { ...offer.price },
+    publisher: { ...offer.publisher },
+    url: offer.url,
+    attributes: offer.attributes,
+    status: 'withdrawn',
+    publishedAt: Date.parse(offer.publishedAt),
+    expiresAt: offer.expiresAt === null ? null : Date.parse(offer.expiresAt),
+    projectId,
+  };
+}

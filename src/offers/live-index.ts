@@ -1,0 +1,206 @@
+import type { Logger } from 'pino';
+import type { Environment } from '../platform/environment.js';
+import type { IndexDocument, SearchIndex } from '../search/engine.js';
+import type { IndexRow, OfferStore } from './store.js';
+
+/**
+ * The search index of one environment, kept current from the database (issue 12, ADR 0015).
+ *
+ * Start: the counter `offers:<environment>` is read first, then every offer row is streamed in
+ * `seq` order, a page at a time, into a fresh index; then the changes committed meanwhile
+ * (change_seq past the counter read first) are applied. Afterwards a change is applied when
+ * `catchUp()` is called: by the poll of the counter, by a change-bus message from another
+ * process, and by this process's own write path before the write call returns (a process reads
+ * its own writes). Catch-ups never overlap: a call while one runs waits for one more run.
+ */
+export interface LiveIndex {
+  readonly environment: Environment;
+  readonly index: SearchIndex;
+  /** True once the start-up read is done. */
+  readonly ready: boolean;
+  /** The change sequence applied so far. */
+  readonly applied: number;
+  /** Reads every offer and the changes made meanwhile; resolves when the index is ready. */
+  build(): Promise<void>;
+  /** Applies every change committed so far (a no-op before `build`). Never rejects: logs. */
+  catchUp(): Promise<void>;
+  /** Starts polling the counter every `pollMs`. */
+  startPolling(pollMs: number): void;
+  stop(): void;
+}
+
+/** Rows per read, at start and per catch-up page. */
+const PAGE_SIZE = 5_000;
+
+export function toIndexDocument(row: IndexRow): IndexDocument {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    tags: JSON.parse(row.tags) as string[],
+    city: row.city,
+    country: row.country,
+    currency: row.currency,
+    price: row.price_value,
+    lat: row.lat,
+    lon: row.lon,
+    status: row.status,
+    publishedAt: row.published_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+export function createLiveIndex(deps: {
+  environment: Environment;
+  store: Pick<OfferStore, 'changeSeq' | 'scan' | 'changes' | 'count'>;
+  createIndex: () => SearchIndex;
+  logger: Logger;
+  /** Rows per read (tests page with a few). */
+  pageSize?: number;
+}): LiveIndex {
+  const { environment, store, logger } = deps;
+  const PAGE = deps.pageSize ?? PAGE_SIZE;
+  const index = deps.createIndex();
+  let ready = false;
+  let applied = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+
+  async function applyChanges(): Promise<void> {
+    const to = await store.changeSeq(environment);
+    if (to <= applied) return;
+    let after: { changeSeq: number; id: string } | null = null;
+    for (;;) {
+      const rows = await store.changes(environment, { from: applied, to, after }, PAGE);
+      for (const row of rows) index.upsert(toIndexDocument(row));
+      const last = rows.at(-1);
+      if (!last || rows.length < PAGE) break;
+      after = { changeSeq: last.change_seq, id: last.id };
+    }
+    applied = to;
+  }
+
+  function run(): Promise<void> {
+    running = applyChanges()
+      .catch((error: unknown) => logger.error({ err: error, environment }, 'search index catch-up failed'))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  }
+
+  return {
+    environment,
+    index,
+    get ready() {
+      return ready;
+    },
+    get applied() {
+      return applied;
+    },
+    async build() {
+      const started = performance.now();
+      const from = await store.changeSeq(environment);
+      const expected = await store.count(environment);
+      logger.info({ environment, offers: expected }, 'search index: reading offers');
+      let read = 0;
+      let nextReport = expected / 10;
+      // The next page is asked for before this one is indexed: on PostgreSQL the database reads
+      // it while this process analyses the current one.
+      let next = store.scan(environment, 0, PAGE);
+      for (;;) {
+        const rows = await next;
+        const tail = rows.at(-1);
+        if (tail && rows.length === PAGE) next = store.scan(environment, tail.seq, PAGE);
+        for (const row of rows) index.upsert(toIndexDocument(row));
+        read += rows.length;
+        if (read >= nextReport && expected >= PAGE) {
+          logger.info(
+            {
+              environment,
+              read,
+              percent: Math.min(100, Math.round((read * 100) / expected)),
+              seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+            },
+            'search index: progress',
+          );
+          nextReport += expected / 10;
+        }
+        if (!tail || rows.length < PAGE) break;
+      }
+      applied = from;
+      await applyChanges();
+      ready = true;
+      logger.info(
+        {
+          environment,
+          offers: index.size,
+          seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+        },
+        'search index: ready',
+      );
+    },
+    catchUp() {
+      if (!ready) return Promise.resolve();
+      if (queued) return queued;
+      if (!running) return run();
+      // One more run after the current one: it may have read the counter before this change.
+      queued = running.then(() => {
+        queued = null;
+        return run();
+      });
+      return queued;
+    },
+    startPolling(pollMs) {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (ready && !running) void this.catchUp();
+      }, pollMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}
+
+/** The live index of each environment a process serves, and the change-bus topic they follow. */
+export interface LiveIndexes {
+  get(environment: Environment): LiveIndex | undefined;
+  /** Builds the environments' indexes (both at once), then polls each every `pollMs`. */
+  start(environments: readonly Environment[], pollMs: number): Promise<void>;
+  /** True when every started index is ready (and at least one was started). */
+  ready(): boolean;
+  /** Applies the environment's committed changes now, when its index is held here. */
+  catchUp(environment: Environment): Promise<void>;
+  stop(): void;
+}
+
+/** Change-bus topic on which offer writes are announced; message: the environment. */
+export const OFFER_CHANGES_TOPIC = 'offers';
+
+export function createLiveIndexes(deps: {
+  store: Pick<OfferStore, 'changeSeq' | 'scan' | 'changes' | 'count'>;
+  createIndex: () => SearchIndex;
+  logger: Logger;
+}): LiveIndexes {
+  const live = new Map<Environment, LiveIndex>();
+  return {
+    get: (environment) => live.get(environment),
+    async start(environments, pollMs) {
+      const started = environments.filter((e) => !live.has(e));
+      for (const environment of started) live.set(environment, createLiveIndex({ ...deps, environment }));
+      await Promise.all(started.map((e) => live.get(e)?.build()));
+      for (const environment of started) live.get(environment)?.startPolling(pollMs);
+    },
+    ready: () => live.size > 0 && [...live.values()].every((l) => l.ready),
+    catchUp: (environment) => live.get(environment)?.catchUp() ?? Promise.resolve(),
+    stop() {
+      for (const l of live.values()) l.stop();
+    },
+  };
+}

@@ -1,0 +1,190 @@
+import { stem as stemOf } from '../offers/text.js';
+import { GrowableInt32, GrowableUint8 } from './growable.js';
+
+/**
+ * The term dictionary (issue 12): every indexed word (folded, unstemmed) and every stem, with
+ * the offers holding each stem (a posting list) and how many live offers hold each word and
+ * stem. Typo and prefix candidates come from a sorted array of keys (words and stems) walked as a
+ * trie (`walk`), so a query looks at the few keys near what was typed, never the whole vocabulary.
+ */
+
+const NONE = -1;
+
+export class Dictionary {
+  readonly wordIds = new Map<string, number>();
+  readonly wordText: string[] = [];
+  /** Word id → stem id. */
+  readonly wordStem = new GrowableInt32();
+  /** Word id → live offers holding it. */
+  readonly wordDocs = new GrowableInt32();
+  /** Word id → its rank among the words of its stem (0 for the first seen), for `postingInfo`. */
+  readonly wordLocal = new GrowableInt32();
+
+  readonly stemIds = new Map<string, number>();
+  readonly stemText: string[] = [];
+  /** Stem id → live offers holding it. */
+  readonly stemDocs = new GrowableInt32();
+  /** Stem id → slots of the offers holding it (title or description), ascending; dead slots included. */
+  readonly postings: GrowableInt32[] = [];
+  /**
+   * Beside each posting, one byte: bit 7 when the stem is in the offer's title, bit k (k < 7)
+   * when the offer holds the stem's word of local rank k. Ranking a one-word query reads these
+   * instead of the offer's words.
+   */
+  readonly postingInfo: GrowableUint8[] = [];
+  /** Stem id → words seen with this stem. */
+  readonly stemWords = new GrowableInt32();
+
+  /** Sorted (UTF-16 order) keys: every word and every stem, each once. */
+  private readonly keys: string[] = [];
+  /** Per key: its word id, its stem id (when the key is a stem), or NONE. */
+  private readonly keyWord: number[] = [];
+  private readonly keyStem: number[] = [];
+
+  get stemCount(): number {
+    return this.stemText.length;
+  }
+
+  /** The id of `word`, adding it (and its stem) when new. */
+  wordId(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id !== undefined) return id;
+    id = this.wordText.length;
+    this.wordIds.set(word, id);
+    this.wordText.push(word);
+    const s = this.stemId(stemOf(word));
+    this.wordStem.push(s);
+    this.wordDocs.push(0);
+    this.wordLocal.push(this.stemWords.data[s] as number);
+    this.stemWords.data[s] = (this.stemWords.data[s] as number) + 1;
+    this.keyAt(word).word(id);
+    return id;
+  }
+
+  private stemId(stem: string): number {
+    let id = this.stemIds.get(stem);
+    if (id !== undefined) return id;
+    id = this.stemText.length;
+    this.stemIds.set(stem, id);
+    this.stemText.push(stem);
+    this.stemDocs.push(0);
+    this.postings.push(new GrowableInt32(2));
+    this.postingInfo.push(new GrowableUint8(2));
+    this.stemWords.push(0);
+    this.keyAt(stem).stem(id);
+    return id;
+  }
+
+  private keyAt(key: string): { word(id: number): void; stem(id: number): void } {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.keys[mid] as string) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    if (this.keys[lo] !== key) {
+      this.keys.splice(lo, 0, key);
+      this.keyWord.splice(lo, 0, NONE);
+      this.keyStem.splice(lo, 0, NONE);
+    }
+    return {
+      word: (id) => {
+        this.keyWord[lo] = id;
+      },
+      stem: (id) => {
+        this.keyStem[lo] = id;
+      },
+    };
+  }
+
+  /**
+   * Calls `visit(stemId, edits)` for every live stem reachable from a key within `budget` edits
+   * (optimal string alignment: insertion, deletion, substitution, adjacent transposition) of
+   * `typed`; with `prefix`, a key matches when one of its prefixes is within the budget. A stem
+   * may be visited more than once (through several keys).
+   */
+  walk(typed: string, budget: number, prefix: boolean, visit: (stemId: number, edits: number) => void): void {
+    const m = typed.length;
+    const keys = this.keys;
+    const rows: Int32Array[] = [];
+    const pathBest: number[] = [];
+    const row0 = new Int32Array(m + 1);
+    for (let j = 0; j <= m; j += 1) row0[j] = j;
+    rows.push(row0);
+    pathBest.push(m);
+    let previous = '';
+    let i = 0;
+    const report = (index: number, edits: number) => {
+      const w = this.keyWord[index] as number;
+      if (w !== NONE && (this.wordDocs.data[w] as number) > 0) visit(this.wordStem.data[w] as number, edits);
+      const s = this.keyStem[index] as number;
+      if (s !== NONE && (this.stemDocs.data[s] as number) > 0) visit(s, edits);
+    };
+    while (i < keys.length) {
+      const key = keys[i] as string;
+      let common = 0;
+      const limit = Math.min(previous.length, key.length);
+      while (common < limit && previous.charCodeAt(common) === key.charCodeAt(common)) common += 1;
+      // Rows 0..common are still valid; compute the rest of this key's rows.
+      let pruned = -1;
+      for (let d = common + 1; d <= key.length; d += 1) {
+        let row = rows[d];
+        if (row === undefined) {
+          row = new Int32Array(m + 1);
+          rows[d] = row;
+        }
+        const up = rows[d - 1] as Int32Array;
+        const upUp = d >= 2 ? (rows[d - 2] as Int32Array) : null;
+        const c = key.charCodeAt(d - 1);
+        const cPrev = d >= 2 ? key.charCodeAt(d - 2) : -1;
+        row[0] = d;
+        let rowMin = d;
+        for (let j = 1; j <= m; j += 1) {
+          const t = typed.charCodeAt(j - 1);
+          let v = Math.min(
+            (up[j] as number) + 1,
+            (row[j - 1] as number) + 1,
+            (up[j - 1] as number) + (t === c ? 0 : 1),
+          );
+          if (upUp !== null && j >= 2 && t === cPrev && typed.charCodeAt(j - 2) === c) {
+            v = Math.min(v, (upUp[j - 2] as number) + 1);
+          }
+          row[j] = v;
+          if (v < rowMin) rowMin = v;
+        }
+        pathBest[d] = Math.min(pathBest[d - 1] as number, row[m] as number);
+        if (rowMin > budget) {
+          pruned = d;
+          break;
+        }
+      }
+      if (pruned >= 0) {
+        // No key that starts with key[0, pruned) gets within the budget any further down.
+        const stem = key.slice(0, pruned);
+        const end = this.endOfPrefix(stem, i);
+        const best = pathBest[pruned - 1] as number;
+        if (prefix && best <= budget) for (let k = i; k < end; k += 1) report(k, best);
+        previous = key.slice(0, pruned - 1);
+        i = end;
+        continue;
+      }
+      const edits = prefix ? (pathBest[key.length] as number) : (rows[key.length] as Int32Array)[m];
+      if ((edits as number) <= budget) report(i, edits as number);
+      previous = key;
+      i += 1;
+    }
+  }
+
+  /** The index after the last key starting with `prefix`, searching from `from`. */
+  private endOfPrefix(prefix: string, from: number): number {
+    let lo = from;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.keys[mid] as string).startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

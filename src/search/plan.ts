@@ -1,0 +1,89 @@
+import { stem, type TextQuery } from '../offers/text.js';
+import type { Dictionary } from './dictionary.js';
+import { typoBudget } from './rules.js';
+
+/**
+ * A parsed `q` resolved against the dictionary: for each positive word (the terms in query
+ * order, then the prefix), the stems it matches with their typo counts; phrases and exclusions as
+ * stem ids.
+ */
+export interface Unit {
+  /** Stem id → edits from what was typed (0 = the word itself or a word starting with the prefix). */
+  costs: Map<number, number>;
+  /** The typed word's own id, for exactness; −1 when no offer has that word. */
+  wordId: number;
+  /** The typed word's stem id, or −1. */
+  ownStem: number;
+  /** The bit of the typed word in its stem's posting info (0 when its rank is 7 or more). */
+  exactBit: number;
+}
+
+export interface Plan {
+  units: Unit[];
+  /** Stem id → bit u set when unit u matches it. */
+  unitsOfStem: Map<number, number>;
+  phrases: number[][];
+  excluded: number[][];
+  /** Ranking needs each offer's words: more than one unit, or an exact word past rank 7. */
+  scan: boolean;
+  scratchBest: Uint8Array;
+  scratchExact: Uint8Array;
+  scratchTitle: Uint8Array;
+  scratchPair: Uint8Array;
+  scratchLast: Int32Array;
+}
+
+function unit(dict: Dictionary, typed: string, prefix: boolean): Unit {
+  const costs = new Map<number, number>();
+  if (!prefix) {
+    const own = dict.stemIds.get(stem(typed));
+    if (own !== undefined) costs.set(own, 0);
+  }
+  dict.walk(typed, typoBudget(typed.length), prefix, (s, edits) => {
+    const known = costs.get(s);
+    if (known === undefined || edits < known) costs.set(s, edits);
+  });
+  const wordId = dict.wordIds.get(typed) ?? -1;
+  const local = wordId < 0 ? 99 : (dict.wordLocal.data[wordId] as number);
+  return {
+    costs,
+    wordId,
+    ownStem: wordId < 0 ? -1 : (dict.wordStem.data[wordId] as number),
+    exactBit: local < 7 ? 1 << local : 0,
+  };
+}
+
+/** `'nothing'` when some word or phrase can match no offer. */
+export function planText(dict: Dictionary, query: TextQuery): Plan | 'nothing' {
+  const units = query.terms.map((t) => unit(dict, t.word, false));
+  if (query.prefix !== null) units.push(unit(dict, query.prefix, true));
+  if (units.some((u) => u.costs.size === 0)) return 'nothing';
+  const phrases: number[][] = [];
+  for (const phrase of query.phrases) {
+    const ids = phrase.map((s) => dict.stemIds.get(s));
+    if (ids.some((id) => id === undefined)) return 'nothing';
+    phrases.push(ids as number[]);
+  }
+  const excluded: number[][] = [];
+  for (const sequence of query.excluded) {
+    const ids = sequence.map((s) => dict.stemIds.get(s));
+    if (ids.every((id) => id !== undefined)) excluded.push(ids as number[]);
+  }
+  const unitsOfStem = new Map<number, number>();
+  units.forEach((u, i) => {
+    for (const s of u.costs.keys()) unitsOfStem.set(s, (unitsOfStem.get(s) ?? 0) | (1 << i));
+  });
+  const n = units.length;
+  return {
+    units,
+    unitsOfStem,
+    phrases,
+    excluded,
+    scan: n > 1 || units.some((u) => u.wordId >= 0 && u.exactBit === 0),
+    scratchBest: new Uint8Array(n),
+    scratchExact: new Uint8Array(n),
+    scratchTitle: new Uint8Array(n),
+    scratchPair: new Uint8Array(n),
+    scratchLast: new Int32Array(n),
+  };
+}

@@ -1,0 +1,36 @@
+import type { SortOrder } from '../offers/schemas.js';
+
+/**
+ * The search rules the engine and its reference oracle share (docs/search.md, SPEC §6, issue 12).
+ * Only the numbers and the shape of the sort keys live here; each side implements the rules on
+ * its own, so a mistake in one shows up as a difference from the other.
+ */
+
+/** Edits a typed word (or the prefix being typed) may be away from an indexed word. */
+export function typoBudget(typedLength: number): number {
+  if (typedLength >= 9) return 2;
+  if (typedLength >= 5) return 1;
+  return 0;
+}
+
+/**
+ * Proximity of two consecutive query words: positions apart in one field (one more when they
+ * come in the reverse order), at most this; words never in one field together count this much.
+ */
+export const PROXIMITY_CAP = 8;
+
+export type KeyDirection = 'asc' | 'desc';
+
+/**
+ * The sort keys of each order, in comparison order; `nextKeys` and `after` carry one value per
+ * key. Relevance: typos, proximity, attribute (0 = the title alone matches, 1 = the description is
+ * needed), inexact words, then publishedAt and id. Every order ends in the offer id.
+ */
+export const ENGINE_SORT_KEYS: Readonly<Record<SortOrder, readonly KeyDirection[]>> = {
+  relevance: ['asc', 'asc', 'asc', 'asc', 'desc', 'desc'],
+  '-publishedAt': ['desc', 'desc'],
+  publishedAt: ['asc', 'asc'],
+  price: ['asc', 'asc'],
+  '-price': ['desc', 'desc'],
+  distance: ['asc', 'asc'],
+};

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SortedOrder } from './sorted-order.js';
+
+/** The walk against a sort of the live slots, with folds forced early (minTail 0) and writes in between. */
+describe('SortedOrder', () => {
+  it('walks the live slots in (value, id) order from any cursor, both directions, across folds', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ kind: fc.constant('add' as const), value: fc.integer({ min: 0, max: 6 }) }),
+            fc.record({ kind: fc.constant('kill' as const), at: fc.nat() }),
+            fc.record({
+              kind: fc.constant('walk' as const),
+              descending: fc.boolean(),
+              k: fc.integer({ min: 1, max: 5 }),
+              cursor: fc.option(fc.nat()),
+            }),
+          ),
+          { maxLength: 80 },
+        ),
+        (steps) => {
+          const values: number[] = [];
+          const ids: string[] = [];
+          const alive: number[] = [];
+          const order = new SortedOrder(
+            () => Float64Array.from(values),
+            ids,
+            () => Uint8Array.from(alive),
+            0,
+          );
+          for (const step of steps) {
+            if (step.kind === 'add') {
+              values.push(step.value);
+              ids.push(`off_${String(values.length % 7).padStart(2, '0')}_${values.length}`);
+              alive.push(1);
+            } else if (step.kind === 'kill') {
+              if (values.length > 0) alive[step.at % values.length] = 0;
+            } else {
+              const live = values.map((_, s) => s).filter((s) => alive[s] === 1);
+              const cmp = (a: number, b: number) =>
+                (values[a] as number) - (values[b] as number) ||
+                ((ids[a] as string) < (ids[b] as string) ? -1 : 1);
+              live.sort(cmp);
+              if (step.descending) live.reverse();
+              let from = 0;
+              let after: { value: number; id: string } | null = null;
+              if (step.cursor !== null && live.length > 0) {
+                const c = live[step.cursor % live.length] as number;
+                after = { value: values[c] as number, id: ids[c] as string };
+                from = live.indexOf(c) + 1;
+              }
+              const expected = live.slice(from, from + step.k);
+              const got = order.walk(values.length, step.descending, after, (s) => alive[s] === 1, step.k);
+              expect(got).toEqual(expected);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

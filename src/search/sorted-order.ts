@@ -1,0 +1,157 @@
+/**
+ * A precomputed order of the slots by one column (value ascending, then id ascending; walked
+ * backwards it is value descending, then id descending: the engine's `-publishedAt` and `-price`
+ * orders). A page of a sorted query is then a walk from the cursor that stops after `limit + 1`
+ * matches, instead of a pass over every match.
+ *
+ * Slots never change their values (an update is a new slot at the end), so the order stays
+ * valid: dead slots are skipped by the walk's membership test, and slots added since the last
+ * build form a tail `[covered, size)` sorted on demand (small) and merged into the walk. The
+ * tail is folded in (one linear merge, dead slots dropped) once it grows past a fraction of the
+ * order.
+ */
+export class SortedOrder {
+  private sorted = new Int32Array(0);
+  /** Slots below this are in `sorted` (when alive at the last build). */
+  private covered = 0;
+  private tail = new Int32Array(0);
+  private tailFor = -1;
+
+  constructor(
+    private readonly column: () => Float64Array,
+    private readonly ids: readonly string[],
+    private readonly alive: () => Uint8Array,
+    /** Tail length always tolerated before folding (tests fold early with 0). */
+    private readonly minTail = 4096,
+  ) {}
+
+  private compare(a: number, b: number): number {
+    const values = this.column();
+    const x = values[a] as number;
+    const y = values[b] as number;
+    if (x !== y) return x < y ? -1 : 1;
+    const p = this.ids[a] as string;
+    const q = this.ids[b] as string;
+    return p < q ? -1 : p > q ? 1 : 0;
+  }
+
+  /** < 0 when the slot comes before (value, id) in ascending order. */
+  private compareTo(slot: number, value: number, id: string): number {
+    const x = this.column()[slot] as number;
+    if (x !== value) return x < value ? -1 : 1;
+    const p = this.ids[slot] as string;
+    return p < id ? -1 : p > id ? 1 : 0;
+  }
+
+  /** Brings the order up to `size` slots; returns the sorted tail of slots not yet folded in. */
+  private refresh(size: number): Int32Array {
+    const pending = size - this.covered;
+    if (pending > 0 && pending > Math.max(this.minTail, this.sorted.length >> 4)) {
+      this.fold(size);
+    }
+    if (this.tailFor !== size) {
+      const tail = new Int32Array(size - this.covered);
+      for (let i = 0; i < tail.length; i += 1) tail[i] = this.covered + i;
+      tail.sort((a, b) => this.compare(a, b));
+      this.tail = tail;
+      this.tailFor = size;
+    }
+    return this.tail;
+  }
+
+  private fold(size: number): void {
+    const alive = this.alive();
+    const fresh: number[] = [];
+    for (let s = this.covered; s < size; s += 1) if (alive[s] === 1) fresh.push(s);
+    const tail = Int32Array.from(fresh);
+    tail.sort((a, b) => this.compare(a, b));
+    const out = new Int32Array(this.sorted.length + tail.length);
+    let i = 0;
+    let j = 0;
+    let n = 0;
+    const old = this.sorted;
+    while (i < old.length || j < tail.length) {
+      const a = i < old.length ? (old[i] as number) : -1;
+      if (a >= 0 && alive[a] !== 1) {
+        i += 1;
+        continue;
+      }
+      if (j >= tail.length || (a >= 0 && this.compare(a, tail[j] as number) <= 0)) {
+        out[n++] = a;
+        i += 1;
+      } else {
+        out[n++] = tail[j++] as number;
+      }
+    }
+    this.sorted = out.slice(0, n);
+    this.covered = size;
+    this.tailFor = -1;
+  }
+
+  /** Visits every slot whose value is at most `bound` (in no particular order; dead ones too). */
+  forEachUpTo(size: number, bound: number, visit: (slot: number) => void): void {
+    const tail = this.refresh(size);
+    const values = this.column();
+    const main = this.sorted;
+    for (let i = 0; i < main.length && (values[main[i] as number] as number) <= bound; i += 1)
+      visit(main[i] as number);
+    for (let j = 0; j < tail.length && (values[tail[j] as number] as number) <= bound; j += 1)
+      visit(tail[j] as number);
+  }
+
+  /** First index of `list` whose slot is after (value, id) ascending (strictly when `strict`). */
+  private bound(list: Int32Array, value: number, id: string, strict: boolean): number {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = this.compareTo(list[mid] as number, value, id);
+      if (c < 0 || (strict && c === 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * The first `k` slots accepted by `accept`, in ascending or descending order, strictly after
+   * the cursor (value, id) in that order.
+   */
+  walk(
+    size: number,
+    descending: boolean,
+    after: { value: number; id: string } | null,
+    accept: (slot: number) => boolean,
+    k: number,
+    /** Slots read at most; past it the walk gives up (null). */
+    maxSteps = Number.POSITIVE_INFINITY,
+  ): number[] | null {
+    const tail = this.refresh(size);
+    const main = this.sorted;
+    const out: number[] = [];
+    let steps = 0;
+    if (!descending) {
+      let i = after ? this.bound(main, after.value, after.id, true) : 0;
+      let j = after ? this.bound(tail, after.value, after.id, true) : 0;
+      while (out.length < k && (i < main.length || j < tail.length)) {
+        let slot: number;
+        if (j >= tail.length || (i < main.length && this.compare(main[i] as number, tail[j] as number) <= 0))
+          slot = main[i++] as number;
+        else slot = tail[j++] as number;
+        if (accept(slot)) out.push(slot);
+        else if (++steps > maxSteps) return null;
+      }
+      return out;
+    }
+    let i = (after ? this.bound(main, after.value, after.id, false) : main.length) - 1;
+    let j = (after ? this.bound(tail, after.value, after.id, false) : tail.length) - 1;
+    while (out.length < k && (i >= 0 || j >= 0)) {
+      let slot: number;
+      if (j < 0 || (i >= 0 && this.compare(main[i] as number, tail[j] as number) >= 0))
+        slot = main[i--] as number;
+      else slot = tail[j--] as number;
+      if (accept(slot)) out.push(slot);
+      else if (++steps > maxSteps) return null;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** `vitrine operators set-password|disable` and `vitrine developers disable` (issue 15) as processes. */
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-accounts-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function vitrine(args: string[], input = '') {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+    cwd: root,
+    input,
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+const json = (args: string[], input = '') => {
+  const result = vitrine([...args, '--json'], input);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout);
+};
+
+describe('account commands', { timeout: 180_000 }, () => {
+  it('sets an operator password, disables operators but never the last, disables developers', () => {
+    const ada = json(
+      ['operators', 'add', '--email', 'ada@ops.example', '--password-stdin'],
+      'first passphrase ok\n',
+    );
+    const bob = json(
+      ['operators', 'add', '--email', 'bob@ops.example', '--password-stdin'],
+      'first passphrase ok\n',
+    );
+    expect(json(['operators', 'set-password', ada.id, '--password-stdin'], 'second passphrase ok\n')).toEqual(
+      { id: ada.id, endedSessions: 0 },
+    );
+    expect(json(['operators', 'disable', ada.id])).toEqual({ id: ada.id, disabled: true, endedSessions: 0 });
+    const last = vitrine(['operators', 'disable', bob.id]);
+    expect(last.status).toBe(2);
+    expect(last.stderr).toContain('last enabled operator');
+    const listed = json(['operators', 'list']).operators;
+    expect(listed.find((o: { id: string }) => o.id === ada.id).disabledAt).toEqual(expect.any(String));
+    expect(listed.find((o: { id: string }) => o.id === bob.id).disabledAt).toBeNull();
+
+    const dev = json(['developers', 'add', '--email', 'dee@example.com']);
+    expect(json(['developers', 'disable', dev.id])).toEqual({ id: dev.id, disabled: true, endedSessions: 0 });
+    // keys roll: a new secret printed once, the same key id.
+    const project = json(['projects', 'add', '--name', 'Rolling', '--owner', 'dee@example.com']);
+    const issued = json(['keys', 'issue', '--project', project.id, '--env', 'testing']);
+    const rolled = json(['keys', 'roll', issued.id, '--overlap', '24h']);
+    expect(rolled).toMatchObject({ id: issued.id, overlap: '24h', key: expect.stringMatching(/^vk_test_/) });
+    expect(rolled.key).not.toBe(issued.key);
+    expect(vitrine(['keys', 'roll', issued.id, '--overlap', '2h']).status).toBe(2);
+    const actions = json(['audit', 'list']).entries.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(['operator.set_password', 'operator.disable', 'developer.disable']),
+    );
+  });
+});

@@ -1,0 +1,255 @@
+import { distanceKm } from '../../src/offers/geo.js';
+import type { FacetName } from '../../src/offers/schemas.js';
+import type { FacetCount, Facets } from '../../src/offers/store.js';
+import { isStopWord, stem, words } from '../../src/offers/text.js';
+import type { EngineQuery, EngineResult, IndexDocument } from '../../src/search/engine.js';
+import { ENGINE_SORT_KEYS, PROXIMITY_CAP, typoBudget } from '../../src/search/rules.js';
+
+/**
+ * The reference search (issue 12): the engine's semantics computed by brute force over every
+ * document, as plainly as possible, sharing nothing with the engine but the text analysis and
+ * the rule numbers. Property tests compare the engine with it; so can HTTP tests.
+ */
+
+type Key = string | number;
+
+interface Token {
+  word: string;
+  stem: string;
+}
+
+/** The positions of a field: its words without stop words, each with its stem. */
+function tokensOf(text: string): Token[] {
+  return words(text)
+    .filter((w) => !isStopWord(w))
+    .map((w) => ({ word: w, stem: stem(w) }));
+}
+
+/** Optimal string alignment distance (Damerau with adjacent transpositions, no substring edited twice). */
+export function osa(a: string, b: string): number {
+  const d: number[][] = [];
+  for (let i = 0; i <= a.length; i += 1) {
+    d.push([]);
+    for (let j = 0; j <= b.length; j += 1) {
+      if (i === 0 || j === 0) {
+        (d[i] as number[])[j] = i + j;
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(
+        ((d[i - 1] as number[])[j] as number) + 1,
+        ((d[i] as number[])[j - 1] as number) + 1,
+        ((d[i - 1] as number[])[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      }
+      (d[i] as number[])[j] = best;
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+interface Doc {
+  source: IndexDocument;
+  fields: [Token[], Token[]];
+}
+
+/** One positive word of the query: the stems it matches, each with its typo count. */
+interface Unit {
+  typed: string;
+  costs: Map<string, number>;
+}
+
+/**
+ * The dictionary: every (key, stem) of the documents, where a key is an indexed word (for its
+ * stem) or an indexed stem (for itself).
+ */
+function dictionary(docs: readonly Doc[]): Array<[string, string]> {
+  const pairs = new Map<string, [string, string]>();
+  for (const doc of docs)
+    for (const field of doc.fields)
+      for (const t of field) {
+        pairs.set(`${t.word} ${t.stem}`, [t.word, t.stem]);
+        pairs.set(`${t.stem} ${t.stem}`, [t.stem, t.stem]);
+      }
+  return [...pairs.values()];
+}
+
+function termUnit(typed: string, dict: Array<[string, string]>): Unit {
+  const costs = new Map<string, number>([[stem(typed), 0]]);
+  const budget = typoBudget(typed.length);
+  for (const [key, s] of dict) {
+    const d = osa(typed, key);
+    if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
+  }
+  return { typed, costs };
+}
+
+function prefixUnit(typed: string, dict: Array<[string, string]>): Unit {
+  const costs = new Map<string, number>();
+  const budget = typoBudget(typed.length);
+  for (const [key, s] of dict) {
+    let d = Number.POSITIVE_INFINITY;
+    for (let j = 0; j <= key.length; j += 1) d = Math.min(d, osa(typed, key.slice(0, j)));
+    if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
+  }
+  return { typed, costs };
+}
+
+function containsSequence(field: Token[], sequence: readonly string[]): boolean {
+  for (let i = 0; i + sequence.length <= field.length; i += 1) {
+    if (sequence.every((s, k) => field[i + k]?.stem === s)) return true;
+  }
+  return false;
+}
+
+function gap(i: number, j: number): number {
+  return j > i ? j - i : i - j + 1;
+}
+
+/** The relevance tuple of a matching document: typos, proximity, attribute, inexact words. */
+function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]): number[] | null {
+  let typos = 0;
+  let inexact = 0;
+  let titleAlone = true;
+  for (const unit of units) {
+    let best = Number.POSITIVE_INFINITY;
+    let exact = false;
+    for (const field of doc.fields)
+      for (const t of field) {
+        const c = unit.costs.get(t.stem);
+        if (c !== undefined) best = Math.min(best, c);
+        if (c !== undefined && t.word === unit.typed) exact = true;
+      }
+    if (best === Number.POSITIVE_INFINITY) return null;
+    typos += best;
+    if (!exact) inexact += 1;
+    if (!doc.fields[0].some((t) => unit.costs.has(t.stem))) titleAlone = false;
+  }
+  for (const phrase of phrases) {
+    if (!doc.fields.some((f) => containsSequence(f, phrase))) return null;
+    if (!containsSequence(doc.fields[0], phrase)) titleAlone = false;
+  }
+  let proximity = 0;
+  for (let u = 0; u + 1 < units.length; u += 1) {
+    const a = units[u] as Unit;
+    const b = units[u + 1] as Unit;
+    let best = PROXIMITY_CAP;
+    for (const field of doc.fields)
+      field.forEach((x, i) => {
+        if (!a.costs.has(x.stem)) return;
+        field.forEach((y, j) => {
+          if (b.costs.has(y.stem)) best = Math.min(best, gap(i, j));
+        });
+      });
+    proximity += best;
+  }
+  return [typos, proximity, titleAlone ? 0 : 1, inexact];
+}
+
+function effectiveStatus(doc: IndexDocument, now: number): string {
+  return doc.status === 'active' && doc.expiresAt !== null && doc.expiresAt <= now ? 'expired' : doc.status;
+}
+
+function passesFilters(d: IndexDocument, q: EngineQuery): boolean {
+  return (
+    effectiveStatus(d, q.now) === q.status &&
+    (q.categories.length === 0 || q.categories.includes(d.category)) &&
+    q.tags.every((t) => d.tags.includes(t)) &&
+    (q.city === null || d.city === q.city) &&
+    (q.country === null || d.country === q.country) &&
+    (q.currency === null || d.currency === q.currency) &&
+    (q.priceMin === null || d.price >= q.priceMin) &&
+    (q.priceMax === null || d.price <= q.priceMax) &&
+    (q.publishedAfter === null || d.publishedAt >= q.publishedAfter) &&
+    (q.publishedBefore === null || d.publishedAt < q.publishedBefore) &&
+    (q.updatedSince === null || d.updatedAt >= q.updatedSince) &&
+    (q.near === null || q.radiusKm === null || distanceKm(q.near, d) <= q.radiusKm)
+  );
+}
+
+function compareKeys(a: readonly Key[], b: readonly Key[], directions: readonly string[]): number {
+  for (let i = 0; i < directions.length; i += 1) {
+    const x = a[i] as Key;
+    const y = b[i] as Key;
+    const c = x < y ? -1 : x > y ? 1 : 0;
+    if (c !== 0) return directions[i] === 'desc' ? -c : c;
+  }
+  return 0;
+}
+
+function facetCounts(docs: readonly IndexDocument[], field: FacetName): FacetCount[] {
+  const counts = new Map<string, number>();
+  for (const d of docs) {
+    const values = field === 'tag' ? [...new Set(d.tags)] : [d[field]];
+    for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+    .slice(0, 20);
+}
+
+/** The engine's answer to `query` over `documents`, computed by brute force. */
+export function referenceSearch(
+  documents: readonly IndexDocument[],
+  query: EngineQuery,
+  facetNames: readonly FacetName[],
+): EngineResult {
+  const docs: Doc[] = documents.map((source) => ({
+    source,
+    fields: [tokensOf(source.title), tokensOf(source.description)],
+  }));
+  const text = query.text;
+  const dict = text ? dictionary(docs) : [];
+  const units: Unit[] = text ? text.terms.map((t) => termUnit(t.word, dict)) : [];
+  if (text?.prefix) units.push(prefixUnit(text.prefix, dict));
+  const phrases = text?.phrases ?? [];
+  const excluded = text?.excluded ?? [];
+
+  const matches: Array<{ doc: IndexDocument; keys: Key[] }> = [];
+  for (const doc of docs) {
+    const d = doc.source;
+    if (!passesFilters(d, query)) continue;
+    if (excluded.some((seq) => doc.fields.some((f) => containsSequence(f, seq)))) continue;
+    const r = rank(doc, units, phrases);
+    if (r === null) continue;
+    let keys: Key[];
+    switch (query.sort) {
+      case 'relevance':
+        keys = [...r, d.publishedAt, d.id];
+        break;
+      case '-publishedAt':
+      case 'publishedAt':
+        keys = [d.publishedAt, d.id];
+        break;
+      case 'price':
+      case '-price':
+        keys = [d.price, d.id];
+        break;
+      case 'distance':
+        keys = [query.near ? distanceKm(query.near, d) : 0, d.id];
+        break;
+    }
+    matches.push({ doc: d, keys });
+  }
+  const directions = ENGINE_SORT_KEYS[query.sort];
+  matches.sort((a, b) => compareKeys(a.keys, b.keys, directions));
+  const after = query.after;
+  const rest = after ? matches.filter((m) => compareKeys(m.keys, after, directions) > 0) : matches;
+  const page = rest.slice(0, query.limit);
+  const facets: Facets = {};
+  for (const name of facetNames)
+    facets[name] = facetCounts(
+      matches.map((m) => m.doc),
+      name,
+    );
+  const last = page[page.length - 1];
+  return {
+    ids: page.map((m) => m.doc.id),
+    total: matches.length,
+    facets,
+    nextKeys: rest.length > page.length && last ? last.keys : null,
+  };
+}
