@@ -72,6 +72,9 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   // before the change committed, so its result answers that one request but is not cached.
   let generation = 0;
   let timers: NodeJS.Timeout[] = [];
+  // The poll the timer started, if it is still running: `stop` waits for it, so a poll that
+  // began before `stop` cannot evict after it.
+  let polling: Promise<void> | null = null;
   let origins: Record<Environment, ReadonlySet<string>> = { production: new Set(), testing: new Set() };
   // One reload at a time; a change seen during a reload asks for one more after it.
   let reloading: Promise<void> | null = null;
@@ -193,7 +196,14 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       // Everything cached from now on is newer than the current counter value.
       watermark = await store.currentChangeSeq();
       await loadOrigins();
-      const poll = setInterval(() => this.refresh().catch(report), options.refreshMs);
+      const poll = setInterval(() => {
+        if (polling) return;
+        polling = this.refresh()
+          .catch(report)
+          .finally(() => {
+            polling = null;
+          });
+      }, options.refreshMs);
       const flush = setInterval(() => flushLastUse().catch(report), options.lastUseFlushMs ?? 5_000);
       poll.unref();
       flush.unref();
@@ -203,6 +213,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       stopped = true;
       for (const timer of timers) clearInterval(timer);
       timers = [];
+      await polling;
       await reloading?.catch(report);
       await flushLastUse().catch(report);
     },
