@@ -18,7 +18,7 @@ function vitrine(args: string[], input = '') {
     input,
     env: { PATH: process.env.PATH, DATA_DIR: dataDir },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
