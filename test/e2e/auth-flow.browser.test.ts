@@ -1,12 +1,12 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../src/users/store.js';
+import { ARTIFACTS, hasChromium, launchChromium, requireChromium } from '../support/browser.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { freePort } from '../support/processes.js';
 
 /**
  * The login of SPEC §5.1 in a real browser: headless Chromium opens `/auth/connect` on a real
@@ -17,38 +17,10 @@ import { createTestContext, type TestContext } from '../support/context.js';
  *
  * Needs /usr/bin/chromium: skipped loudly on a laptop without it, a failure under CI=true.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = path.resolve('test-artifacts');
 const PASSWORD = 'correct horse battery staple';
 const TEN_HOURS_S = 36_000;
-const hasChromium = fs.existsSync(CHROMIUM);
 
-if (!hasChromium) {
-  if (process.env.CI === 'true') {
-    describe('browser login flow', () => {
-      it('needs Chromium under CI=true', () => {
-        throw new Error(`Chromium is required under CI=true but ${CHROMIUM} does not exist.`);
-      });
-    });
-  } else {
-    const line = '!'.repeat(78);
-    process.stderr.write(
-      `\n${line}\n!! ${CHROMIUM} not found: the browser login test (test/e2e) is SKIPPED.\n!! Install chromium to run it.\n${line}\n\n`,
-    );
-  }
-}
-
-/** A port nobody listens on right now (the OS picks it; we close and reuse it). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+requireChromium('the browser login test');
 
 /** The integrator's app: records the query of every request and answers 200 "ok". */
 function destinationServer(): {
@@ -114,11 +86,7 @@ describe.skipIf(!hasChromium)('browser login flow (headless Chromium)', () => {
       name: 'Shopper',
     });
 
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import * as client from 'openid-client';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../src/users/store.js';
+import { ARTIFACTS, hasChromium, launchChromium, requireChromium } from '../support/browser.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { freePort } from '../support/processes.js';
 
@@ -17,25 +17,9 @@ import { freePort } from '../support/processes.js';
  *
  * Needs /usr/bin/chromium: skipped loudly without it, a failure under CI=true.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = path.resolve('test-artifacts');
 const PASSWORD = 'correct horse battery staple';
-const hasChromium = fs.existsSync(CHROMIUM);
 
-if (!hasChromium) {
-  if (process.env.CI === 'true') {
-    describe('browser OAuth flow', () => {
-      it('needs Chromium under CI=true', () => {
-        throw new Error(`Chromium is required under CI=true but ${CHROMIUM} does not exist.`);
-      });
-    });
-  } else {
-    const line = '!'.repeat(78);
-    process.stderr.write(
-      `\n${line}\n!! ${CHROMIUM} not found: the browser OAuth test (test/e2e) is SKIPPED.\n${line}\n\n`,
-    );
-  }
-}
+requireChromium('the browser OAuth test');
 
 /** The integrator's app: resolves with the first /callback URL it receives and answers "ok". */
 function redirectTarget() {
@@ -86,11 +70,7 @@ describe.skipIf(!hasChromium)('browser OAuth 2.0 + PKCE flow (headless Chromium,
       password: PASSWORD,
       name: 'Shopper',
     });
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/keys/key-format.js';
 import { generateOffers } from '../../src/offers/seed.js';
+import { ARTIFACTS, hasChromium, launchChromium, requireChromium } from '../support/browser.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 /**
@@ -11,12 +12,7 @@ import { createTestContext, type TestContext } from '../support/context.js';
  * with its Copy button (and without script), the typed confirmation before a revoke, and no
  * page scrolling sideways at 390 px. Screenshots at 1280 and 390 px go to test-artifacts/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI === 'true') {
-  throw new Error(`the browser tests need Chromium at ${CHROMIUM} under CI=true`);
-}
-const ARTIFACTS = path.resolve('test-artifacts');
+requireChromium('the portal quickstart browser test');
 /** The computed `user-select` of an element, read in the page (Chromium calls it `userSelect`). */
 const userSelect = (element: unknown) =>
   (globalThis as unknown as { getComputedStyle(e: unknown): { userSelect: string } }).getComputedStyle(
@@ -37,10 +33,7 @@ describe.skipIf(!hasChromium)('the portal quickstart in a browser', { timeout: 1
     await t.deps.operators.add(OPERATOR);
     await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 20 })]);
     prod = await t.apps.production.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/keys/key-format.js';
+import { ARTIFACTS, hasChromium, launchChromium, requireChromium } from '../support/browser.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 /**
@@ -13,18 +14,8 @@ import { createTestContext, type TestContext } from '../support/context.js';
  * developer reveals the key once; it works on production only; the operator revokes it.
  * Screenshots of each main page go to test-artifacts/ (git-ignored).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) {
-  if (process.env.CI === 'true')
-    throw new Error(`the browser tests need Chromium at ${CHROMIUM} under CI=true`);
-  const line = '!'.repeat(78);
-  process.stderr.write(
-    `\n${line}\n!! No Chromium at ${CHROMIUM}: the portal browser test is SKIPPED.\n${line}\n\n`,
-  );
-}
+requireChromium('the portal browser test');
 
-const ARTIFACTS = path.resolve('test-artifacts');
 const DEVELOPER = { name: 'Dana Developer', email: 'dana@example.com', password: 'dana-portal-pw-1' };
 const OPERATOR = { email: 'operator@example.com', password: 'operator-pw-1234' };
 const DEST = 'https://app.example.com/callback';
@@ -41,10 +32,7 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     await t.deps.operators.add(OPERATOR);
     prod = await t.apps.production.listen({ port: 0, host: '127.0.0.1' });
     testing = await t.apps.testing.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

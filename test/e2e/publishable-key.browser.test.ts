@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOffers } from '../../src/offers/seed.js';
+import { ARTIFACTS, hasChromium, launchChromium, requireChromium } from '../support/browser.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { freePort } from '../support/processes.js';
 
@@ -16,24 +16,7 @@ import { freePort } from '../support/processes.js';
  *
  * Needs /usr/bin/chromium: skipped loudly on a laptop without it, a failure under CI=true.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = path.resolve('test-artifacts');
-const hasChromium = fs.existsSync(CHROMIUM);
-
-if (!hasChromium) {
-  if (process.env.CI === 'true') {
-    describe('publishable key in a browser', () => {
-      it('needs Chromium under CI=true', () => {
-        throw new Error(`Chromium is required under CI=true but ${CHROMIUM} does not exist.`);
-      });
-    });
-  } else {
-    const line = '!'.repeat(78);
-    process.stderr.write(
-      `\n${line}\n!! ${CHROMIUM} not found: the publishable-key browser test (test/e2e) is SKIPPED.\n${line}\n\n`,
-    );
-  }
-}
+requireChromium('the publishable-key browser test');
 
 /** The shop's page: searches on load and keeps the outcome in `window.outcome` and the DOM. */
 function shopPage(api: string, key: string): string {
@@ -111,11 +94,7 @@ describe.skipIf(!hasChromium)('publishable key in a browser (headless Chromium)'
       servers.push(server);
       pages[name] = `http://localhost:${port}/`;
     }
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOffers } from '../../src/offers/seed.js';
+import { hasChromium, launchChromium, requireChromium } from '../support/browser.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { freePort } from '../support/processes.js';
 
@@ -13,11 +13,7 @@ import { freePort } from '../support/processes.js';
  * its sources as a browser would load it, searches and pages from a page on an allowed origin;
  * from another origin CORS stops it and the SDK reports `network_error`.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI === 'true') {
-  throw new Error(`Chromium is required under CI=true but ${CHROMIUM} does not exist.`);
-}
+requireChromium('the SDK browser test');
 
 /** The page: loads the SDK as an ES module, searches, pages with searchAll, keeps the outcome. */
 function page(api: string, key: string): string {
@@ -85,10 +81,7 @@ describe.skipIf(!hasChromium)(
         servers.push(server);
         pages[name] = `http://localhost:${ports[name]}/`;
       }
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
+      browser = await launchChromium();
     });
     afterAll(async () => {
       await browser?.close();
