@@ -31,6 +31,7 @@ import { registerProblemHandlers } from './problem.js';
 import { createRequestLimits, keyPlan } from './rate-limit.js';
 import { registerRequestHooks } from './request-hooks.js';
 import { createRequestIds } from './request-id.js';
+import { trackRoutes } from './route-inventory.js';
 import { authUrls, baseUrls, origins } from './urls.js';
 import { validatorCompiler } from './validation.js';
 
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: createFrameworkErrors(deps.environment),
     clientErrorHandler: createClientErrorHandler(),
   });
+  trackRoutes(app);
   registerShutdownAnswer(app);
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('apiKey', null);
