@@ -1,5 +1,5 @@
 import { loadConfig } from '../src/config/config.js';
-import { createRequestLimits } from '../src/http/rate-limit.js';
+import { createRequestLimits } from '../src/limits/request-limits.js';
 import type { KeyRecord } from '../src/keys/store.js';
 import { createMemoryRateLimiter } from '../src/limits/rate-limiter.js';
 import { systemClock } from '../src/platform/clock.js';

@@ -22,6 +22,7 @@ import { openSqlite } from './db/sqlite.js';
 import { createDeveloperService, type DeveloperService } from './developers/service.js';
 import { createDeveloperStore } from './developers/store.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
+import { createHealthProbes, type HealthProbes } from './health/probes.js';
 import { authUrls, baseUrls } from './http/urls.js';
 import { createKeyService, type KeyService } from './keys/service.js';
 import { createKeyStore, type KeyStore } from './keys/store.js';
@@ -83,6 +84,8 @@ export interface Deps {
   usageMeter: UsageMeter | null;
   usage: UsageService;
   metrics: Metrics;
+  /** What `/readyz` asks: the database, Redis, the search index. */
+  health: HealthProbes;
   /** Issue 5: the developer portal and the operator console. */
   operators: OperatorService;
   sessions: SessionService;
@@ -286,6 +289,11 @@ export function createDeps(
     usageMeter,
     usage: createUsageService({ store: usageStore, clock }),
     metrics,
+    health: createHealthProbes({
+      db,
+      redisState: () => redis?.state ?? 'not_configured',
+      searchReady: () => searchIndexes.ready(),
+    }),
     operators: createOperatorService({ store: createOperatorStore(db), clock }),
     sessions: createSessionService({
       store: createSessionStore(db),

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { extractApiKey } from '../http/api-key-guard.js';
-import type { RequestLimits } from '../http/rate-limit.js';
+import { extractApiKey } from '../http/credentials.js';
 import { hasScope } from '../keys/scopes.js';
 import type { KeyRecord, KeyStore } from '../keys/store.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { ProjectService } from '../projects/service.js';

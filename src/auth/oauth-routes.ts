@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
-import { extractApiKey } from '../http/api-key-guard.js';
+import { extractApiKey } from '../http/credentials.js';
 import { ERRORS } from '../http/errors.js';
 import { toProblem } from '../http/problem.js';
-import type { RequestLimits } from '../http/rate-limit.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import { authenticateClient } from './client-auth.js';
 import { oauthClientRefusal } from './client-rules.js';
 import { type LoginFlow, redirectWithError } from './login.js';

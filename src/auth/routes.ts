@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import type { RequestLimits } from '../http/rate-limit.js';
 import type { KeyStore } from '../keys/store.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { ProjectService } from '../projects/service.js';
@@ -45,7 +45,7 @@ const FAVICON = fs.readFileSync(new URL('../web/assets/favicon.svg', import.meta
  * `/connect` clients (token-routes.ts) and the OAuth 2.0 / OpenID Connect door (oauth-routes.ts),
  * both doors sharing one login flow (login.ts).
  */
-export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
+export async function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
   app.get('/assets/vitrine.css', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS),
   );

@@ -71,7 +71,7 @@ const text = (request: FastifyRequest, name: string) => {
 };
 
 /** The operator console at `/console/` (SPEC §4, issue 5): operators only. */
-export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
+export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const area = sessionArea(app, {
     area: 'console',
     kind: 'operator',

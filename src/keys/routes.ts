@@ -22,7 +22,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * authenticated request (the bench compares it with `/healthz`). Rate-limited and metered like
  * every API call.
  */
-export function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
+export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // The answer depends only on the record (a change to a key loads a new record object) and on
   // the configured plans: built once per record, not per request.

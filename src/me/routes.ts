@@ -48,7 +48,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * so one user can never read or change another's data (an id of someone else's resource is
  * answered as not found, revealing nothing).
  */
-export function meRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
+export function registerMeRoutes(app: FastifyInstance, deps: MeRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const store = createMeStore(deps.db);
   const { environment } = deps;

@@ -73,7 +73,7 @@ const WithdrawnSchema = Type.Object(
  * (SPEC §6.2, issue 16): a project's own offers, written with a secret key holding the
  * `offers:write` scope. The scope is checked by the API-key guard before the body is read.
  */
-export function offerWriteRoutes(app: FastifyInstance, deps: OfferWriteRouteDeps): void {
+export function registerOfferWriteRoutes(app: FastifyInstance, deps: OfferWriteRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // The body stays a stream: importNdjson reads it line by line (memory flat for 50 MB).
   app.addContentTypeParser(NDJSON, (_request, payload, done) => done(null, payload));

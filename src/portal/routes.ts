@@ -57,7 +57,7 @@ const COPY_SCRIPT = fs.readFileSync(new URL('../web/assets/copy.js', import.meta
  * developer session; every project, application and key is looked up through its owner, and
  * what belongs to someone else is "not found", exactly like what does not exist.
  */
-export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Promise<void> {
+export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): Promise<void> {
   const area = sessionArea(app, {
     area: 'portal',
     kind: 'developer',

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
+import { ProblemError } from '../http/errors.js';
 import type { KeyRecord } from '../keys/store.js';
-import type { Decision, Plan, RateLimiter } from '../limits/rate-limiter.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
-import { ProblemError } from './errors.js';
+import type { Decision, Plan, RateLimiter } from './rate-limiter.js';
 
 /**
  * The rate limits of SPEC §8 as the API-key guard applies them: a budget per key (its own plan
