@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerGuard } from './auth/bearer-guard.js';
-import { LOGIN_UNLOCK_TOPIC } from './auth/login-throttle.js';
 import { errorPage } from './auth/pages.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerConsoleRoutes } from './console/routes.js';
@@ -64,10 +63,9 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
   });
   registerOfferWriteRoutes(app, {
     offers: deps.offers,
-    db: deps.db,
+    imports: deps.offerImports,
     environment,
     guard,
-    maxBytes: config.importMaxBytes,
   });
   await registerAuthRoutes(app, {
     environment,
@@ -75,7 +73,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     signupEnabled: config.signupEnvironments.includes(environment),
     clock: deps.clock,
     verifier: deps.keyVerifier,
-    keyStore: deps.keyStore,
+    keys: deps.keys,
     projects: deps.projects,
     users: deps.users,
     tokens: deps.tokens,
@@ -104,13 +102,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
       urls: { base: baseUrls(config), auth: authUrls(config) },
     };
     await app.register(async (scope) => registerPortalRoutes(scope, shared));
-    await app.register(async (scope) =>
-      registerConsoleRoutes(scope, {
-        ...shared,
-        // Issue 13: an unlock reaches every instance (each keeps its own sign-in counts).
-        onUnlock: (account) => deps.changeBus.publish(LOGIN_UNLOCK_TOPIC, account),
-      }),
-    );
+    await app.register(async (scope) => registerConsoleRoutes(scope, shared));
   }
   return app;
 }

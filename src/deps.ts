@@ -16,6 +16,8 @@ import {
 import { createSigningKeys, type SigningKeys } from './auth/signing-keys.js';
 import { CLOCK_SKEW_SECONDS, createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config/config.js';
+import { createOperatorActions, type OperatorActions } from './console/service.js';
+import { type ConsoleSearch, createConsoleSearch } from './console/store.js';
 import type { Database } from './db/database.js';
 import { openPostgres } from './db/postgres.js';
 import { openSqlite } from './db/sqlite.js';
@@ -25,11 +27,12 @@ import { createMetrics, type Metrics } from './health/metrics.js';
 import { createHealthProbes, type HealthProbes } from './health/probes.js';
 import { authUrls, baseUrls } from './http/urls.js';
 import { createKeyService, type KeyService } from './keys/service.js';
-import { createKeyStore, type KeyStore } from './keys/store.js';
+import { createKeyStore } from './keys/store.js';
 import { createKeyVerifier, type KeyVerifier } from './keys/verifier.js';
 import { createMemoryRateLimiter, type RateLimiter } from './limits/rate-limiter.js';
 import { createRedisRateLimiter, createSharedRateLimiter } from './limits/redis-rate-limiter.js';
 import { cursorKeyFrom } from './offers/cursor.js';
+import { createOfferImports, type OfferImports } from './offers/import-http.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
 import { createOfferService, type OfferService } from './offers/service.js';
 import { createOfferStore } from './offers/store-sql.js';
@@ -61,9 +64,10 @@ export interface Deps {
   developers: DeveloperService;
   projects: ProjectService;
   keys: KeyService;
-  keyStore: KeyStore;
   keyVerifier: KeyVerifier;
   offers: OfferService;
+  /** `POST /v1/offers/import`: NDJSON through the offer service. */
+  offerImports: OfferImports;
   /** Issue 12: the in-memory search index per environment (`serve` builds them). */
   searchIndexes: LiveIndexes;
   users: UserService;
@@ -91,6 +95,10 @@ export interface Deps {
   sessions: SessionService;
   applications: ApplicationService;
   audit: AuditLog;
+  /** What an operator does from the console or the CLI, audited in one place. */
+  operatorActions: OperatorActions;
+  /** The console's paged lists (developers, keys, projects). */
+  consoleSearch: ConsoleSearch;
   close(): Promise<void>;
 }
 
@@ -264,6 +272,31 @@ export function createDeps(
           onFallback: () => metrics.rateLimitLocalFallbacks.inc(),
         })
       : local;
+  const operators = createOperatorService({ store: createOperatorStore(db), clock });
+  const sessions = createSessionService({
+    store: createSessionStore(db),
+    clock,
+    idleMs: config.portalSessionIdleMs,
+    absoluteMs: config.portalSessionMaxMs,
+  });
+  const applications = createApplicationService({
+    store: createApplicationStore(db),
+    keys,
+    box: createSecretBox(masterSecret, 'api-key-reveal'),
+    clock,
+    autoApproveTesting: config.autoApproveTesting,
+  });
+  const audit = createAuditLog({ store: createAuditStore(db), clock });
+  const operatorActions = createOperatorActions({
+    applications,
+    keys,
+    audit,
+    operators,
+    developers,
+    sessions,
+    loginThrottle,
+    announceUnlock: (account) => changeBus.publish(LOGIN_UNLOCK_TOPIC, account),
+  });
   return {
     config,
     clock,
@@ -272,9 +305,9 @@ export function createDeps(
     developers,
     projects,
     keys,
-    keyStore,
     keyVerifier,
     offers,
+    offerImports: createOfferImports({ offers, db, maxBytes: config.importMaxBytes }),
     searchIndexes,
     users,
     signingKeys,
@@ -294,21 +327,12 @@ export function createDeps(
       redisState: () => redis?.state ?? 'not_configured',
       searchReady: () => searchIndexes.ready(),
     }),
-    operators: createOperatorService({ store: createOperatorStore(db), clock }),
-    sessions: createSessionService({
-      store: createSessionStore(db),
-      clock,
-      idleMs: config.portalSessionIdleMs,
-      absoluteMs: config.portalSessionMaxMs,
-    }),
-    applications: createApplicationService({
-      store: createApplicationStore(db),
-      keys,
-      box: createSecretBox(masterSecret, 'api-key-reveal'),
-      clock,
-      autoApproveTesting: config.autoApproveTesting,
-    }),
-    audit: createAuditLog({ store: createAuditStore(db), clock }),
+    operators,
+    sessions,
+    applications,
+    audit,
+    operatorActions,
+    consoleSearch: createConsoleSearch(db),
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
       await usageMeter

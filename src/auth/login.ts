@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { extractApiKey } from '../http/credentials.js';
 import { hasScope } from '../keys/scopes.js';
-import type { KeyRecord, KeyStore } from '../keys/store.js';
+import type { KeyService } from '../keys/service.js';
+import type { KeyRecord } from '../keys/store.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
@@ -28,7 +29,7 @@ export interface LoginDeps {
   origin: string;
   clock: Clock;
   verifier: KeyVerifier;
-  keyStore: KeyStore;
+  keys: Pick<KeyService, 'activeKey'>;
   projects: ProjectService;
   users: UserService;
   tokens: TokenService;
@@ -104,10 +105,7 @@ export function createLoginFlow(deps: LoginDeps) {
 
   /** The key of a ticket, re-read: it may have been revoked while the user was typing. */
   async function activeKey(keyId: string): Promise<KeyRecord | null> {
-    const key = await deps.keyStore.get(keyId);
-    if (key?.state !== 'active' || key.environment !== environment) return null;
-    if (key.expiresAt !== null && key.expiresAt <= deps.clock.now()) return null;
-    return key;
+    return deps.keys.activeKey(keyId, environment);
   }
 
   return {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import type { KeyStore } from '../keys/store.js';
+import type { KeyService } from '../keys/service.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
@@ -23,7 +23,7 @@ export interface AuthRouteDeps {
   signupEnabled: boolean;
   clock: Clock;
   verifier: KeyVerifier;
-  keyStore: KeyStore;
+  keys: Pick<KeyService, 'activeKey'>;
   projects: ProjectService;
   users: UserService;
   tokens: TokenService;

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createConsoleSearch } from '../console/store.js';
 import type { Deps } from '../deps.js';
 import { describeFixedFilters, parseFixedFilters } from '../keys/publishable.js';
 import { parseRollOverlap } from '../keys/roll-overlap.js';
@@ -8,7 +7,7 @@ import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { Project } from '../projects/store.js';
-import { cliActor, operatorActions } from './actor.js';
+import { cliActor } from './actor.js';
 import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
 import { registerKeyLimitCommands } from './key-limits.js';
 
@@ -91,7 +90,7 @@ export function registerAccountCommands(
     .action(async (o: { search?: string; json?: boolean }) => {
       // Every match, page after page (the console shows them 50 at a time).
       const list = await withDeps(async (d) => {
-        const search = createConsoleSearch(d.db);
+        const search = d.consoleSearch;
         const all = [];
         for (let page = 1; ; page += 1) {
           const found = await search.developers(o.search ?? '', page);
@@ -125,7 +124,7 @@ export function registerAccountCommands(
     .option('--json', 'print one JSON object')
     .action(async (developerId: string, o: { json?: boolean }) => {
       const { endedSessions } = await withDeps((d) =>
-        operatorActions(d).disableDeveloper(cliActor(), developerId),
+        d.operatorActions.disableDeveloper(cliActor(), developerId),
       );
       print(
         {
@@ -316,7 +315,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => operatorActions(d).revoke(cliActor(), keyId));
+      const key = await withDeps((d) => d.operatorActions.revoke(cliActor(), keyId));
       print({ json: keyJson(key), text: `Revoked key ${key.id}` }, Boolean(o.json));
     });
   keys
@@ -327,7 +326,7 @@ export function registerAccountCommands(
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { overlap: string; json?: boolean }) => {
       const overlap = parseRollOverlap(o.overlap);
-      const issued = await withDeps((d) => operatorActions(d).rollKey(cliActor(), keyId, overlap));
+      const issued = await withDeps((d) => d.operatorActions.rollKey(cliActor(), keyId, overlap));
       print(
         {
           json: { ...keyJson(issued.record), key: issued.key, overlap },
@@ -342,7 +341,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => operatorActions(d).grantRefresh(cliActor(), keyId));
+      const key = await withDeps((d) => d.operatorActions.grantRefresh(cliActor(), keyId));
       print({ json: keyJson(key), text: `Key ${key.id} may now obtain refresh tokens` }, Boolean(o.json));
     });
   keys
@@ -351,7 +350,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const r = await withDeps((d) => operatorActions(d).revokeRefresh(cliActor(), keyId));
+      const r = await withDeps((d) => d.operatorActions.revokeRefresh(cliActor(), keyId));
       print(
         {
           json: { ...keyJson(r.key), revokedRefreshTokens: r.revokedRefreshTokens },
@@ -366,7 +365,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => operatorActions(d).grantWrite(cliActor(), keyId));
+      const key = await withDeps((d) => d.operatorActions.grantWrite(cliActor(), keyId));
       print(
         { json: keyJson(key), text: `Key ${key.id} may now write its project's offers` },
         Boolean(o.json),
@@ -378,7 +377,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => operatorActions(d).revokeWrite(cliActor(), keyId));
+      const key = await withDeps((d) => d.operatorActions.revokeWrite(cliActor(), keyId));
       print({ json: keyJson(key), text: `Key ${key.id} may no longer write offers` }, Boolean(o.json));
     });
   registerKeyLimitCommands(keys, withDeps);

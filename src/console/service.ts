@@ -1,6 +1,7 @@
 import type { ApplicationService } from '../applications/service.js';
 import type { KeyApplication } from '../applications/store.js';
 import type { Actor, AuditLog } from '../audit/service.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
 import type { RollOverlap } from '../keys/roll-overlap.js';
 import { ROLL_OVERLAPS } from '../keys/roll-overlap.js';
@@ -31,6 +32,11 @@ export interface OperatorActions {
   disableOperator(actor: Actor, operatorId: string): Promise<{ endedSessions: number }>;
   /** The developer can no longer sign in to the portal; their sessions end, their keys stay. */
   disableDeveloper(actor: Actor, developerId: string): Promise<{ endedSessions: number }>;
+  /**
+   * Clears a sign-in lockout (issue 13) here and, through the change bus, on every instance.
+   * `found`: this process held a lockout of the account.
+   */
+  unlockLogin(actor: Actor, account: string): Promise<{ found: boolean }>;
 }
 
 const by = (actor: Actor) => actor.email ?? actor.id ?? actor.kind;
@@ -42,6 +48,9 @@ export function createOperatorActions(deps: {
   operators: OperatorService;
   developers: DeveloperService;
   sessions: SessionService;
+  loginThrottle: Pick<LoginThrottle, 'unlock'>;
+  /** Tells the other instances (the change bus); each keeps its own sign-in counts. */
+  announceUnlock: (account: string) => Promise<void>;
 }): OperatorActions {
   const { audit } = deps;
   return {
@@ -142,6 +151,12 @@ export function createOperatorActions(deps: {
       const issued = await deps.keys.roll(keyId, ROLL_OVERLAPS[overlap]);
       await audit.record(actor, 'key.roll', { type: 'key', id: keyId }, { overlap });
       return issued;
+    },
+    async unlockLogin(actor, account) {
+      const found = deps.loginThrottle.unlock(account);
+      await deps.announceUnlock(account);
+      await audit.record(actor, 'login.unlock', { type: 'account', id: account });
+      return { found };
     },
   };
 }

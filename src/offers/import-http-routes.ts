@@ -2,15 +2,14 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import type { Database } from '../db/database.js';
 import { ProblemError } from '../http/errors.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
 import {
   ImportTooLargeError,
-  importNdjson,
   MAX_LISTED_ERRORS,
+  type OfferImports,
   ownedExternalId,
   projectOfferId,
 } from './import-http.js';
@@ -20,11 +19,10 @@ import type { OfferService } from './service.js';
 
 export interface OfferWriteRouteDeps {
   offers: OfferService;
-  db: Database;
   environment: Environment;
   guard: onRequestHookHandler;
   /** `IMPORT_MAX_BYTES`. */
-  maxBytes: number;
+  imports: OfferImports;
 }
 
 export const NDJSON = 'application/x-ndjson';
@@ -104,12 +102,14 @@ export function registerOfferWriteRoutes(app: FastifyInstance, deps: OfferWriteR
         );
       }
       const declared = Number(request.headers['content-length']);
-      if (Number.isFinite(declared) && declared > deps.maxBytes) throw tooLarge(deps.maxBytes, null);
+      if (Number.isFinite(declared) && declared > deps.imports.maxBytes)
+        throw tooLarge(deps.imports.maxBytes, null);
       try {
-        return await importNdjson(
-          { offers: deps.offers, db: deps.db, maxBytes: deps.maxBytes },
-          { environment: deps.environment, projectId: key.projectId, body },
-        );
+        return await deps.imports.importNdjson({
+          environment: deps.environment,
+          projectId: key.projectId,
+          body,
+        });
       } catch (error) {
         if (error instanceof ImportTooLargeError) throw tooLarge(error.maxBytes, error.linesRead);
         throw error;

@@ -68,6 +68,20 @@ export interface HttpImportDeps {
   batchSize?: number;
 }
 
+/** `POST /v1/offers/import` as a service (issue 14: the route gets this, not the database). */
+export interface OfferImports {
+  maxBytes: number;
+  importNdjson(input: {
+    environment: Environment;
+    projectId: string;
+    body: Readable;
+  }): Promise<HttpImportResult>;
+}
+
+export function createOfferImports(deps: HttpImportDeps): OfferImports {
+  return { maxBytes: deps.maxBytes, importNdjson: (input) => importNdjson(deps, input) };
+}
+
 export async function importNdjson(
   deps: HttpImportDeps,
   input: { environment: Environment; projectId: string; body: Readable },

@@ -7,7 +7,7 @@ import type { DeveloperService } from '../developers/service.js';
 import { parseFixedFilters } from '../keys/publishable.js';
 import { parseRollOverlap, ROLL_OVERLAPS } from '../keys/roll-overlap.js';
 import type { KeyService } from '../keys/service.js';
-import type { KeyRecord, KeyStore } from '../keys/store.js';
+import type { KeyRecord } from '../keys/store.js';
 import { isEnvironment } from '../platform/environment.js';
 import { MIN_PASSWORD_LENGTH, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
@@ -39,7 +39,6 @@ export interface PortalDeps {
   developers: DeveloperService;
   projects: ProjectService;
   keys: KeyService;
-  keyStore: KeyStore;
   applications: ApplicationService;
   usage: UsageService;
   sessions: SessionService;
@@ -95,7 +94,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     request: FastifyRequest,
     id: string,
   ): Promise<{ key: KeyRecord; project: Project } | null> {
-    const key = await deps.keyStore.get(id);
+    const key = await deps.keys.get(id);
     const project = key ? await ownProject(request, key.projectId) : null;
     return key && project ? { key, project } : null;
   }
@@ -364,7 +363,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     const project = application ? await ownProject(request, application.projectId) : null;
     if (!application || !project) return notFound(reply);
     const secret = await deps.applications.reveal(application.id);
-    const key = application.keyId ? await deps.keyStore.get(application.keyId) : undefined;
+    const key = application.keyId ? await deps.keys.get(application.keyId) : undefined;
     if (secret === null || !key) {
       return area.fail(reply, 410, 'Already shown', alreadyRevealedMessage(), 'already_revealed');
     }
