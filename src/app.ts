@@ -88,10 +88,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     environment,
     apiKeyGuard: guard,
     bearerGuard: bearerGuard(deps.tokens, environment),
-    users: deps.users,
-    offers: deps.offers,
-    db: deps.db,
-    clock: deps.clock,
+    me: deps.me,
   });
   // Issue 5: the developer portal and operator console, served on the production listener only.
   if (environment === 'production') {

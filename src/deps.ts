@@ -31,6 +31,8 @@ import { createKeyStore } from './keys/store.js';
 import { createKeyVerifier, type KeyVerifier } from './keys/verifier.js';
 import { createMemoryRateLimiter, type RateLimiter } from './limits/rate-limiter.js';
 import { createRedisRateLimiter, createSharedRateLimiter } from './limits/redis-rate-limiter.js';
+import { createMeService, type MeService } from './me/service.js';
+import { createMeStore } from './me/store.js';
 import { cursorKeyFrom } from './offers/cursor.js';
 import { createOfferImports, type OfferImports } from './offers/import-http.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
@@ -71,6 +73,8 @@ export interface Deps {
   /** Issue 12: the in-memory search index per environment (`serve` builds them). */
   searchIndexes: LiveIndexes;
   users: UserService;
+  /** The end-user API's favorites, saved searches and own offers (SPEC §6). */
+  me: MeService;
   signingKeys: SigningKeys;
   tokens: TokenService;
   /** SPEC §5.4: the OAuth 2.0 / OpenID Connect door (codes, grants, ID tokens). */
@@ -307,6 +311,7 @@ export function createDeps(
     keys,
     keyVerifier,
     offers,
+    me: createMeService({ store: createMeStore(db), offers, clock }),
     offerImports: createOfferImports({ offers, db, maxBytes: config.importMaxBytes }),
     searchIndexes,
     users,
