@@ -45,6 +45,7 @@ import type { Clock } from './platform/clock.js';
 import { type Environment, isEnvironment } from './platform/environment.js';
 import { connectRedis, type RedisConnection } from './platform/redis.js';
 import { createSecretBox, loadMasterSecret } from './platform/secret-box.js';
+import { createDeveloperActions, type DeveloperActions } from './portal/service.js';
 import { createProjectService, type ProjectService } from './projects/service.js';
 import { createProjectStore } from './projects/store.js';
 import type { SearchIndex } from './search/engine.js';
@@ -99,6 +100,8 @@ export interface Deps {
   sessions: SessionService;
   applications: ApplicationService;
   audit: AuditLog;
+  /** What a developer does in the portal, ownership-checked and audited in one place. */
+  developerActions: DeveloperActions;
   /** What an operator does from the console or the CLI, audited in one place. */
   operatorActions: OperatorActions;
   /** The console's paged lists (developers, keys, projects). */
@@ -291,6 +294,8 @@ export function createDeps(
     autoApproveTesting: config.autoApproveTesting,
   });
   const audit = createAuditLog({ store: createAuditStore(db), clock });
+  const usage = createUsageService({ store: usageStore, clock });
+  const developerActions = createDeveloperActions({ developers, projects, keys, applications, usage, audit });
   const operatorActions = createOperatorActions({
     applications,
     keys,
@@ -325,7 +330,7 @@ export function createDeps(
     changeBus,
     rateLimiter,
     usageMeter,
-    usage: createUsageService({ store: usageStore, clock }),
+    usage,
     metrics,
     health: createHealthProbes({
       db,
@@ -337,6 +342,7 @@ export function createDeps(
     applications,
     audit,
     operatorActions,
+    developerActions,
     consoleSearch: createConsoleSearch(db),
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
