@@ -8,7 +8,7 @@ import { registerMetricsRoute } from './health/metrics-route.js';
 import { registerRequestMetrics } from './health/request-metrics.js';
 import { registerHealthRoutes } from './health/routes.js';
 import { registerCors } from './http/cors.js';
-import { ERRORS, type ProblemError } from './http/errors.js';
+import { type ProblemError, pageError } from './http/errors.js';
 import { createHttpServer } from './http/server.js';
 import { authUrls, baseUrls, origins } from './http/urls.js';
 import { apiKeyGuard } from './keys/api-key-guard.js';
@@ -116,7 +116,7 @@ function answerAsPage(
 ): boolean {
   const area = /^\/(portal|console|auth)\//.exec(request.url)?.[1];
   if (!area) return false;
-  const { status, title } = ERRORS[problem.code];
+  const { status, title } = pageError(problem.code);
   const body =
     area === 'auth'
       ? errorPage(environment, title, problem.detail, problem.code)

@@ -88,7 +88,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
   const ownerEmail = async (project: Project | undefined) =>
     project ? ((await deps.developers.get(project.developerId))?.email ?? project.developerId) : '—';
   const notFound = (reply: FastifyReply, what: string) =>
-    area.fail(reply, 404, 'Not found', `There is no ${what} with this id.`, 'not_found');
+    area.fail(reply, 'not_found', `There is no ${what} with this id.`);
 
   app.get('/console/', async (_request, reply) =>
     reply.code(303).header('location', '/console/applications').send(),
@@ -226,8 +226,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     const s = area.signed(request);
     const form = area.form(request);
     const account = unlockAccount(form.area ?? '', form.email ?? '');
-    if (!account)
-      return area.fail(reply, 400, 'Invalid unlock', 'Choose an account kind and an email.', 'invalid');
+    if (!account) return area.fail(reply, 'invalid', 'Choose an account kind and an email.');
     const { found } = await deps.operatorActions.unlockLogin(s.actor, account);
     return flash.redirect(reply, '/console/developers', found ? 'unlocked' : 'not-locked');
   });

@@ -73,13 +73,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
   const flash = flashes('portal', deps.secure, FLASHES);
   const actions = deps.developerActions;
   const notFound = (reply: FastifyReply) =>
-    area.fail(
-      reply,
-      404,
-      'Page not found',
-      'There is no page at this address, or it is not yours to see.',
-      'not_found',
-    );
+    area.fail(reply, 'not_found', 'There is no page at this address, or it is not yours to see.');
 
   const ownProject = (request: FastifyRequest, id: string) =>
     actions.ownProject(area.signed(request).account.id, id);
@@ -280,7 +274,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     const revealed = await actions.reveal(s.actor, s.account.id, idParam(request));
     if (revealed === 'not_found') return notFound(reply);
     if (revealed === 'already_revealed') {
-      return area.fail(reply, 410, 'Already shown', alreadyRevealedMessage(), 'already_revealed');
+      return area.fail(reply, 'already_revealed', alreadyRevealedMessage());
     }
     return area.page(reply, 200, revealPage(view(s), { ...revealed, urls: deps.urls }));
   });
