@@ -303,6 +303,7 @@ export function createDeps(
     operators,
     developers,
     sessions,
+    projects,
     loginThrottle,
     announceUnlock: (account) => changeBus.publish(LOGIN_UNLOCK_TOPIC, account),
   });

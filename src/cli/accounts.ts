@@ -59,14 +59,7 @@ export function registerAccountCommands(
     .action(async (o: { email: string; name?: string; passwordStdin?: boolean; json?: boolean }) => {
       const password = o.passwordStdin ? await readSecretFromStdin('password') : undefined;
       const developer = await withDeps(async (d) => {
-        const created = await d.developers.add({ email: o.email, name: o.name, password });
-        await d.audit.record(
-          cliActor(),
-          'developer.create',
-          { type: 'developer', id: created.id },
-          { email: created.email },
-        );
-        return created;
+        return d.operatorActions.addDeveloper(cliActor(), { email: o.email, name: o.name, password });
       });
       print(
         {
@@ -155,23 +148,13 @@ export function registerAccountCommands(
         json?: boolean;
       }) => {
         const project = await withDeps(async (d) => {
-          const created = await d.projects.add({
+          return d.operatorActions.addProject(cliActor(), {
             name: o.name,
             ownerEmail: o.owner,
             description: o.description,
             website: o.website,
             redirectUris: o.redirectUri,
           });
-          await d.audit.record(
-            cliActor(),
-            'project.create',
-            { type: 'project', id: created.id },
-            {
-              name: created.name,
-              redirectUris: created.redirectUris,
-            },
-          );
-          return created;
         });
         const uris = project.redirectUris.map((u) => `\n  redirect ${u}`).join('');
         print(
@@ -239,7 +222,7 @@ export function registerAccountCommands(
         }
         const kind = o.publishable ? 'publishable' : 'secret';
         const issued = await withDeps(async (d) => {
-          const key = await d.keys.issue({
+          const key = await d.operatorActions.issueKey(cliActor(), {
             projectId: o.project,
             environment: o.env,
             expiresAt,
@@ -247,23 +230,6 @@ export function registerAccountCommands(
             allowedOrigins: o.origin,
             fixedFilters: parseFixedFilters(o.filter),
           });
-          // The audit entry names the key, never the secret.
-          await d.audit.record(
-            cliActor(),
-            'key.issue',
-            { type: 'key', id: key.record.id },
-            {
-              projectId: o.project,
-              environment: o.env,
-              ...(o.publishable
-                ? {
-                    kind,
-                    allowedOrigins: key.record.allowedOrigins,
-                    fixedFilters: key.record.fixedFilters,
-                  }
-                : {}),
-            },
-          );
           return key;
         });
         const what = o.publishable ? 'publishable key' : 'key';

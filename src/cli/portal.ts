@@ -56,16 +56,7 @@ export function registerPortalCommands(program: Command, withDeps: WithDeps): vo
       if (!o.passwordStdin) throw new UsageError('give the password on standard input with --password-stdin');
       const password = await readSecretFromStdin('password');
       const operator = await withDeps(async (d) => {
-        const created = await d.operators.add({ email: o.email, name: o.name, password });
-        await d.audit.record(
-          cliActor(),
-          'operator.create',
-          { type: 'operator', id: created.id },
-          {
-            email: created.email,
-          },
-        );
-        return created;
+        return d.operatorActions.addOperator(cliActor(), { email: o.email, name: o.name, password });
       });
       print(
         {

@@ -95,6 +95,24 @@ for (const { dialect, available } of backends()) {
       expect_('key.roll', keyId, 'operator', { overlap: '1h' });
       await ops.revoke(OPERATOR, keyId);
       expect_('key.revoke', keyId, 'operator');
+      // The CLI's creations (and the demo's operator) go through the same actions.
+      const created = await ops.addDeveloper(OPERATOR, { email: 'created@example.com' });
+      expect_('developer.create', created.id, 'operator', { email: 'created@example.com' });
+      const cliProject = await ops.addProject(OPERATOR, {
+        name: 'By CLI',
+        ownerEmail: 'created@example.com',
+      });
+      expect_('project.create', cliProject.id, 'operator', { name: 'By CLI' });
+      const cliKey = await ops.issueKey(OPERATOR, { projectId: cliProject.id, environment: 'testing' });
+      expect_('key.issue', cliKey.record.id, 'operator', {
+        projectId: cliProject.id,
+        environment: 'testing',
+      });
+      const third = await ops.addOperator(OPERATOR, {
+        email: 'third@example.com',
+        password: 'third-password-1',
+      });
+      expect_('operator.create', third.id, 'operator', { email: 'third@example.com' });
       const first = await d.operators.add({ email: 'first@example.com', password: 'first-password-1' });
       const second = await d.operators.add({ email: 'second@example.com', password: 'second-password-1' });
       await ops.setOperatorPassword(OPERATOR, first.id, 'another-password-1');
