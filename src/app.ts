@@ -20,6 +20,7 @@ import { registerOfferRoutes } from './offers/routes.js';
 import type { Environment } from './platform/environment.js';
 import { registerPortalRoutes } from './portal/routes.js';
 import { registerUsageMetering } from './usage/request-usage.js';
+import { registerAssetRoutes } from './web/asset-routes.js';
 import { appErrorPage } from './web/layout.js';
 import { pageSecurityHeaders } from './web/security-headers.js';
 
@@ -67,6 +68,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     environment,
     guard,
   });
+  registerAssetRoutes(app);
   await registerAuthRoutes(app, {
     environment,
     origin: origins(config)[environment],

@@ -16,8 +16,9 @@ import {
 import { createSigningKeys, type SigningKeys } from './auth/signing-keys.js';
 import { CLOCK_SKEW_SECONDS, createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config/config.js';
+import type { ConsoleSearch } from './console/model.js';
 import { createOperatorActions, type OperatorActions } from './console/service.js';
-import { type ConsoleSearch, createConsoleSearch } from './console/store.js';
+import { createConsoleSearch } from './console/store.js';
 import type { Database } from './db/database.js';
 import { openPostgres } from './db/postgres.js';
 import { openSqlite } from './db/sqlite.js';

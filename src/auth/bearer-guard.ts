@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '../http/errors.js';
 import type { Environment } from '../platform/environment.js';
-import type { User } from '../users/store.js';
+import type { User } from '../users/model.js';
 import type { TokenService } from './tokens.js';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { Environment } from '../platform/environment.js';

@@ -1,16 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { extractApiKey } from '../http/credentials.js';
 import type { ErrorCode, PageErrorCode } from '../http/errors.js';
+import type { KeyRecord } from '../keys/model.js';
 import { hasScope } from '../keys/scopes.js';
 import type { KeyService } from '../keys/service.js';
-import type { KeyRecord } from '../keys/store.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { ProjectService } from '../projects/service.js';
+import type { User } from '../users/model.js';
 import type { UserService } from '../users/service.js';
-import type { User } from '../users/store.js';
 import { checkDestination, redirectWithTokens } from './destination.js';
 import { connectAccount, type LoginThrottle, loginSubjects } from './login-throttle.js';
 import { type LoginTicket, TICKET_TTL_SECONDS, type TicketIssuer } from './login-ticket.js';

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { extractApiKey } from '../http/credentials.js';
 import { ProblemError } from '../http/errors.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';

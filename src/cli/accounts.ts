@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
+import type { KeyRecord } from '../keys/model.js';
 import { describeFixedFilters, parseFixedFilters } from '../keys/publishable.js';
 import { parseRollOverlap } from '../keys/roll-overlap.js';
 import { keyScopes } from '../keys/scopes.js';
-import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { Project } from '../projects/store.js';
+import type { Project } from '../projects/model.js';
 import { cliActor } from './actor.js';
 import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
 import { registerKeyLimitCommands } from './key-limits.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { KeyApplication } from '../applications/store.js';
-import type { AuditEntry } from '../audit/store.js';
+import type { KeyApplication } from '../applications/model.js';
+import type { AuditEntry } from '../audit/model.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../platform/usage-error.js';
 import { cliActor } from './actor.js';

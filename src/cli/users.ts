@@ -3,7 +3,7 @@ import { unlockAccount } from '../auth/login-throttle.js';
 import type { Deps } from '../deps.js';
 import type { Environment } from '../platform/environment.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { User } from '../users/store.js';
+import type { User } from '../users/model.js';
 import { cliActor } from './actor.js';
 import { iso, print, readSecretFromStdin, table } from './io.js';
 

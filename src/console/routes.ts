@@ -1,20 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApplicationState } from '../applications/model.js';
 import type { ApplicationService } from '../applications/service.js';
-import type { ApplicationState } from '../applications/store.js';
 import type { AuditLog } from '../audit/service.js';
 import { type LoginThrottle, unlockAccount } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { KeyService } from '../keys/service.js';
-import type { KeyRecord } from '../keys/store.js';
 import type { OperatorService } from '../operators/service.js';
 import { UsageError } from '../platform/usage-error.js';
+import type { Project } from '../projects/model.js';
 import type { ProjectService } from '../projects/service.js';
-import type { Project } from '../projects/store.js';
 import type { SessionService } from '../sessions/service.js';
 import type { UsageService } from '../usage/service.js';
 import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
 import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
+import { CONSOLE_PAGE_SIZE, type ConsoleSearch } from './model.js';
 import {
   type ApplicationView,
   applicationsPage,
@@ -26,7 +27,6 @@ import {
   projectsPage,
 } from './pages.js';
 import type { OperatorActions } from './service.js';
-import { CONSOLE_PAGE_SIZE, type ConsoleSearch } from './store.js';
 
 export interface ConsoleDeps {
   secure: boolean;

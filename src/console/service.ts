@@ -1,15 +1,15 @@
+import type { KeyApplication } from '../applications/model.js';
 import type { ApplicationService } from '../applications/service.js';
-import type { KeyApplication } from '../applications/store.js';
 import type { Actor, AuditLog } from '../audit/service.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { RollOverlap } from '../keys/roll-overlap.js';
 import { ROLL_OVERLAPS } from '../keys/roll-overlap.js';
 import type { IssuedKey, KeyService } from '../keys/service.js';
-import type { KeyRecord } from '../keys/store.js';
 import type { OperatorService } from '../operators/service.js';
+import type { Project } from '../projects/model.js';
 import type { ProjectInput, ProjectService } from '../projects/service.js';
-import type { Project } from '../projects/store.js';
 import type { SessionService } from '../sessions/service.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Environment } from '../platform/environment.js';
-import type { KeyRecord } from './store.js';
+import type { KeyRecord } from './model.js';
 
 export type KeyRefusal = 'api_key_revoked' | 'api_key_expired' | 'api_key_wrong_environment';
 

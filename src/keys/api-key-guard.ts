@@ -3,8 +3,8 @@ import { extractApiKey } from '../http/credentials.js';
 import { ProblemError } from '../http/errors.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { Environment } from '../platform/environment.js';
+import type { KeyRecord } from './model.js';
 import { DEFAULT_ROUTE_SCOPE, hasScope, type Scope, scopeRefusal } from './scopes.js';
-import type { KeyRecord } from './store.js';
 import type { KeyVerifier, VerifyFailure, VerifyResult } from './verifier.js';
 
 declare module 'fastify' {

@@ -3,9 +3,9 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { Plan } from '../limits/rate-limiter.js';
+import type { KeyRecord } from './model.js';
 import { type CallingKey, CallingKeySchema } from './schemas.js';
 import { keyScopes } from './scopes.js';
-import type { KeyRecord } from './store.js';
 
 export interface KeyRouteDeps {
   guard: onRequestHookHandler;

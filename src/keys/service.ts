@@ -6,9 +6,10 @@ import { UsageError } from '../platform/usage-error.js';
 import type { ProjectStore } from '../projects/store.js';
 import { keyRefusal } from './active-key.js';
 import { generateApiKey, hashApiKey, type KeyKind, keyHint } from './key-format.js';
+import type { KeyRecord } from './model.js';
 import { type FixedFilters, parseAllowedOrigins } from './publishable.js';
 import { ROLL_OVERLAPS } from './roll-overlap.js';
-import type { KeyRecord, KeyStore } from './store.js';
+import type { KeyStore } from './store.js';
 
 export interface IssuedKey {
   record: KeyRecord;

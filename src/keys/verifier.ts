@@ -2,7 +2,8 @@ import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { keyRefusal } from './active-key.js';
 import { hashApiKey, parseApiKey } from './key-format.js';
-import type { KeyRecord, KeyStore } from './store.js';
+import type { KeyRecord } from './model.js';
+import type { KeyStore } from './store.js';
 
 export type VerifyFailure =
   | { ok: false; code: 'api_key_invalid'; reason: 'malformed' | 'checksum' | 'unknown' }

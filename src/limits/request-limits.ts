@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { ProblemError } from '../http/errors.js';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { Decision, Plan, RateLimiter } from './rate-limiter.js';

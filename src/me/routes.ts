@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import { OfferSchema } from '../offers/schemas.js';
 import type { Environment } from '../platform/environment.js';
-import type { User } from '../users/store.js';
+import type { User } from '../users/model.js';
 import {
   MeSchema,
   OwnOfferInputSchema,

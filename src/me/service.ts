@@ -8,9 +8,10 @@ import type { OfferService } from '../offers/service.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
-import type { User } from '../users/store.js';
+import type { User } from '../users/model.js';
+import type { SavedSearch } from './model.js';
 import { MAX_FAVORITES, MAX_OWN_OFFERS, MAX_SAVED_SEARCHES, type OwnOfferInput } from './schemas.js';
-import type { MeStore, SavedSearch } from './store.js';
+import type { MeStore } from './store.js';
 
 /**
  * What an end user does through the end-user API (SPEC §6), one method a handler (issue 14):

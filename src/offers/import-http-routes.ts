@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import { Type } from 'typebox';
 import { ProblemError } from '../http/errors.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { Environment } from '../platform/environment.js';
 import {
   ImportTooLargeError,

@@ -1,14 +1,14 @@
+import type { KeyApplication } from '../applications/model.js';
 import type { ApplicationService } from '../applications/service.js';
-import type { KeyApplication } from '../applications/store.js';
 import type { Actor, AuditLog } from '../audit/service.js';
 import type { DeveloperService } from '../developers/service.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { FixedFilters } from '../keys/publishable.js';
 import { ROLL_OVERLAPS, type RollOverlap } from '../keys/roll-overlap.js';
 import type { IssuedKey, KeyService } from '../keys/service.js';
-import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
+import type { Project } from '../projects/model.js';
 import type { ProjectService } from '../projects/service.js';
-import type { Project } from '../projects/store.js';
 import type { UsageService } from '../usage/service.js';
 
 type Developer = Awaited<ReturnType<DeveloperService['add']>>;

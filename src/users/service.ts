@@ -5,7 +5,8 @@ import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
 import { checkCredentials, hashPassword, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { User, UserStore } from './store.js';
+import type { User } from './model.js';
+import type { UserStore } from './store.js';
 
 /**
  * End users (SPEC §2, §5): one account per email per environment. Disabling a user or changing

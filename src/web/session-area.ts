@@ -6,8 +6,8 @@ import { type ErrorCode, type PageErrorCode, pageError } from '../http/errors.js
 import { formFields } from '../http/form.js';
 import { toProblem } from '../http/problem.js';
 import { UsageError } from '../platform/usage-error.js';
+import type { SessionKind, WebSession } from '../sessions/model.js';
 import type { SessionService } from '../sessions/service.js';
-import type { SessionKind, WebSession } from '../sessions/store.js';
 import { cookieJar } from './cookies.js';
 import { appErrorPage } from './layout.js';
 import { pageSecurityHeaders } from './security-headers.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../../src/users/store.js';
+import type { User } from '../../src/users/model.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 /**

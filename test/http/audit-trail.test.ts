@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../src/audit/model.js';
 import type { Actor } from '../../src/audit/service.js';
-import type { AuditEntry } from '../../src/audit/store.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
 import { PageAgent } from '../support/portal.js';
