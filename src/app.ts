@@ -94,14 +94,29 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
   });
   // Issue 5: the developer portal and operator console, served on the production listener only.
   if (environment === 'production') {
-    const shared = {
-      ...deps,
-      secure: origins(config).production.startsWith('https:'),
-      throttle: deps.loginThrottle,
-      urls: { base: baseUrls(config), auth: authUrls(config) },
-    };
-    await app.register(async (scope) => registerPortalRoutes(scope, shared));
-    await app.register(async (scope) => registerConsoleRoutes(scope, shared));
+    const secure = origins(config).production.startsWith('https:');
+    const signIn = { secure, sessions: deps.sessions, audit: deps.audit, throttle: deps.loginThrottle };
+    await app.register(async (scope) =>
+      registerPortalRoutes(scope, {
+        ...signIn,
+        developerActions: deps.developerActions,
+        developers: deps.developers,
+        urls: { base: baseUrls(config), auth: authUrls(config) },
+      }),
+    );
+    await app.register(async (scope) =>
+      registerConsoleRoutes(scope, {
+        ...signIn,
+        operatorActions: deps.operatorActions,
+        consoleSearch: deps.consoleSearch,
+        operators: deps.operators,
+        developers: deps.developers,
+        projects: deps.projects,
+        keys: deps.keys,
+        applications: deps.applications,
+        usage: deps.usage,
+      }),
+    );
   }
   return app;
 }
