@@ -63,7 +63,6 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     guard,
   });
   registerOfferWriteRoutes(app, {
-    offers: deps.offers,
     imports: deps.offerImports,
     environment,
     guard,

@@ -6,19 +6,9 @@ import { ProblemError } from '../http/errors.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { KeyRecord } from '../keys/model.js';
 import type { Environment } from '../platform/environment.js';
-import {
-  ImportTooLargeError,
-  MAX_LISTED_ERRORS,
-  type OfferImports,
-  ownedExternalId,
-  projectOfferId,
-} from './import-http.js';
-import type { OfferInput } from './offer-input.js';
-import type { Offer } from './schemas.js';
-import type { OfferService } from './service.js';
+import { ImportTooLargeError, MAX_LISTED_ERRORS, type OfferImports } from './import-http.js';
 
 export interface OfferWriteRouteDeps {
-  offers: OfferService;
   environment: Environment;
   guard: onRequestHookHandler;
   /** `IMPORT_MAX_BYTES`. */
@@ -137,17 +127,11 @@ export function registerOfferWriteRoutes(app: FastifyInstance, deps: OfferWriteR
     async (request) => {
       const key = keyOf(request);
       const { externalId } = request.params;
-      const id = projectOfferId(deps.environment, key.projectId, externalId);
-      const offer = await deps.offers.get(deps.environment, id);
-      if (!offer) {
-        throw new ProblemError(
-          'offer_not_found',
-          `Your project has no offer with externalId ${externalId} in the ${deps.environment} environment.`,
-        );
-      }
-      if (offer.status !== 'withdrawn') {
-        await deps.offers.upsertMany(deps.environment, [withdrawn(offer, key.projectId, externalId)]);
-      }
+      const id = await deps.imports.withdraw({
+        environment: deps.environment,
+        projectId: key.projectId,
+        externalId,
+      });
       return { id, externalId, status: 'withdrawn' as const };
     },
   );
@@ -168,24 +152,4 @@ function tooLarge(maxBytes: number, linesRead: number | null): ProblemError {
     'payload_too_large',
     `An import body may hold at most ${maxBytes} bytes (IMPORT_MAX_BYTES). ${kept} Split the offers over several requests.`,
   );
-}
-
-/** The stored offer again, withdrawn: written through the one write path like any import. */
-function withdrawn(offer: Offer, projectId: string, externalId: string): OfferInput {
-  return {
-    externalId: ownedExternalId(projectId, externalId),
-    title: offer.title,
-    description: offer.description,
-    category: offer.category,
-    tags: offer.tags,
-    location: { ...offer.location },
-    price: { ...offer.price },
-    publisher: { ...offer.publisher },
-    url: offer.url,
-    attributes: offer.attributes,
-    status: 'withdrawn',
-    publishedAt: Date.parse(offer.publishedAt),
-    expiresAt: offer.expiresAt === null ? null : Date.parse(offer.expiresAt),
-    projectId,
-  };
 }
