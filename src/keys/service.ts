@@ -1,4 +1,3 @@
-import type { RefreshTokenStore } from '../auth/refresh-token-store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
@@ -59,7 +58,14 @@ export function createKeyService(deps: {
   store: KeyStore;
   projects: ProjectStore;
   clock: Clock;
-  refreshTokens: Pick<RefreshTokenStore, 'revokeForKey'>;
+  /** The auth server's refresh tokens (auth/refresh-token-store.ts), as far as keys end them. */
+  refreshTokens: {
+    revokeForKey(
+      keyId: string,
+      reason: 'key_revoked' | 'refresh_permission_withdrawn',
+      at: number,
+    ): Promise<number>;
+  };
   /** Called after a change verifiers must see, so this process does not wait for its poll. */
   onKeyChanged?: (keyHash: string) => void | Promise<void>;
 }): KeyService {

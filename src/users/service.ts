@@ -1,4 +1,3 @@
-import type { RefreshTokenStore } from '../auth/refresh-token-store.js';
 import type { Clock } from '../platform/clock.js';
 import { normaliseEmail } from '../platform/email.js';
 import type { Environment } from '../platform/environment.js';
@@ -25,7 +24,10 @@ export interface UserService {
 
 export function createUserService(deps: {
   store: UserStore;
-  refreshTokens: RefreshTokenStore;
+  /** The auth server's refresh tokens (auth/refresh-token-store.ts), as far as users end them. */
+  refreshTokens: {
+    revokeForUser(userId: string, reason: 'user_disabled' | 'password_changed', at: number): Promise<number>;
+  };
   clock: Clock;
 }): UserService {
   const { store, clock } = deps;
