@@ -1,7 +1,7 @@
 import { loadConfig } from '../src/config/config.js';
-import { createRequestLimits } from '../src/http/rate-limit.js';
-import type { KeyRecord } from '../src/keys/store.js';
+import type { KeyRecord } from '../src/keys/model.js';
 import { createMemoryRateLimiter } from '../src/limits/rate-limiter.js';
+import { createRequestLimits } from '../src/limits/request-limits.js';
 import { systemClock } from '../src/platform/clock.js';
 import { createUsageMeter } from '../src/usage/meter.js';
 

@@ -16,19 +16,26 @@ import {
 import { createSigningKeys, type SigningKeys } from './auth/signing-keys.js';
 import { CLOCK_SKEW_SECONDS, createTokenService, type TokenService } from './auth/tokens.js';
 import type { Config } from './config/config.js';
+import type { ConsoleSearch } from './console/model.js';
+import { createOperatorActions, type OperatorActions } from './console/service.js';
+import { createConsoleSearch } from './console/store.js';
 import type { Database } from './db/database.js';
 import { openPostgres } from './db/postgres.js';
 import { openSqlite } from './db/sqlite.js';
 import { createDeveloperService, type DeveloperService } from './developers/service.js';
 import { createDeveloperStore } from './developers/store.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
+import { createHealthProbes, type HealthProbes } from './health/probes.js';
 import { authUrls, baseUrls } from './http/urls.js';
 import { createKeyService, type KeyService } from './keys/service.js';
-import { createKeyStore, type KeyStore } from './keys/store.js';
+import { createKeyStore } from './keys/store.js';
 import { createKeyVerifier, type KeyVerifier } from './keys/verifier.js';
 import { createMemoryRateLimiter, type RateLimiter } from './limits/rate-limiter.js';
 import { createRedisRateLimiter, createSharedRateLimiter } from './limits/redis-rate-limiter.js';
+import { createMeService, type MeService } from './me/service.js';
+import { createMeStore } from './me/store.js';
 import { cursorKeyFrom } from './offers/cursor.js';
+import { createOfferImports, type OfferImports } from './offers/import-http.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
 import { createOfferService, type OfferService } from './offers/service.js';
 import { createOfferStore } from './offers/store-sql.js';
@@ -39,6 +46,7 @@ import type { Clock } from './platform/clock.js';
 import { type Environment, isEnvironment } from './platform/environment.js';
 import { connectRedis, type RedisConnection } from './platform/redis.js';
 import { createSecretBox, loadMasterSecret } from './platform/secret-box.js';
+import { createDeveloperActions, type DeveloperActions } from './portal/service.js';
 import { createProjectService, type ProjectService } from './projects/service.js';
 import { createProjectStore } from './projects/store.js';
 import type { SearchIndex } from './search/engine.js';
@@ -60,12 +68,15 @@ export interface Deps {
   developers: DeveloperService;
   projects: ProjectService;
   keys: KeyService;
-  keyStore: KeyStore;
   keyVerifier: KeyVerifier;
   offers: OfferService;
+  /** `POST /v1/offers/import`: NDJSON through the offer service. */
+  offerImports: OfferImports;
   /** Issue 12: the in-memory search index per environment (`serve` builds them). */
   searchIndexes: LiveIndexes;
   users: UserService;
+  /** The end-user API's favorites, saved searches and own offers (SPEC §6). */
+  me: MeService;
   signingKeys: SigningKeys;
   tokens: TokenService;
   /** SPEC §5.4: the OAuth 2.0 / OpenID Connect door (codes, grants, ID tokens). */
@@ -83,11 +94,19 @@ export interface Deps {
   usageMeter: UsageMeter | null;
   usage: UsageService;
   metrics: Metrics;
+  /** What `/readyz` asks: the database, Redis, the search index. */
+  health: HealthProbes;
   /** Issue 5: the developer portal and the operator console. */
   operators: OperatorService;
   sessions: SessionService;
   applications: ApplicationService;
   audit: AuditLog;
+  /** What a developer does in the portal, ownership-checked and audited in one place. */
+  developerActions: DeveloperActions;
+  /** What an operator does from the console or the CLI, audited in one place. */
+  operatorActions: OperatorActions;
+  /** The console's paged lists (developers, keys, projects). */
+  consoleSearch: ConsoleSearch;
   close(): Promise<void>;
 }
 
@@ -261,6 +280,34 @@ export function createDeps(
           onFallback: () => metrics.rateLimitLocalFallbacks.inc(),
         })
       : local;
+  const operators = createOperatorService({ store: createOperatorStore(db), clock });
+  const sessions = createSessionService({
+    store: createSessionStore(db),
+    clock,
+    idleMs: config.portalSessionIdleMs,
+    absoluteMs: config.portalSessionMaxMs,
+  });
+  const applications = createApplicationService({
+    store: createApplicationStore(db),
+    keys,
+    box: createSecretBox(masterSecret, 'api-key-reveal'),
+    clock,
+    autoApproveTesting: config.autoApproveTesting,
+  });
+  const audit = createAuditLog({ store: createAuditStore(db), clock });
+  const usage = createUsageService({ store: usageStore, clock });
+  const developerActions = createDeveloperActions({ developers, projects, keys, applications, usage, audit });
+  const operatorActions = createOperatorActions({
+    applications,
+    keys,
+    audit,
+    operators,
+    developers,
+    sessions,
+    projects,
+    loginThrottle,
+    announceUnlock: (account) => changeBus.publish(LOGIN_UNLOCK_TOPIC, account),
+  });
   return {
     config,
     clock,
@@ -269,9 +316,10 @@ export function createDeps(
     developers,
     projects,
     keys,
-    keyStore,
     keyVerifier,
     offers,
+    me: createMeService({ store: createMeStore(db), offers, clock }),
+    offerImports: createOfferImports({ offers, db, maxBytes: config.importMaxBytes }),
     searchIndexes,
     users,
     signingKeys,
@@ -284,23 +332,20 @@ export function createDeps(
     changeBus,
     rateLimiter,
     usageMeter,
-    usage: createUsageService({ store: usageStore, clock }),
+    usage,
     metrics,
-    operators: createOperatorService({ store: createOperatorStore(db), clock }),
-    sessions: createSessionService({
-      store: createSessionStore(db),
-      clock,
-      idleMs: config.portalSessionIdleMs,
-      absoluteMs: config.portalSessionMaxMs,
+    health: createHealthProbes({
+      db,
+      redisState: () => redis?.state ?? 'not_configured',
+      searchReady: () => searchIndexes.ready(),
     }),
-    applications: createApplicationService({
-      store: createApplicationStore(db),
-      keys,
-      box: createSecretBox(masterSecret, 'api-key-reveal'),
-      clock,
-      autoApproveTesting: config.autoApproveTesting,
-    }),
-    audit: createAuditLog({ store: createAuditStore(db), clock }),
+    operators,
+    sessions,
+    applications,
+    audit,
+    operatorActions,
+    developerActions,
+    consoleSearch: createConsoleSearch(db),
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
       await usageMeter

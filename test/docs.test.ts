@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_SPEC } from '../src/config/config.js';
 import { renderConfigDocs } from '../src/config/config-docs.js';
 import { renderErrorDocs } from '../src/http/error-docs.js';
-import { ERRORS } from '../src/http/errors.js';
+import { ERRORS, PAGE_ERRORS } from '../src/http/errors.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -11,6 +11,8 @@ describe('generated docs', () => {
   it('docs/errors.md matches the error table (run npm run docs:generate)', () => {
     expect(read('docs/errors.md')).toBe(renderErrorDocs());
     for (const code of Object.keys(ERRORS)) expect(read('docs/errors.md')).toContain(`## ${code}`);
+    for (const code of Object.keys(PAGE_ERRORS))
+      expect(read('docs/errors.md')).toContain(`id="page-${code}"`);
   });
 
   it('docs/config.md matches the config table (run npm run docs:generate)', () => {

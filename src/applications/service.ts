@@ -4,7 +4,8 @@ import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
 import type { SecretBox } from '../platform/secret-box.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { ApplicationState, ApplicationStore, KeyApplication } from './store.js';
+import type { ApplicationState, KeyApplication } from './model.js';
+import type { ApplicationStore } from './store.js';
 
 export const MAX_REASON_LENGTH = 1000;
 

@@ -1,25 +1,6 @@
 import type { Database, SqlValue } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
-
-export type ApplicationState = 'pending' | 'approved' | 'rejected';
-
-/** An application for a key (SPEC §4): a project asks for a key of one environment. */
-export interface KeyApplication {
-  id: string;
-  projectId: string;
-  environment: Environment;
-  wantsRefresh: boolean;
-  refreshReason: string;
-  state: ApplicationState;
-  decisionReason: string | null;
-  decidedBy: string | null;
-  decidedAt: number | null;
-  keyId: string | null;
-  /** True while the issued key waits, sealed, for its one reveal. */
-  keyWaiting: boolean;
-  revealedAt: number | null;
-  createdAt: number;
-}
+import type { ApplicationState, KeyApplication } from './model.js';
 
 interface ApplicationRow {
   id: string;

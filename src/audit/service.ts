@@ -1,6 +1,7 @@
 import type { Clock } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
-import type { ActorKind, AuditEntry, AuditFilter, AuditStore } from './store.js';
+import type { ActorKind, AuditEntry, AuditFilter } from './model.js';
+import type { AuditStore } from './store.js';
 
 export interface Actor {
   kind: ActorKind;

@@ -1,29 +1,5 @@
 import type { Database, SqlValue } from '../db/database.js';
-
-export type ActorKind = 'developer' | 'operator' | 'cli' | 'system';
-
-/** One line of the audit log: who did what to which thing, when and from where (SPEC §4). */
-export interface AuditEntry {
-  id: string;
-  at: number;
-  actorKind: ActorKind;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  detail: Record<string, unknown>;
-  clientIp: string | null;
-}
-
-export interface AuditFilter {
-  action?: string;
-  actor?: string;
-  target?: string;
-  limit?: number;
-  /** Entries to skip (newest first), for paging. */
-  offset?: number;
-}
+import type { ActorKind, AuditEntry, AuditFilter } from './model.js';
 
 interface AuditRow {
   id: string;

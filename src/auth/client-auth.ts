@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestLimits } from '../http/rate-limit.js';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import type { Environment } from '../platform/environment.js';
 import { oauthClientRefusal } from './client-rules.js';
 

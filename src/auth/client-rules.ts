@@ -1,5 +1,5 @@
+import type { KeyRecord } from '../keys/model.js';
 import { isPublishable } from '../keys/scopes.js';
-import type { KeyRecord } from '../keys/store.js';
 
 /**
  * Which keys may be OAuth clients (SPEC §5.4 and §3): only secret keys. A publishable key

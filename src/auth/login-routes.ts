@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ERRORS } from '../http/errors.js';
+import { type ErrorCode, type PageErrorCode, pageError } from '../http/errors.js';
 import { formFields } from '../http/form.js';
 import { toProblem } from '../http/problem.js';
 import { MIN_PASSWORD_LENGTH } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
+import type { User } from '../users/model.js';
 import type { UserService } from '../users/service.js';
-import type { User } from '../users/store.js';
 import { pageSecurityHeaders } from '../web/security-headers.js';
 import type { LoginDeps, LoginFlow, Refusal, VerifiedLogin } from './login.js';
 import { ADDRESS_POLICY } from './login-throttle.js';
@@ -26,11 +26,8 @@ export function sendPage(reply: FastifyReply, status: number, body: string, form
 
 export function sendRefusal(reply: FastifyReply, deps: Pick<LoginDeps, 'environment'>, refusal: Refusal) {
   if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
-  return sendPage(
-    reply,
-    refusal.status,
-    errorPage(deps.environment, refusal.title, refusal.message, refusal.code),
-  );
+  const { status, title } = pageError(refusal.code);
+  return sendPage(reply, status, errorPage(deps.environment, title, refusal.message, refusal.code));
 }
 
 /** The login page of a ticket: the same page for both doors (SPEC §5.1, §5.4). */
@@ -61,22 +58,16 @@ export function sendLoginPage(
 /** The browser-facing part of `/connect`: every failure is an HTML page, never JSON, never a redirect. */
 export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): Promise<void> {
   const { environment, flow } = deps;
-  const fail = (reply: FastifyReply, status: number, title: string, message: string, code: string) =>
-    sendRefusal(reply, deps, { ok: false, status, title, message, code });
+  const fail = (reply: FastifyReply, code: PageErrorCode | ErrorCode, message: string) =>
+    sendRefusal(reply, deps, { ok: false, code, message });
 
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(request, error as Error);
-    return fail(reply, ERRORS[problem.code].status, ERRORS[problem.code].title, problem.detail, problem.code);
+    return fail(reply, problem.code, problem.detail);
   });
 
   const signupClosed = (reply: FastifyReply) =>
-    fail(
-      reply,
-      404,
-      'Sign-up is closed',
-      'Accounts in this environment are created by its operator.',
-      'signup_disabled',
-    );
+    fail(reply, 'signup_disabled', 'Accounts in this environment are created by its operator.');
 
   async function finishLogin(reply: FastifyReply, login: VerifiedLogin, user: User) {
     const location = flow.redirectWithTokens(login, await flow.issueTokens(login, user));
@@ -96,22 +87,14 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
     if (!key.ok) return sendRefusal(reply, deps, key);
     const destination = await flow.checkDestination(key.key, single('destination'));
     if (!destination.ok) {
-      return fail(
-        reply,
-        400,
-        'This sign-in link is not valid',
-        destination.reason,
-        'destination_not_allowed',
-      );
+      return fail(reply, 'destination_not_allowed', destination.reason);
     }
     const state = single('state');
     if (state === null || (state !== undefined && state.length > MAX_STATE_LENGTH)) {
       return fail(
         reply,
-        400,
-        'This sign-in link is not valid',
-        `The state must be given once, with at most ${MAX_STATE_LENGTH} characters.`,
         'invalid_state',
+        `The state must be given once, with at most ${MAX_STATE_LENGTH} characters.`,
       );
     }
     const ticket = await flow.issueTicket(reply, {

@@ -1,14 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { extractApiKey } from '../http/api-key-guard.js';
-import type { RequestLimits } from '../http/rate-limit.js';
+import { extractApiKey } from '../http/credentials.js';
+import type { ErrorCode, PageErrorCode } from '../http/errors.js';
+import type { KeyRecord } from '../keys/model.js';
 import { hasScope } from '../keys/scopes.js';
-import type { KeyRecord, KeyStore } from '../keys/store.js';
+import type { KeyService } from '../keys/service.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { ProjectService } from '../projects/service.js';
+import type { User } from '../users/model.js';
 import type { UserService } from '../users/service.js';
-import type { User } from '../users/store.js';
 import { checkDestination, redirectWithTokens } from './destination.js';
 import { connectAccount, type LoginThrottle, loginSubjects } from './login-throttle.js';
 import { type LoginTicket, TICKET_TTL_SECONDS, type TicketIssuer } from './login-ticket.js';
@@ -28,7 +30,7 @@ export interface LoginDeps {
   origin: string;
   clock: Clock;
   verifier: KeyVerifier;
-  keyStore: KeyStore;
+  keys: Pick<KeyService, 'activeKey'>;
   projects: ProjectService;
   users: UserService;
   tokens: TokenService;
@@ -38,13 +40,14 @@ export interface LoginDeps {
   limits?: RequestLimits;
 }
 
-/** A refusal the routes render as an HTML error page (never a redirect). */
+/**
+ * A refusal the routes render as an HTML error page (never a redirect); its status and title
+ * come from the error table's page part (http/errors.ts).
+ */
 export interface Refusal {
   ok: false;
-  status: number;
-  title: string;
+  code: PageErrorCode | ErrorCode;
   message: string;
-  code: string;
   /** Seconds for `Retry-After`. */
   retryAfter?: number;
 }
@@ -70,18 +73,11 @@ export const KEY_PROBLEMS: Record<string, string> = {
   api_key_conflict: 'The application sent two different API keys.',
 };
 
-const unavailable = (message: string, code: string): Refusal => ({
-  ok: false,
-  status: 400,
-  title: 'Sign-in is not available',
-  message,
-  code,
-});
+const refused = (code: PageErrorCode, message: string): Refusal => ({ ok: false, code, message });
+const unavailable = (message: string, code: PageErrorCode): Refusal => refused(code, message);
 
 const tooMany: Refusal = {
   ok: false,
-  status: 429,
-  title: 'Too many attempts',
   message: 'Too many invalid sign-in links from your address. Try again in a minute.',
   code: 'rate_limited',
   retryAfter: 60,
@@ -104,10 +100,7 @@ export function createLoginFlow(deps: LoginDeps) {
 
   /** The key of a ticket, re-read: it may have been revoked while the user was typing. */
   async function activeKey(keyId: string): Promise<KeyRecord | null> {
-    const key = await deps.keyStore.get(keyId);
-    if (key?.state !== 'active' || key.environment !== environment) return null;
-    if (key.expiresAt !== null && key.expiresAt <= deps.clock.now()) return null;
-    return key;
+    return deps.keys.activeKey(keyId, environment);
   }
 
   return {
@@ -135,7 +128,7 @@ export function createLoginFlow(deps: LoginDeps) {
         } catch {
           return tooMany;
         }
-        return unavailable(KEY_PROBLEMS[verified.code] as string, verified.code);
+        return unavailable(KEY_PROBLEMS[verified.code] as string, verified.code as PageErrorCode);
       }
       // A publishable key lives in browsers and apps, in the open: it signs nobody in (issue 16).
       if (!hasScope(verified.key, 'auth')) {
@@ -175,36 +168,22 @@ export function createLoginFlow(deps: LoginDeps) {
 
     /** Ticket + CSRF cookie + key + destination of a posted form or a page link. */
     async verifyTicket(request: FastifyRequest, rawTicket: string): Promise<VerifiedLogin | Refusal> {
-      const refused = (status: number, title: string, message: string, code: string): Refusal => ({
-        ok: false,
-        status,
-        title,
-        message,
-        code,
-      });
       // Fetch metadata: a browser says where the form came from; only this origin may post it.
       const site = request.headers['sec-fetch-site'];
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-        return refused(403, 'Request refused', 'This form was not sent from this site.', 'csrf_rejected');
+        return refused('csrf_rejected', 'This form was not sent from this site.');
       }
       const verified = await deps.tickets.verify(rawTicket, nonceFrom(request));
       if ('error' in verified) {
         return verified.error === 'expired'
-          ? refused(400, 'This sign-in page expired', 'The sign-in page was open too long.', 'login_expired')
+          ? refused('login_expired', 'The sign-in page was open too long.')
           : refused(
-              403,
-              'Request refused',
-              'This form could not be verified (is the page open in another browser, or are cookies blocked?).',
               'csrf_rejected',
+              'This form could not be verified (is the page open in another browser, or are cookies blocked?).',
             );
       }
       if (verified.environment !== environment) {
-        return refused(
-          403,
-          'Request refused',
-          'This form belongs to the other environment.',
-          'csrf_rejected',
-        );
+        return refused('csrf_rejected', 'This form belongs to the other environment.');
       }
       const key = await activeKey(verified.keyId);
       const destination = key ? await this.checkDestination(key, verified.destination) : undefined;

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
-import { extractApiKey } from '../http/api-key-guard.js';
-import { ERRORS } from '../http/errors.js';
+import { extractApiKey } from '../http/credentials.js';
+import { ERRORS, type PageErrorCode } from '../http/errors.js';
 import { toProblem } from '../http/problem.js';
-import type { RequestLimits } from '../http/rate-limit.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import { authenticateClient } from './client-auth.js';
 import { oauthClientRefusal } from './client-rules.js';
 import { type LoginFlow, redirectWithError } from './login.js';
@@ -87,33 +87,23 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
     const repeated = Object.keys(query).filter((name) => typeof query[name] !== 'string');
     const single = (name: string): string | undefined =>
       typeof query[name] === 'string' ? (query[name] as string) : undefined;
-    const page = (status: number, title: string, message: string, code: string) =>
-      sendRefusal(reply, deps, { ok: false, status, title, message, code });
+    const page = (code: PageErrorCode, message: string) =>
+      sendRefusal(reply, deps, { ok: false, code, message });
 
     // 1. Who asks and where to: until both are verified, nothing redirects (RFC 6749 §4.1.2.1).
     if (repeated.includes('client_id')) {
-      return page(
-        400,
-        'This sign-in link is not valid',
-        'The client_id was given more than once.',
-        'invalid_client',
-      );
+      return page('invalid_client', 'The client_id was given more than once.');
     }
     const client = await deps.flow.checkClientId(single('client_id'));
     if (!client.ok) return sendRefusal(reply, deps, client);
     const refusal = oauthClientRefusal(client.key);
-    if (refusal) return page(400, 'Sign-in is not available', refusal, 'invalid_client');
+    if (refusal) return page('invalid_client', refusal);
     const redirect = await deps.flow.checkDestination(
       client.key,
       repeated.includes('redirect_uri') ? null : single('redirect_uri'),
     );
     if (!redirect.ok) {
-      return page(
-        400,
-        'This sign-in link is not valid',
-        redirect.reason.replace('destination', 'redirect_uri'),
-        'invalid_redirect_uri',
-      );
+      return page('invalid_redirect_uri', redirect.reason.replace('destination', 'redirect_uri'));
     }
 
     // 2. Everything else answers at the client's redirect URI.

@@ -1,6 +1,6 @@
 import { calculatePKCECodeChallenge } from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import { grantedScope, parseScope, S256_CHALLENGE, verifierMatches } from './oauth.js';
 
 describe('PKCE S256 (RFC 7636)', () => {

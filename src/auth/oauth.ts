@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { newId, randomBase62 } from '../platform/ids.js';
-import type { User, UserStore } from '../users/store.js';
+import type { User } from '../users/model.js';
+import type { UserStore } from '../users/store.js';
 import { type AuthorizationCodeStore, CODE_TTL_MS, hashCode } from './authorization-codes.js';
 import type { OAuthRequest } from './login-ticket.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';

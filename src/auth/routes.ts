@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import type { RequestLimits } from '../http/rate-limit.js';
-import type { KeyStore } from '../keys/store.js';
+import type { KeyService } from '../keys/service.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { ProjectService } from '../projects/service.js';
@@ -23,7 +22,7 @@ export interface AuthRouteDeps {
   signupEnabled: boolean;
   clock: Clock;
   verifier: KeyVerifier;
-  keyStore: KeyStore;
+  keys: Pick<KeyService, 'activeKey'>;
   projects: ProjectService;
   users: UserService;
   tokens: TokenService;
@@ -37,23 +36,12 @@ export interface AuthRouteDeps {
   limits?: RequestLimits;
 }
 
-const CSS = fs.readFileSync(new URL('../web/assets/vitrine.css', import.meta.url), 'utf8');
-const FAVICON = fs.readFileSync(new URL('../web/assets/favicon.svg', import.meta.url), 'utf8');
-
 /**
  * `{auth_url}` (SPEC §5): the login pages (HTML, login-routes.ts), the token endpoints of
  * `/connect` clients (token-routes.ts) and the OAuth 2.0 / OpenID Connect door (oauth-routes.ts),
  * both doors sharing one login flow (login.ts).
  */
-export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
-  app.get('/assets/vitrine.css', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS),
-  );
-  for (const path of ['/assets/favicon.svg', '/favicon.ico']) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
-      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
-    );
-  }
+export async function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
   const flow = createLoginFlow(deps);
   await app.register(async (pages) => loginRoutes(pages, { ...deps, flow }));
   await app.register(async (pages) => oauthRoutes(pages, { ...deps, flow }));

@@ -134,10 +134,16 @@ export function createSigningKeys(deps: {
         };
       }
     }
-    const set = { loadedAt: performance.now(), version, signer, published };
+    const set = { loadedAt: clock.now(), version, signer, published };
     cache.set(environment, set);
     return set;
   }
+
+  /** Checked within CACHE_CHECK_MS by the injected clock (issue 14); a clock set back rechecks. */
+  const recent = (set: CachedSet) => {
+    const age = clock.now() - set.loadedAt;
+    return age >= 0 && age < CACHE_CHECK_MS;
+  };
 
   const stillPublished = (entry: { unpublishAt: number | null }) =>
     entry.unpublishAt === null || entry.unpublishAt > clock.now();
@@ -145,9 +151,9 @@ export function createSigningKeys(deps: {
   async function current(environment: Environment, force = false): Promise<CachedSet> {
     const cached = cache.get(environment);
     if (cached && !force) {
-      if (performance.now() - cached.loadedAt < CACHE_CHECK_MS) return cached;
+      if (recent(cached)) return cached;
       if ((await readCounter(db, 'signing_keys')) === cached.version) {
-        cached.loadedAt = performance.now();
+        cached.loadedAt = clock.now();
         return cached;
       }
     }
@@ -174,7 +180,7 @@ export function createSigningKeys(deps: {
       const found = set.published.get(kid);
       if (found) return stillPublished(found) ? found.key : undefined;
       // A key rotated in by another instance moments ago: look once more, at most every CACHE_CHECK_MS.
-      if (performance.now() - set.loadedAt < CACHE_CHECK_MS) return undefined;
+      if (recent(set)) return undefined;
       const reloaded = (await load(environment)).published.get(kid);
       return reloaded && stillPublished(reloaded) ? reloaded.key : undefined;
     },

@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import { extractApiKey } from '../http/api-key-guard.js';
+import { extractApiKey } from '../http/credentials.js';
 import { ProblemError } from '../http/errors.js';
-import type { RequestLimits } from '../http/rate-limit.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { authenticateClient } from './client-auth.js';

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { newId, randomBase62 } from '../platform/ids.js';
-import type { User, UserStore } from '../users/store.js';
+import type { User } from '../users/model.js';
+import type { UserStore } from '../users/store.js';
 import type { RefreshTokenRecord, RefreshTokenStore } from './refresh-token-store.js';
 import type { RevokedFamilies } from './revoked-families.js';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';

@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
-import { createConsoleSearch } from '../console/store.js';
 import type { Deps } from '../deps.js';
+import type { KeyRecord } from '../keys/model.js';
 import { describeFixedFilters, parseFixedFilters } from '../keys/publishable.js';
 import { parseRollOverlap } from '../keys/roll-overlap.js';
 import { keyScopes } from '../keys/scopes.js';
-import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { Project } from '../projects/store.js';
-import { cliActor, operatorActions } from './actor.js';
+import type { Project } from '../projects/model.js';
+import { cliActor } from './actor.js';
 import { iso, parseTimestamp, print, readSecretFromStdin, table } from './io.js';
 import { registerKeyLimitCommands } from './key-limits.js';
 
@@ -60,14 +59,7 @@ export function registerAccountCommands(
     .action(async (o: { email: string; name?: string; passwordStdin?: boolean; json?: boolean }) => {
       const password = o.passwordStdin ? await readSecretFromStdin('password') : undefined;
       const developer = await withDeps(async (d) => {
-        const created = await d.developers.add({ email: o.email, name: o.name, password });
-        await d.audit.record(
-          cliActor(),
-          'developer.create',
-          { type: 'developer', id: created.id },
-          { email: created.email },
-        );
-        return created;
+        return d.operatorActions.addDeveloper(cliActor(), { email: o.email, name: o.name, password });
       });
       print(
         {
@@ -91,7 +83,7 @@ export function registerAccountCommands(
     .action(async (o: { search?: string; json?: boolean }) => {
       // Every match, page after page (the console shows them 50 at a time).
       const list = await withDeps(async (d) => {
-        const search = createConsoleSearch(d.db);
+        const search = d.consoleSearch;
         const all = [];
         for (let page = 1; ; page += 1) {
           const found = await search.developers(o.search ?? '', page);
@@ -125,7 +117,7 @@ export function registerAccountCommands(
     .option('--json', 'print one JSON object')
     .action(async (developerId: string, o: { json?: boolean }) => {
       const { endedSessions } = await withDeps((d) =>
-        operatorActions(d).disableDeveloper(cliActor(), developerId),
+        d.operatorActions.disableDeveloper(cliActor(), developerId),
       );
       print(
         {
@@ -156,23 +148,13 @@ export function registerAccountCommands(
         json?: boolean;
       }) => {
         const project = await withDeps(async (d) => {
-          const created = await d.projects.add({
+          return d.operatorActions.addProject(cliActor(), {
             name: o.name,
             ownerEmail: o.owner,
             description: o.description,
             website: o.website,
             redirectUris: o.redirectUri,
           });
-          await d.audit.record(
-            cliActor(),
-            'project.create',
-            { type: 'project', id: created.id },
-            {
-              name: created.name,
-              redirectUris: created.redirectUris,
-            },
-          );
-          return created;
         });
         const uris = project.redirectUris.map((u) => `\n  redirect ${u}`).join('');
         print(
@@ -240,7 +222,7 @@ export function registerAccountCommands(
         }
         const kind = o.publishable ? 'publishable' : 'secret';
         const issued = await withDeps(async (d) => {
-          const key = await d.keys.issue({
+          const key = await d.operatorActions.issueKey(cliActor(), {
             projectId: o.project,
             environment: o.env,
             expiresAt,
@@ -248,23 +230,6 @@ export function registerAccountCommands(
             allowedOrigins: o.origin,
             fixedFilters: parseFixedFilters(o.filter),
           });
-          // The audit entry names the key, never the secret.
-          await d.audit.record(
-            cliActor(),
-            'key.issue',
-            { type: 'key', id: key.record.id },
-            {
-              projectId: o.project,
-              environment: o.env,
-              ...(o.publishable
-                ? {
-                    kind,
-                    allowedOrigins: key.record.allowedOrigins,
-                    fixedFilters: key.record.fixedFilters,
-                  }
-                : {}),
-            },
-          );
           return key;
         });
         const what = o.publishable ? 'publishable key' : 'key';
@@ -316,7 +281,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => operatorActions(d).revoke(cliActor(), keyId));
+      const key = await withDeps((d) => d.operatorActions.revoke(cliActor(), keyId));
       print({ json: keyJson(key), text: `Revoked key ${key.id}` }, Boolean(o.json));
     });
   keys
@@ -327,7 +292,7 @@ export function registerAccountCommands(
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { overlap: string; json?: boolean }) => {
       const overlap = parseRollOverlap(o.overlap);
-      const issued = await withDeps((d) => operatorActions(d).rollKey(cliActor(), keyId, overlap));
+      const issued = await withDeps((d) => d.operatorActions.rollKey(cliActor(), keyId, overlap));
       print(
         {
           json: { ...keyJson(issued.record), key: issued.key, overlap },
@@ -342,7 +307,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => operatorActions(d).grantRefresh(cliActor(), keyId));
+      const key = await withDeps((d) => d.operatorActions.grantRefresh(cliActor(), keyId));
       print({ json: keyJson(key), text: `Key ${key.id} may now obtain refresh tokens` }, Boolean(o.json));
     });
   keys
@@ -351,7 +316,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const r = await withDeps((d) => operatorActions(d).revokeRefresh(cliActor(), keyId));
+      const r = await withDeps((d) => d.operatorActions.revokeRefresh(cliActor(), keyId));
       print(
         {
           json: { ...keyJson(r.key), revokedRefreshTokens: r.revokedRefreshTokens },
@@ -366,7 +331,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => operatorActions(d).grantWrite(cliActor(), keyId));
+      const key = await withDeps((d) => d.operatorActions.grantWrite(cliActor(), keyId));
       print(
         { json: keyJson(key), text: `Key ${key.id} may now write its project's offers` },
         Boolean(o.json),
@@ -378,7 +343,7 @@ export function registerAccountCommands(
     .argument('<keyId>', 'key id (key_…)')
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { json?: boolean }) => {
-      const key = await withDeps((d) => operatorActions(d).revokeWrite(cliActor(), keyId));
+      const key = await withDeps((d) => d.operatorActions.revokeWrite(cliActor(), keyId));
       print({ json: keyJson(key), text: `Key ${key.id} may no longer write offers` }, Boolean(o.json));
     });
   registerKeyLimitCommands(keys, withDeps);

@@ -1,7 +1,5 @@
 import os from 'node:os';
 import type { Actor } from '../audit/service.js';
-import { createOperatorActions, type OperatorActions } from '../console/service.js';
-import type { Deps } from '../deps.js';
 
 /** Who the audit log names for a CLI command: the operating-system account that ran it. */
 export function cliActor(): Actor {
@@ -13,6 +11,3 @@ export function cliActor(): Actor {
   }
   return { kind: 'cli', id: user, email: null, ip: null };
 }
-
-/** The console's actions, for the CLI: the same rules and the same audit entries. */
-export const operatorActions = (d: Deps): OperatorActions => createOperatorActions(d);

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { Deps } from '../deps.js';
 import { MAX_PLAN_RPS } from '../keys/service.js';
 import { UsageError } from '../platform/usage-error.js';
-import { cliActor, operatorActions } from './actor.js';
+import { cliActor } from './actor.js';
 import { print, table } from './io.js';
 
 type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
@@ -27,7 +27,7 @@ export function registerKeyLimitCommands(keys: Command, withDeps: WithDeps): voi
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, o: { rate?: number; default?: boolean; json?: boolean }) => {
       if ((o.rate === undefined) === !o.default) throw new UsageError('give either --rate N or --default');
-      const key = await withDeps((d) => operatorActions(d).setPlan(cliActor(), keyId, o.rate ?? null));
+      const key = await withDeps((d) => d.operatorActions.setPlan(cliActor(), keyId, o.rate ?? null));
       print(
         {
           json: { id: key.id, environment: key.environment, rateLimitRps: key.rateLimitRps },

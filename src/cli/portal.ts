@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { KeyApplication } from '../applications/store.js';
-import type { AuditEntry } from '../audit/store.js';
+import type { KeyApplication } from '../applications/model.js';
+import type { AuditEntry } from '../audit/model.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../platform/usage-error.js';
-import { cliActor, operatorActions } from './actor.js';
+import { cliActor } from './actor.js';
 import { iso, print, readSecretFromStdin, table } from './io.js';
 
 type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
@@ -56,16 +56,7 @@ export function registerPortalCommands(program: Command, withDeps: WithDeps): vo
       if (!o.passwordStdin) throw new UsageError('give the password on standard input with --password-stdin');
       const password = await readSecretFromStdin('password');
       const operator = await withDeps(async (d) => {
-        const created = await d.operators.add({ email: o.email, name: o.name, password });
-        await d.audit.record(
-          cliActor(),
-          'operator.create',
-          { type: 'operator', id: created.id },
-          {
-            email: created.email,
-          },
-        );
-        return created;
+        return d.operatorActions.addOperator(cliActor(), { email: o.email, name: o.name, password });
       });
       print(
         {
@@ -115,7 +106,7 @@ export function registerPortalCommands(program: Command, withDeps: WithDeps): vo
       if (!o.passwordStdin) throw new UsageError('give the password on standard input with --password-stdin');
       const password = await readSecretFromStdin('password');
       const { endedSessions } = await withDeps((d) =>
-        operatorActions(d).setOperatorPassword(cliActor(), operatorId, password),
+        d.operatorActions.setOperatorPassword(cliActor(), operatorId, password),
       );
       print(
         {
@@ -131,7 +122,7 @@ export function registerPortalCommands(program: Command, withDeps: WithDeps): vo
     .option('--json', 'print one JSON object')
     .action(async (operatorId: string, o: { json?: boolean }) => {
       const { endedSessions } = await withDeps((d) =>
-        operatorActions(d).disableOperator(cliActor(), operatorId),
+        d.operatorActions.disableOperator(cliActor(), operatorId),
       );
       print(
         {
@@ -180,7 +171,7 @@ export function registerPortalCommands(program: Command, withDeps: WithDeps): vo
     .option('--json', 'print one JSON object')
     .action(async (id: string, o: { grantRefresh?: boolean; json?: boolean }) => {
       const a = await withDeps((d) =>
-        operatorActions(d).approve(cliActor(), id, { grantRefresh: o.grantRefresh }),
+        d.operatorActions.approve(cliActor(), id, { grantRefresh: o.grantRefresh }),
       );
       print(
         {
@@ -197,7 +188,7 @@ export function registerPortalCommands(program: Command, withDeps: WithDeps): vo
     .requiredOption('--reason <text>', 'why (shown to the developer)')
     .option('--json', 'print one JSON object')
     .action(async (id: string, o: { reason: string; json?: boolean }) => {
-      const a = await withDeps((d) => operatorActions(d).reject(cliActor(), id, o.reason));
+      const a = await withDeps((d) => d.operatorActions.reject(cliActor(), id, o.reason));
       print({ json: applicationJson(a), text: `Rejected ${a.id}` }, Boolean(o.json));
     });
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { LOGIN_UNLOCK_TOPIC, unlockAccount } from '../auth/login-throttle.js';
+import { unlockAccount } from '../auth/login-throttle.js';
 import type { Deps } from '../deps.js';
 import type { Environment } from '../platform/environment.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { User } from '../users/store.js';
+import type { User } from '../users/model.js';
 import { cliActor } from './actor.js';
 import { iso, print, readSecretFromStdin, table } from './io.js';
 
@@ -116,8 +116,7 @@ export function registerAuthCommands(
       const announced = await withDeps(async (d) => {
         // Each instance keeps its own counts: only the change bus (Redis) reaches them.
         const reached = d.redis?.state === 'ready';
-        await d.changeBus.publish(LOGIN_UNLOCK_TOPIC, account);
-        await d.audit.record(cliActor(), 'login.unlock', { type: 'account', id: account });
+        await d.operatorActions.unlockLogin(cliActor(), account);
         return reached;
       });
       print(

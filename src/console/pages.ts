@@ -1,8 +1,8 @@
-import type { KeyApplication } from '../applications/store.js';
-import type { AuditEntry } from '../audit/store.js';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyApplication } from '../applications/model.js';
+import type { AuditEntry } from '../audit/model.js';
+import type { KeyRecord } from '../keys/model.js';
 import { keyFacts, keyTable } from '../portal/pages.js';
-import type { Project } from '../projects/store.js';
+import type { Project } from '../projects/model.js';
 import type { UsageDay } from '../usage/service.js';
 import { stateBadge } from '../web/badges.js';
 import { confirmationBody } from '../web/confirm.js';
@@ -10,7 +10,7 @@ import { formatTime } from '../web/format.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { appLayout, csrfField } from '../web/layout.js';
 import { usageChart } from '../web/usage-chart.js';
-import type { DeveloperRow, Paged } from './store.js';
+import type { DeveloperRow, Paged } from './model.js';
 
 /** The operator console's pages (SPEC §4, issue 5). Plain forms, no script. */
 export interface ConsoleSession {

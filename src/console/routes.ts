@@ -1,21 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApplicationState } from '../applications/model.js';
 import type { ApplicationService } from '../applications/service.js';
-import type { ApplicationState } from '../applications/store.js';
 import type { AuditLog } from '../audit/service.js';
 import { type LoginThrottle, unlockAccount } from '../auth/login-throttle.js';
-import type { Database } from '../db/database.js';
 import type { DeveloperService } from '../developers/service.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { KeyService } from '../keys/service.js';
-import type { KeyRecord, KeyStore } from '../keys/store.js';
 import type { OperatorService } from '../operators/service.js';
 import { UsageError } from '../platform/usage-error.js';
+import type { Project } from '../projects/model.js';
 import type { ProjectService } from '../projects/service.js';
-import type { Project } from '../projects/store.js';
 import type { SessionService } from '../sessions/service.js';
 import type { UsageService } from '../usage/service.js';
 import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
 import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
+import { CONSOLE_PAGE_SIZE, type ConsoleSearch } from './model.js';
 import {
   type ApplicationView,
   applicationsPage,
@@ -26,24 +26,22 @@ import {
   keysPage,
   projectsPage,
 } from './pages.js';
-import { createOperatorActions } from './service.js';
-import { CONSOLE_PAGE_SIZE, createConsoleSearch } from './store.js';
+import type { OperatorActions } from './service.js';
 
 export interface ConsoleDeps {
   secure: boolean;
-  db: Database;
   operators: OperatorService;
   developers: DeveloperService;
   projects: ProjectService;
   keys: KeyService;
-  keyStore: KeyStore;
   applications: ApplicationService;
   usage: UsageService;
   sessions: SessionService;
   audit: AuditLog;
   throttle: LoginThrottle;
-  /** Issue 13: tells the other instances to unlock too (the change bus), when there is one. */
-  onUnlock?: (account: string) => Promise<void>;
+  /** What an operator does, audited (console/service.ts); built once by createDeps. */
+  operatorActions: OperatorActions;
+  consoleSearch: ConsoleSearch;
 }
 
 const FLASHES = {
@@ -71,7 +69,7 @@ const text = (request: FastifyRequest, name: string) => {
 };
 
 /** The operator console at `/console/` (SPEC §4, issue 5): operators only. */
-export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
+export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const area = sessionArea(app, {
     area: 'console',
     kind: 'operator',
@@ -82,15 +80,15 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
     authenticate: (email, password) => deps.operators.authenticate(email, password),
     load: (id) => deps.operators.get(id),
   });
-  const actions = createOperatorActions(deps);
+  const actions = deps.operatorActions;
   const flash = flashes('console', deps.secure, FLASHES);
-  const search = createConsoleSearch(deps.db);
+  const search = deps.consoleSearch;
   const view = (s: Signed) => ({ who: s.account.email, csrf: s.session.csrfToken });
   const idParam = (request: FastifyRequest) => String((request.params as { id?: string }).id ?? '');
   const ownerEmail = async (project: Project | undefined) =>
     project ? ((await deps.developers.get(project.developerId))?.email ?? project.developerId) : '—';
   const notFound = (reply: FastifyReply, what: string) =>
-    area.fail(reply, 404, 'Not found', `There is no ${what} with this id.`, 'not_found');
+    area.fail(reply, 'not_found', `There is no ${what} with this id.`);
 
   app.get('/console/', async (_request, reply) =>
     reply.code(303).header('location', '/console/applications').send(),
@@ -129,13 +127,13 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
   app.get('/console/keys', async (request, reply) => {
     const q = text(request, 'q').trim();
     const found = await search.keyIds(q, pageOf(request));
-    const keys = (await Promise.all(found.items.map((id) => deps.keyStore.get(id)))).filter(
+    const keys = (await Promise.all(found.items.map((id) => deps.keys.get(id)))).filter(
       (k): k is KeyRecord => k !== undefined,
     );
     return area.page(reply, 200, keysPage(view(area.signed(request)), { q, keys, paging: found }));
   });
   app.get('/console/keys/:id', async (request, reply) => {
-    const key = await deps.keyStore.get(idParam(request));
+    const key = await deps.keys.get(idParam(request));
     if (!key) return notFound(reply, 'key');
     const project = await deps.projects.get(key.projectId);
     const usage = await deps.usage.forKey(key.id, { days: 30 });
@@ -158,7 +156,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
     const destructive = name === 'revoke' || name === 'revoke-refresh' ? name : null;
     if (destructive) {
       app.get(`/console/keys/:id/${name}`, async (request, reply) => {
-        const key = await deps.keyStore.get(idParam(request));
+        const key = await deps.keys.get(idParam(request));
         if (!key) return notFound(reply, 'key');
         return area.page(
           reply,
@@ -169,7 +167,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
     }
     return app.post(`/console/keys/:id/${name}`, async (request, reply) => {
       const id = idParam(request);
-      const key = await deps.keyStore.get(id);
+      const key = await deps.keys.get(id);
       if (!key) return notFound(reply, 'key');
       const form = area.form(request);
       if (destructive && !confirmed(form, id)) {
@@ -228,11 +226,8 @@ export async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Pr
     const s = area.signed(request);
     const form = area.form(request);
     const account = unlockAccount(form.area ?? '', form.email ?? '');
-    if (!account)
-      return area.fail(reply, 400, 'Invalid unlock', 'Choose an account kind and an email.', 'invalid');
-    const found = deps.throttle.unlock(account);
-    await deps.onUnlock?.(account);
-    await deps.audit.record(s.actor, 'login.unlock', { type: 'account', id: account });
+    if (!account) return area.fail(reply, 'invalid', 'Choose an account kind and an email.');
+    const { found } = await deps.operatorActions.unlockLogin(s.actor, account);
     return flash.redirect(reply, '/console/developers', found ? 'unlocked' : 'not-locked');
   });
   app.get('/console/audit', async (request, reply) => {

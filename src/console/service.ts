@@ -1,12 +1,15 @@
+import type { KeyApplication } from '../applications/model.js';
 import type { ApplicationService } from '../applications/service.js';
-import type { KeyApplication } from '../applications/store.js';
 import type { Actor, AuditLog } from '../audit/service.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { RollOverlap } from '../keys/roll-overlap.js';
 import { ROLL_OVERLAPS } from '../keys/roll-overlap.js';
 import type { IssuedKey, KeyService } from '../keys/service.js';
-import type { KeyRecord } from '../keys/store.js';
 import type { OperatorService } from '../operators/service.js';
+import type { Project } from '../projects/model.js';
+import type { ProjectInput, ProjectService } from '../projects/service.js';
 import type { SessionService } from '../sessions/service.js';
 
 /**
@@ -31,6 +34,20 @@ export interface OperatorActions {
   disableOperator(actor: Actor, operatorId: string): Promise<{ endedSessions: number }>;
   /** The developer can no longer sign in to the portal; their sessions end, their keys stay. */
   disableDeveloper(actor: Actor, developerId: string): Promise<{ endedSessions: number }>;
+  /**
+   * Clears a sign-in lockout (issue 13) here and, through the change bus, on every instance.
+   * `found`: this process held a lockout of the account.
+   */
+  unlockLogin(actor: Actor, account: string): Promise<{ found: boolean }>;
+  /** The CLI's `developers add`, `projects add`, `keys issue`, `operators add` (and the demo). */
+  addDeveloper(
+    actor: Actor,
+    input: Parameters<DeveloperService['add']>[0],
+  ): ReturnType<DeveloperService['add']>;
+  addProject(actor: Actor, input: ProjectInput): Promise<Project>;
+  /** The audit entry names the key, never the secret. */
+  issueKey(actor: Actor, input: Parameters<KeyService['issue']>[0]): Promise<IssuedKey>;
+  addOperator(actor: Actor, input: Parameters<OperatorService['add']>[0]): ReturnType<OperatorService['add']>;
 }
 
 const by = (actor: Actor) => actor.email ?? actor.id ?? actor.kind;
@@ -42,6 +59,10 @@ export function createOperatorActions(deps: {
   operators: OperatorService;
   developers: DeveloperService;
   sessions: SessionService;
+  projects: ProjectService;
+  loginThrottle: Pick<LoginThrottle, 'unlock'>;
+  /** Tells the other instances (the change bus); each keeps its own sign-in counts. */
+  announceUnlock: (account: string) => Promise<void>;
 }): OperatorActions {
   const { audit } = deps;
   return {
@@ -142,6 +163,63 @@ export function createOperatorActions(deps: {
       const issued = await deps.keys.roll(keyId, ROLL_OVERLAPS[overlap]);
       await audit.record(actor, 'key.roll', { type: 'key', id: keyId }, { overlap });
       return issued;
+    },
+    async unlockLogin(actor, account) {
+      const found = deps.loginThrottle.unlock(account);
+      await deps.announceUnlock(account);
+      await audit.record(actor, 'login.unlock', { type: 'account', id: account });
+      return { found };
+    },
+    async addDeveloper(actor, input) {
+      const created = await deps.developers.add(input);
+      await audit.record(
+        actor,
+        'developer.create',
+        { type: 'developer', id: created.id },
+        { email: created.email },
+      );
+      return created;
+    },
+    async addProject(actor, input) {
+      const created = await deps.projects.add(input);
+      await audit.record(
+        actor,
+        'project.create',
+        { type: 'project', id: created.id },
+        { name: created.name, redirectUris: created.redirectUris },
+      );
+      return created;
+    },
+    async issueKey(actor, input) {
+      const issued = await deps.keys.issue(input);
+      const publishable = issued.record.kind === 'publishable';
+      await audit.record(
+        actor,
+        'key.issue',
+        { type: 'key', id: issued.record.id },
+        {
+          projectId: input.projectId,
+          environment: input.environment,
+          ...(publishable
+            ? {
+                kind: issued.record.kind,
+                allowedOrigins: issued.record.allowedOrigins,
+                fixedFilters: issued.record.fixedFilters,
+              }
+            : {}),
+        },
+      );
+      return issued;
+    },
+    async addOperator(actor, input) {
+      const created = await deps.operators.add(input);
+      await audit.record(
+        actor,
+        'operator.create',
+        { type: 'operator', id: created.id },
+        { email: created.email },
+      );
+      return created;
     },
   };
 }

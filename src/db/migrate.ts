@@ -1,12 +1,7 @@
 import type { Database } from './database.js';
+import type { Migration } from './migration.js';
 import { postgresMigrations } from './migrations/postgres.js';
 import { sqliteMigrations } from './migrations/sqlite.js';
-
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
 
 export interface MigrationResult {
   applied: Migration[];

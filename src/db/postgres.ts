@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { boundedCache, STATEMENT_CACHE_SIZE } from './bounded-cache.js';
 import { type Database, DatabaseUnavailableError, type Queryable, type SqlValue } from './database.js';
 
 // BIGINT (epoch milliseconds, counts) as numbers: every value we store fits in 2^53.
@@ -25,17 +26,12 @@ function isConnectionError(error: unknown): boolean {
   );
 }
 
-const numbered = new Map<string, string>();
 /** `?` → `$1, $2, …`; our SQL never holds a literal question mark. */
-function toPg(sql: string): string {
-  let out = numbered.get(sql);
-  if (out === undefined) {
-    let n = 0;
-    out = sql.replace(/\?/g, () => `$${++n}`);
-    numbered.set(sql, out);
-  }
-  return out;
-}
+const numbered = boundedCache(STATEMENT_CACHE_SIZE, (sql) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+});
+const toPg = (sql: string): string => numbered.get(sql);
 
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { boundedCache, STATEMENT_CACHE_SIZE } from './bounded-cache.js';
 import type { Database, Queryable, SqlValue } from './database.js';
 import { createReaderPool } from './sqlite-readers.js';
 
@@ -99,15 +100,8 @@ function connect(file: string, readonly: boolean): Connection {
 }
 
 function queryable(db: Connection): Omit<Queryable, 'dialect'> & { dialect: 'sqlite' } {
-  const statements = new Map<string, Statement>();
-  function prepare(sql: string): Statement {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  }
+  const statements = boundedCache<Statement>(STATEMENT_CACHE_SIZE, (sql) => db.prepare(sql));
+  const prepare = (sql: string): Statement => statements.get(sql);
   return {
     dialect: 'sqlite',
     all: async <T>(sql: string, params: readonly SqlValue[] = []) => prepare(sql).all(...params) as T[],

@@ -63,15 +63,10 @@ export async function ensureDemo(deps: Deps): Promise<DemoState> {
   let newOperatorPassword: string | null = null;
   if ((await deps.operators.list()).length === 0) {
     newOperatorPassword = randomBase62(20);
-    const operator = await deps.operators.add({
-      email: DEMO_OPERATOR_EMAIL,
-      password: newOperatorPassword,
-      name: 'Demo operator',
-    });
-    await deps.audit.record({ kind: 'system', id: null, email: null, ip: null }, 'operator.create', {
-      type: 'operator',
-      id: operator.id,
-    });
+    await deps.operatorActions.addOperator(
+      { kind: 'system', id: null, email: null, ip: null },
+      { email: DEMO_OPERATOR_EMAIL, password: newOperatorPassword, name: 'Demo operator' },
+    );
   }
   return { projectId: project.id, newKey, offersSeeded, newUserPassword, newOperatorPassword };
 }

@@ -3,7 +3,8 @@ import { normaliseEmail } from '../platform/email.js';
 import { newId } from '../platform/ids.js';
 import { checkCredentials, hashPassword, MIN_PASSWORD_LENGTH } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { Developer, DeveloperStore } from './store.js';
+import type { Developer } from './model.js';
+import type { DeveloperStore } from './store.js';
 
 export { normaliseEmail } from '../platform/email.js';
 

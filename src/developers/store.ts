@@ -1,13 +1,5 @@
 import type { Database } from '../db/database.js';
-
-export interface Developer {
-  id: string;
-  email: string;
-  name: string;
-  createdAt: number;
-  /** Set when the account was disabled: it can no longer sign in to the portal. */
-  disabledAt: number | null;
-}
+import type { Developer } from './model.js';
 
 interface DeveloperRow {
   id: string;

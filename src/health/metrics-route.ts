@@ -16,7 +16,10 @@ function sameSecret(given: string, expected: string): boolean {
  * answered to loopback callers only, judged by the socket (never `X-Forwarded-For`), so a
  * scraper on the same host works with no setup and nothing leaks through a load balancer.
  */
-export function metricsRoute(app: FastifyInstance, deps: { metrics: Metrics; token: string | undefined }) {
+export function registerMetricsRoute(
+  app: FastifyInstance,
+  deps: { metrics: Metrics; token: string | undefined },
+) {
   const allowed = (request: FastifyRequest): boolean => {
     if (deps.token === undefined) return LOOPBACK.has(request.socket.remoteAddress ?? '');
     const header = request.headers.authorization ?? '';

@@ -1,27 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Database } from '../db/database.js';
 import { ProblemError } from '../http/errors.js';
 import { problemResponses } from '../http/schemas.js';
 import type { RedisState } from '../platform/redis.js';
 import { VERSION } from '../platform/version.js';
+import type { HealthProbes } from './probes.js';
 
-const redisCheck = (state: RedisState | undefined) =>
-  state === undefined || state === 'not_configured'
-    ? 'not_configured'
-    : state === 'ready'
-      ? 'ok'
-      : 'degraded';
+const redisCheck = (state: RedisState) =>
+  state === 'not_configured' ? 'not_configured' : state === 'ready' ? 'ok' : 'degraded';
 
 /**
  * `/healthz`: the process answers. `/readyz`: it can serve traffic (database reachable, and the
  * in-memory search index built, issue 12). Redis is reported but does not decide readiness:
  * without it an instance still serves, with per-instance rate limits (`redis: "degraded"`).
  */
-export function healthRoutes(
-  app: FastifyInstance,
-  deps: { db: Database; redisState?: () => RedisState; searchReady?: () => boolean },
-): void {
+export function registerHealthRoutes(app: FastifyInstance, probes: HealthProbes): void {
   app.get(
     '/healthz',
     {
@@ -63,8 +56,8 @@ export function healthRoutes(
       },
     },
     async () => {
-      const redis = redisCheck(deps.redisState?.());
-      if (deps.searchReady && !deps.searchReady()) {
+      const redis = redisCheck(probes.redisState());
+      if (!probes.searchReady()) {
         throw new ProblemError(
           'unavailable',
           `Not ready: the search index is being built (redis: ${redis}).`,
@@ -74,7 +67,7 @@ export function healthRoutes(
         );
       }
       try {
-        await deps.db.ping();
+        await probes.databaseAnswers();
       } catch {
         throw new ProblemError('unavailable', `Not ready: the database does not answer (redis: ${redis}).`, {
           headers: { 'retry-after': '1' },

@@ -1,11 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorPage } from '../auth/pages.js';
-import type { Environment } from '../platform/environment.js';
 import { createRandomBase62Pool } from '../platform/ids.js';
-import { appErrorPage } from '../web/layout.js';
-import { pageSecurityHeaders } from '../web/security-headers.js';
 import { ERRORS, type ErrorCode, errorTypeUrl, ProblemError } from './errors.js';
 import { PROBLEM_CONTENT_TYPE, sendProblem } from './problem.js';
 
@@ -18,12 +14,18 @@ import { PROBLEM_CONTENT_TYPE, sendProblem } from './problem.js';
  */
 
 /**
+ * Answers a problem as an HTML page when the URL is a browser page's (the portal, the console,
+ * the auth server's pages), returning true; false leaves it to problem+json. Given by the
+ * composition root, since the pages belong to their capabilities.
+ */
+export type PageAnswer = (request: FastifyRequest, reply: FastifyReply, problem: ProblemError) => boolean;
+
+/**
  * Fastify's `frameworkErrors`: a URL that does not decode, an id longer than `maxParamLength`.
- * Browser pages (the portal, the console, the auth server's pages) get an HTML page, the API a
- * problem (SPEC §7).
+ * Browser pages get an HTML page (`pageAnswer`), the API a problem (SPEC §7).
  */
 export function createFrameworkErrors(
-  environment: Environment,
+  pageAnswer: PageAnswer,
 ): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
   return (error, request, reply) => {
     const problem =
@@ -37,17 +39,7 @@ export function createFrameworkErrors(
             'The URL is not valid: percent-encode it as UTF-8 (no raw non-ASCII bytes, no broken %-escapes).',
           );
     reply.header('x-request-id', request.id);
-    const area = /^\/(portal|console|auth)\//.exec(request.url)?.[1];
-    if (area) {
-      const { status, title } = ERRORS[problem.code];
-      const body =
-        area === 'auth'
-          ? errorPage(environment, title, problem.detail, problem.code)
-          : appErrorPage(area as 'portal' | 'console', title, problem.detail, problem.code);
-      pageSecurityHeaders(reply);
-      reply.code(status).type('text/html; charset=utf-8').send(body);
-      return;
-    }
+    if (pageAnswer(request, reply, problem)) return;
     sendProblem(request, reply, problem, { instance: '/' });
   };
 }

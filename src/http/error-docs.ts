@@ -1,4 +1,4 @@
-import { ERRORS } from './errors.js';
+import { ERRORS, PAGE_ERRORS } from './errors.js';
 
 /** Renders `docs/errors.md` from the error table; `npm run docs:generate` writes it. */
 export function renderErrorDocs(): string {
@@ -7,6 +7,9 @@ export function renderErrorDocs(): string {
   );
   const sections = Object.entries(ERRORS).map(
     ([code, e]) => `## ${code}\n\n**${e.status} ${e.title}.** ${e.help}\n`,
+  );
+  const pageRows = Object.entries(PAGE_ERRORS).map(
+    ([code, e]) => `| <a id="page-${code}"></a>\`${code}\` | ${e.status} | ${e.title} | ${e.help} |`,
   );
   return [
     '# Errors',
@@ -36,5 +39,18 @@ export function renderErrorDocs(): string {
     ...rows,
     '',
     ...sections,
+    '# Errors on pages',
+    '',
+    'The HTML pages (the sign-in pages at `{auth_url}`, the developer portal, the operator console) are',
+    'for people, not programs: an error is a page with its status, a title, a sentence and, in small',
+    'print, its code. The codes come from the same table (`PAGE_ERRORS` in src/http/errors.ts). A',
+    'code that also names an API error keeps its meaning but takes the status below; an API error a',
+    'page meets that is not listed here (a body too large, the database down) shows with its status',
+    'and title above.',
+    '',
+    '| code | status | title | meaning |',
+    '|---|---|---|---|',
+    ...pageRows,
+    '',
   ].join('\n');
 }

@@ -1,7 +1,8 @@
 /**
  * The one error table (SPEC §7): every code a client can receive, with its HTTP status, its
  * title and what a client should do about it. `docs/errors.md` is generated from this table
- * (`npm run docs:errors`) and a test fails when the two drift.
+ * (`npm run docs:generate`, scripts/generate-docs.ts) and test/docs.test.ts fails when the two
+ * drift. The pages' part, `PAGE_ERRORS`, is generated into the same file.
  */
 export const ERRORS = {
   invalid_parameter: {
@@ -167,6 +168,130 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; title: string; help: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/**
+ * The same table's second part (issue 14): what the HTML pages — the auth server's sign-in
+ * pages, the developer portal, the operator console — show a person, with the page's status and
+ * title. A page shows its code in small print ("Error code: …"); people quote it to support. A
+ * code that also exists above keeps its meaning but takes the page's status here (the login page
+ * refuses an application's bad key with 400: the person in front of it did nothing wrong).
+ * Problems raised on a page that are not listed here (a body too large, the database down) show
+ * with the status and title of the API part.
+ */
+export const PAGE_ERRORS = {
+  csrf_rejected: {
+    status: 403,
+    title: 'Request refused',
+    help: 'The form was not sent from this site, or its CSRF token or sign-in ticket did not verify (the page was open in another browser, cookies are blocked, or it belongs to the other environment). Reload the page and try again.',
+  },
+  session_expired: {
+    status: 403,
+    title: 'Please sign in again',
+    help: 'The portal or console session ended (idle too long, signed out elsewhere, or the account was disabled) before the form was sent. Sign in again, then repeat the action.',
+  },
+  login_expired: {
+    status: 400,
+    title: 'This sign-in page expired',
+    help: 'The sign-in page was open longer than its ticket lives (10 minutes). Go back to the application and start the sign-in again.',
+  },
+  destination_not_allowed: {
+    status: 400,
+    title: 'This sign-in link is not valid',
+    help: "The `destination` of a `/connect` link is missing, repeated, or not one of the project's registered redirect URIs. The application's developer registers it in the developer portal.",
+  },
+  invalid_state: {
+    status: 400,
+    title: 'This sign-in link is not valid',
+    help: 'The `state` of a `/connect` link is repeated or longer than 512 characters.',
+  },
+  invalid_redirect_uri: {
+    status: 400,
+    title: 'This sign-in link is not valid',
+    help: 'The `redirect_uri` of an `/authorize` link is missing, repeated, or not registered for the client. Nothing is redirected until it is verified (RFC 6749 §4.1.2.1).',
+  },
+  invalid_client: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: 'The `client_id` of an `/authorize` link is missing, repeated, unknown, not active in this environment, or a publishable key (which signs nobody in).',
+  },
+  application_unavailable: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: "Between the sign-in page and its form, the application's key was revoked, expired, or its destination was removed. Go back to the application and start again.",
+  },
+  api_key_missing: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: "A `/connect` link without the application's API key. The application must send it (`apiKey`).",
+  },
+  api_key_invalid: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: 'A `/connect` link with an API key that is malformed or unknown.',
+  },
+  api_key_revoked: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: 'A `/connect` link with a revoked API key.',
+  },
+  api_key_expired: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: 'A `/connect` link with an expired API key.',
+  },
+  api_key_wrong_environment: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: 'A `/connect` link with an API key of the other environment.',
+  },
+  api_key_conflict: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: 'A `/connect` link carrying two different API keys.',
+  },
+  api_key_scope: {
+    status: 400,
+    title: 'Sign-in is not available',
+    help: 'A `/connect` link with a publishable key: sign-in needs the secret key (issue 16).',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many attempts',
+    help: 'Too many invalid sign-in links or failed sign-ins from this address. Wait for the seconds in `Retry-After`.',
+  },
+  signup_disabled: {
+    status: 404,
+    title: 'Sign-up is closed',
+    help: 'End users cannot create accounts in this environment (`SIGNUP_ENVIRONMENTS`); its operator creates them.',
+  },
+  already_revealed: {
+    status: 410,
+    title: 'Already shown',
+    help: "An approved key's secret is shown once, on the developer's first reveal. Roll the key (or apply again) for a new secret.",
+  },
+  not_found: {
+    status: 404,
+    title: 'Page not found',
+    help: "No page at this address, or it shows something that is not yours (another developer's project or key looks exactly like one that does not exist).",
+  },
+  invalid: {
+    status: 400,
+    title: 'That did not work',
+    help: 'A form field has a value the action cannot take (the detail names it). Correct it and send the form again.',
+  },
+  conflict: {
+    status: 409,
+    title: 'That did not work',
+    help: 'The action conflicts with what exists (an email already registered, a key no longer active). The detail says what.',
+  },
+} as const satisfies Record<string, { status: number; title: string; help: string }>;
+
+export type PageErrorCode = keyof typeof PAGE_ERRORS;
+
+/** The status and title a page shows for `code`: its page entry, else the API's. */
+export function pageError(code: PageErrorCode | ErrorCode): { status: number; title: string } {
+  return code in PAGE_ERRORS ? PAGE_ERRORS[code as PageErrorCode] : ERRORS[code as ErrorCode];
+}
 
 /** Base of the `type` URL of every problem: the error's section in the published docs. */
 export const ERROR_DOCS_BASE = 'https://vitrine.dev/docs/errors';

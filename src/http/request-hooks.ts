@@ -1,24 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { VersionDeprecation } from '../config/parsers.js';
-import type { Metrics } from '../health/metrics.js';
-import type { Environment } from '../platform/environment.js';
-import type { UsageMeter } from '../usage/meter.js';
 import { problemResponses } from './schemas.js';
 
 /**
- * Hooks every response passes through: request metrics, usage metering (SPEC §8), and the
- * `Deprecation`/`Sunset` headers of deprecated versions (SPEC §9). Nothing here decides an answer.
+ * Hooks every response passes through: the 429 every key route may answer, and the
+ * `Deprecation`/`Sunset` headers of deprecated versions (SPEC §9). Nothing here decides an
+ * answer. Request metrics and usage metering hook in from their own modules
+ * (health/request-metrics.ts, usage/request-usage.ts).
  */
 export function registerRequestHooks(
   app: FastifyInstance,
-  deps: {
-    environment: Environment;
-    metrics?: Metrics;
-    usage?: UsageMeter;
-    deprecations?: Readonly<Record<string, VersionDeprecation>>;
-  },
+  deps: { deprecations?: Readonly<Record<string, VersionDeprecation>> },
 ): void {
-  const { metrics, usage, environment } = deps;
   // Every API-key route may answer 429 (SPEC §8): declared here once, so OpenAPI lists it
   // without each route repeating it.
   app.addHook('onRoute', (route) => {
@@ -41,23 +34,6 @@ export function registerRequestHooks(
           reply.header('deprecation', d.deprecation);
           reply.header('sunset', d.sunset);
         }
-      }
-    });
-  }
-  if (metrics || usage) {
-    app.addHook('onResponse', async (request, reply) => {
-      const status = reply.statusCode;
-      if (usage && request.apiKey) usage.record(request.apiKey.id, status);
-      if (metrics) {
-        const labels = {
-          env: environment,
-          method: request.method,
-          // The route pattern, never the raw path (ids would make labels unbounded).
-          route: request.routeOptions.url ?? 'unmatched',
-          status: String(status),
-        };
-        metrics.httpRequests.inc(labels);
-        metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
       }
     });
   }

@@ -3,9 +3,9 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { Plan } from '../limits/rate-limiter.js';
+import type { KeyRecord } from './model.js';
 import { type CallingKey, CallingKeySchema } from './schemas.js';
 import { keyScopes } from './scopes.js';
-import type { KeyRecord } from './store.js';
 
 export interface KeyRouteDeps {
   guard: onRequestHookHandler;
@@ -22,7 +22,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * authenticated request (the bench compares it with `/healthz`). Rate-limited and metered like
  * every API call.
  */
-export function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
+export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // The answer depends only on the record (a change to a key loads a new record object) and on
   // the configured plans: built once per record, not per request.

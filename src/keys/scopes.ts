@@ -1,4 +1,4 @@
-import type { KeyRecord } from './store.js';
+import type { KeyRecord } from './model.js';
 
 /**
  * What a key may do (SPEC §3 "Scopes", issue 16). A route names the scope it needs; a key

@@ -1,13 +1,14 @@
-import type { RefreshTokenStore } from '../auth/refresh-token-store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { ProjectStore } from '../projects/store.js';
+import { keyRefusal } from './active-key.js';
 import { generateApiKey, hashApiKey, type KeyKind, keyHint } from './key-format.js';
+import type { KeyRecord } from './model.js';
 import { type FixedFilters, parseAllowedOrigins } from './publishable.js';
 import { ROLL_OVERLAPS } from './roll-overlap.js';
-import type { KeyRecord, KeyStore } from './store.js';
+import type { KeyStore } from './store.js';
 
 export interface IssuedKey {
   record: KeyRecord;
@@ -26,6 +27,11 @@ export interface KeyService {
     fixedFilters?: FixedFilters;
   }): Promise<IssuedKey>;
   list(filter?: { projectId?: string; environment?: Environment }): Promise<KeyRecord[]>;
+  get(id: string): Promise<KeyRecord | undefined>;
+  /** The key whose secret hashes to `keyHash` (current or previous secret). */
+  findByHash(keyHash: string): Promise<KeyRecord | undefined>;
+  /** The key if it may serve `environment` now (active-key.ts), else null: re-read, never cached. */
+  activeKey(id: string, environment: Environment): Promise<KeyRecord | null>;
   /** Revokes the key and every refresh token it obtained. */
   revoke(id: string): Promise<KeyRecord>;
   /** The refresh permission (SPEC §3, §5): off until the operator grants it. */
@@ -52,7 +58,14 @@ export function createKeyService(deps: {
   store: KeyStore;
   projects: ProjectStore;
   clock: Clock;
-  refreshTokens: Pick<RefreshTokenStore, 'revokeForKey'>;
+  /** The auth server's refresh tokens (auth/refresh-token-store.ts), as far as keys end them. */
+  refreshTokens: {
+    revokeForKey(
+      keyId: string,
+      reason: 'key_revoked' | 'refresh_permission_withdrawn',
+      at: number,
+    ): Promise<number>;
+  };
   /** Called after a change verifiers must see, so this process does not wait for its poll. */
   onKeyChanged?: (keyHash: string) => void | Promise<void>;
 }): KeyService {
@@ -62,6 +75,12 @@ export function createKeyService(deps: {
     return record;
   }
   return {
+    get: (id) => deps.store.get(id),
+    findByHash: (keyHash) => deps.store.findByHash(keyHash),
+    async activeKey(id, environment) {
+      const key = await deps.store.get(id);
+      return key && keyRefusal(key, environment, deps.clock.now()) === null ? key : null;
+    },
     async issue({ projectId, environment, expiresAt = null, kind = 'secret', allowedOrigins, fixedFilters }) {
       if (!(await deps.projects.get(projectId)))
         throw new UsageError(`no project with id ${projectId}`, 'not_found');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock.js';
 import { generateApiKey, hashApiKey } from './key-format.js';
-import type { KeyRecord, KeyStore } from './store.js';
+import type { KeyRecord } from './model.js';
+import type { KeyStore } from './store.js';
 import { createKeyVerifier } from './verifier.js';
 
 /** An in-memory store whose next lookup can be held open, to interleave it with a revocation. */

@@ -1,7 +1,9 @@
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
+import { keyRefusal } from './active-key.js';
 import { hashApiKey, parseApiKey } from './key-format.js';
-import type { KeyRecord, KeyStore } from './store.js';
+import type { KeyRecord } from './model.js';
+import type { KeyStore } from './store.js';
 
 export type VerifyFailure =
   | { ok: false; code: 'api_key_invalid'; reason: 'malformed' | 'checksum' | 'unknown' }
@@ -150,15 +152,15 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     keyHash: string,
   ): VerifyResult {
     if (!key) return { ok: false, code: 'api_key_invalid', reason: 'unknown' };
-    if (key.state === 'revoked') return { ok: false, code: 'api_key_revoked' };
     // The previous secret of a rolled key (issue 15) works until its overlap ends, then is revoked.
     if (keyHash !== key.keyHash && (key.previousExpiresAt === null || key.previousExpiresAt <= now)) {
       return { ok: false, code: 'api_key_revoked' };
     }
-    if (key.expiresAt !== null && key.expiresAt <= now) return { ok: false, code: 'api_key_expired' };
-    if (key.environment !== environment) {
-      return { ok: false, code: 'api_key_wrong_environment', keyEnvironment: key.environment };
+    const refusal = keyRefusal(key, environment, now);
+    if (refusal === 'api_key_wrong_environment') {
+      return { ok: false, code: refusal, keyEnvironment: key.environment };
     }
+    if (refusal) return { ok: false, code: refusal };
     lastUse.set(key.id, now);
     return { ok: true, key };
   }

@@ -1,12 +1,5 @@
 import type { Database } from '../db/database.js';
-
-/** What end users keep: favorites, saved searches, and which offers they published. */
-export interface SavedSearch {
-  id: string;
-  name: string;
-  query: Record<string, unknown>;
-  createdAt: number;
-}
+import type { SavedSearch } from './model.js';
 
 export interface MeStore {
   favoriteIds(userId: string): Promise<string[]>;

@@ -2,29 +2,17 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import type { Database } from '../db/database.js';
 import { ProblemError } from '../http/errors.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { Environment } from '../platform/environment.js';
-import {
-  ImportTooLargeError,
-  importNdjson,
-  MAX_LISTED_ERRORS,
-  ownedExternalId,
-  projectOfferId,
-} from './import-http.js';
-import type { OfferInput } from './offer-input.js';
-import type { Offer } from './schemas.js';
-import type { OfferService } from './service.js';
+import { ImportTooLargeError, MAX_LISTED_ERRORS, type OfferImports } from './import-http.js';
 
 export interface OfferWriteRouteDeps {
-  offers: OfferService;
-  db: Database;
   environment: Environment;
   guard: onRequestHookHandler;
   /** `IMPORT_MAX_BYTES`. */
-  maxBytes: number;
+  imports: OfferImports;
 }
 
 export const NDJSON = 'application/x-ndjson';
@@ -73,7 +61,7 @@ const WithdrawnSchema = Type.Object(
  * (SPEC §6.2, issue 16): a project's own offers, written with a secret key holding the
  * `offers:write` scope. The scope is checked by the API-key guard before the body is read.
  */
-export function offerWriteRoutes(app: FastifyInstance, deps: OfferWriteRouteDeps): void {
+export function registerOfferWriteRoutes(app: FastifyInstance, deps: OfferWriteRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // The body stays a stream: importNdjson reads it line by line (memory flat for 50 MB).
   app.addContentTypeParser(NDJSON, (_request, payload, done) => done(null, payload));
@@ -104,12 +92,14 @@ export function offerWriteRoutes(app: FastifyInstance, deps: OfferWriteRouteDeps
         );
       }
       const declared = Number(request.headers['content-length']);
-      if (Number.isFinite(declared) && declared > deps.maxBytes) throw tooLarge(deps.maxBytes, null);
+      if (Number.isFinite(declared) && declared > deps.imports.maxBytes)
+        throw tooLarge(deps.imports.maxBytes, null);
       try {
-        return await importNdjson(
-          { offers: deps.offers, db: deps.db, maxBytes: deps.maxBytes },
-          { environment: deps.environment, projectId: key.projectId, body },
-        );
+        return await deps.imports.importNdjson({
+          environment: deps.environment,
+          projectId: key.projectId,
+          body,
+        });
       } catch (error) {
         if (error instanceof ImportTooLargeError) throw tooLarge(error.maxBytes, error.linesRead);
         throw error;
@@ -137,17 +127,11 @@ export function offerWriteRoutes(app: FastifyInstance, deps: OfferWriteRouteDeps
     async (request) => {
       const key = keyOf(request);
       const { externalId } = request.params;
-      const id = projectOfferId(deps.environment, key.projectId, externalId);
-      const offer = await deps.offers.get(deps.environment, id);
-      if (!offer) {
-        throw new ProblemError(
-          'offer_not_found',
-          `Your project has no offer with externalId ${externalId} in the ${deps.environment} environment.`,
-        );
-      }
-      if (offer.status !== 'withdrawn') {
-        await deps.offers.upsertMany(deps.environment, [withdrawn(offer, key.projectId, externalId)]);
-      }
+      const id = await deps.imports.withdraw({
+        environment: deps.environment,
+        projectId: key.projectId,
+        externalId,
+      });
       return { id, externalId, status: 'withdrawn' as const };
     },
   );
@@ -168,24 +152,4 @@ function tooLarge(maxBytes: number, linesRead: number | null): ProblemError {
     'payload_too_large',
     `An import body may hold at most ${maxBytes} bytes (IMPORT_MAX_BYTES). ${kept} Split the offers over several requests.`,
   );
-}
-
-/** The stored offer again, withdrawn: written through the one write path like any import. */
-function withdrawn(offer: Offer, projectId: string, externalId: string): OfferInput {
-  return {
-    externalId: ownedExternalId(projectId, externalId),
-    title: offer.title,
-    description: offer.description,
-    category: offer.category,
-    tags: offer.tags,
-    location: { ...offer.location },
-    price: { ...offer.price },
-    publisher: { ...offer.publisher },
-    url: offer.url,
-    attributes: offer.attributes,
-    status: 'withdrawn',
-    publishedAt: Date.parse(offer.publishedAt),
-    expiresAt: offer.expiresAt === null ? null : Date.parse(offer.expiresAt),
-    projectId,
-  };
 }

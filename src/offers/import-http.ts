@@ -1,10 +1,12 @@
 import { type Readable, Transform } from 'node:stream';
 import type { Database } from '../db/database.js';
+import { ProblemError } from '../http/errors.js';
 import type { Environment } from '../platform/environment.js';
 import { ndjsonRows, type SourceRow } from './import-source.js';
 import { importOffers } from './importer.js';
 import type { OfferInput } from './offer-input.js';
 import { type OfferRow, offerIdFor } from './rows.js';
+import type { Offer } from './schemas.js';
 import type { OfferService } from './service.js';
 import { OFFER_READ_COLUMNS } from './store.js';
 
@@ -66,6 +68,42 @@ export interface HttpImportDeps {
   db: Database;
   maxBytes: number;
   batchSize?: number;
+}
+
+/** `POST /v1/offers/import` as a service (issue 14: the route gets this, not the database). */
+export interface OfferImports {
+  maxBytes: number;
+  importNdjson(input: {
+    environment: Environment;
+    projectId: string;
+    body: Readable;
+  }): Promise<HttpImportResult>;
+  /**
+   * `DELETE /v1/offers/by-external-id/…`: withdraws one of the project's offers (idempotent) and
+   * returns its id; `offer_not_found` when the project has none with this external id.
+   */
+  withdraw(input: { environment: Environment; projectId: string; externalId: string }): Promise<string>;
+}
+
+export function createOfferImports(deps: HttpImportDeps): OfferImports {
+  return {
+    maxBytes: deps.maxBytes,
+    importNdjson: (input) => importNdjson(deps, input),
+    async withdraw({ environment, projectId, externalId }) {
+      const id = projectOfferId(environment, projectId, externalId);
+      const offer = await deps.offers.get(environment, id);
+      if (!offer) {
+        throw new ProblemError(
+          'offer_not_found',
+          `Your project has no offer with externalId ${externalId} in the ${environment} environment.`,
+        );
+      }
+      if (offer.status !== 'withdrawn') {
+        await deps.offers.upsertMany(environment, [withdrawn(offer, projectId, externalId)]);
+      }
+      return id;
+    },
+  };
 }
 
 export async function importNdjson(
@@ -210,4 +248,24 @@ function sameOffer(offer: OfferInput, row: OfferRow): boolean {
     num(row.expires_at) === offer.expiresAt &&
     row.project_id === (offer.projectId ?? null)
   );
+}
+
+/** The stored offer again, withdrawn: written through the one write path like any import. */
+function withdrawn(offer: Offer, projectId: string, externalId: string): OfferInput {
+  return {
+    externalId: ownedExternalId(projectId, externalId),
+    title: offer.title,
+    description: offer.description,
+    category: offer.category,
+    tags: offer.tags,
+    location: { ...offer.location },
+    price: { ...offer.price },
+    publisher: { ...offer.publisher },
+    url: offer.url,
+    attributes: offer.attributes,
+    status: 'withdrawn',
+    publishedAt: Date.parse(offer.publishedAt),
+    expiresAt: offer.expiresAt === null ? null : Date.parse(offer.expiresAt),
+    projectId,
+  };
 }

@@ -27,7 +27,7 @@ export interface OfferRouteDeps {
 }
 
 /** `GET {base_url}/offers/` and `GET {base_url}/offers/{id}` (SPEC §6). HTTP only: rules live in the service. */
-export function offerRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
+export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(

@@ -3,7 +3,8 @@ import { normaliseEmail } from '../platform/email.js';
 import { newId } from '../platform/ids.js';
 import { checkCredentials, hashPassword, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { Operator, OperatorStore } from './store.js';
+import type { Operator } from './model.js';
+import type { OperatorStore } from './store.js';
 
 export interface OperatorService {
   add(input: { email: string; password: string; name?: string }): Promise<Operator>;

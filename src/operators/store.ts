@@ -1,14 +1,5 @@
 import type { Database } from '../db/database.js';
-
-/** An operator: an account with the operator role, who signs in to the console (SPEC §4). */
-export interface Operator {
-  id: string;
-  email: string;
-  name: string;
-  createdAt: number;
-  /** Set when the account was disabled: it can no longer sign in. */
-  disabledAt: number | null;
-}
+import type { Operator } from './model.js';
 
 interface OperatorRow {
   id: string;

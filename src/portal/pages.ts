@@ -1,9 +1,9 @@
-import type { KeyApplication } from '../applications/store.js';
+import type { KeyApplication } from '../applications/model.js';
+import type { KeyRecord } from '../keys/model.js';
 import { describeFixedFilters } from '../keys/publishable.js';
 import { keyScopes } from '../keys/scopes.js';
-import type { KeyRecord } from '../keys/store.js';
 import type { Environment } from '../platform/environment.js';
-import type { Project } from '../projects/store.js';
+import type { Project } from '../projects/model.js';
 import type { UsageDay } from '../usage/service.js';
 import { stateBadge } from '../web/badges.js';
 import { confirmationBody } from '../web/confirm.js';

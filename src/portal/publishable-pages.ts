@@ -1,6 +1,6 @@
-import type { KeyRecord } from '../keys/store.js';
+import type { KeyRecord } from '../keys/model.js';
 import type { Environment } from '../platform/environment.js';
-import type { Project } from '../projects/store.js';
+import type { Project } from '../projects/model.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { csrfField } from '../web/layout.js';
 

@@ -1,20 +1,14 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApplicationService } from '../applications/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
 import { parseFixedFilters } from '../keys/publishable.js';
-import { parseRollOverlap, ROLL_OVERLAPS } from '../keys/roll-overlap.js';
-import type { KeyService } from '../keys/service.js';
-import type { KeyRecord, KeyStore } from '../keys/store.js';
+import { parseRollOverlap } from '../keys/roll-overlap.js';
 import { isEnvironment } from '../platform/environment.js';
 import { MIN_PASSWORD_LENGTH, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { ProjectService } from '../projects/service.js';
-import type { Project } from '../projects/store.js';
 import type { SessionService } from '../sessions/service.js';
-import type { UsageService } from '../usage/service.js';
 import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
 import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
@@ -32,16 +26,15 @@ import {
   rollKeyPage,
   signupPage,
 } from './pages.js';
+import type { DeveloperActions } from './service.js';
 
 export interface PortalDeps {
   /** `https:` origin: Secure, `__Host-` cookies. */
   secure: boolean;
-  developers: DeveloperService;
-  projects: ProjectService;
-  keys: KeyService;
-  keyStore: KeyStore;
-  applications: ApplicationService;
-  usage: UsageService;
+  /** What a developer does, with its ownership checks and audit entries (portal/service.ts). */
+  developerActions: DeveloperActions;
+  /** Sign-in: the portal's accounts. */
+  developers: Pick<DeveloperService, 'authenticate' | 'get'>;
   sessions: SessionService;
   audit: AuditLog;
   throttle: LoginThrottle;
@@ -57,7 +50,7 @@ const COPY_SCRIPT = fs.readFileSync(new URL('../web/assets/copy.js', import.meta
  * developer session; every project, application and key is looked up through its owner, and
  * what belongs to someone else is "not found", exactly like what does not exist.
  */
-export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Promise<void> {
+export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDeps): Promise<void> {
   const area = sessionArea(app, {
     area: 'portal',
     kind: 'developer',
@@ -78,27 +71,13 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
   );
   const view = (s: Signed) => ({ who: s.account.email, csrf: s.session.csrfToken });
   const flash = flashes('portal', deps.secure, FLASHES);
+  const actions = deps.developerActions;
   const notFound = (reply: FastifyReply) =>
-    area.fail(
-      reply,
-      404,
-      'Page not found',
-      'There is no page at this address, or it is not yours to see.',
-      'not_found',
-    );
+    area.fail(reply, 'not_found', 'There is no page at this address, or it is not yours to see.');
 
-  async function ownProject(request: FastifyRequest, id: string): Promise<Project | null> {
-    const project = await deps.projects.get(id);
-    return project && project.developerId === area.signed(request).account.id ? project : null;
-  }
-  async function ownKey(
-    request: FastifyRequest,
-    id: string,
-  ): Promise<{ key: KeyRecord; project: Project } | null> {
-    const key = await deps.keyStore.get(id);
-    const project = key ? await ownProject(request, key.projectId) : null;
-    return key && project ? { key, project } : null;
-  }
+  const ownProject = (request: FastifyRequest, id: string) =>
+    actions.ownProject(area.signed(request).account.id, id);
+  const ownKey = (request: FastifyRequest, id: string) => actions.ownKey(area.signed(request).account.id, id);
   const idParam = (request: FastifyRequest) => String((request.params as { id?: string }).id ?? '');
 
   // Sign-up: a developer account with a portal password, then straight in.
@@ -129,11 +108,10 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
     if (problem) return again(400, `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`);
     let developer: Awaited<ReturnType<DeveloperService['add']>>;
     try {
-      developer = await deps.developers.add({
-        email: form.email ?? '',
-        name: form.name,
-        password: form.password,
-      });
+      developer = await actions.signup(
+        { email: form.email ?? '', name: form.name, password: form.password },
+        (d) => area.actorOf(request, d),
+      );
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       // The same words whether the address is taken or malformed would hide typos; an existing
@@ -145,25 +123,12 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
           : 'Enter a valid email address.',
       );
     }
-    await deps.audit.record(area.actorOf(request, developer), 'developer.signup', {
-      type: 'developer',
-      id: developer.id,
-    });
     return area.signIn(request, reply, developer);
   });
 
   app.get('/portal/', async (request, reply) => {
     const s = area.signed(request);
-    const projects = await deps.projects.list({ ownerEmail: s.account.email });
-    const pending = await deps.applications.list({ state: 'pending', projectIds: projects.map((p) => p.id) });
-    const summaries = await Promise.all(
-      projects.map(async (project) => ({
-        project,
-        activeKeys: (await deps.keys.list({ projectId: project.id })).filter((k) => k.state === 'active')
-          .length,
-        pendingApplications: pending.filter((a) => a.projectId === project.id).length,
-      })),
-    );
+    const summaries = await actions.dashboard(s.account.email);
     return area.page(reply, 200, dashboardPage(view(s), summaries));
   });
 
@@ -196,16 +161,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
     const s = area.signed(request);
     const values = formValues(area.form(request));
     try {
-      const project = await deps.projects.add({ ...details(values), ownerEmail: s.account.email });
-      await deps.audit.record(
-        s.actor,
-        'project.create',
-        { type: 'project', id: project.id },
-        {
-          name: project.name,
-          redirectUris: project.redirectUris,
-        },
-      );
+      const project = await actions.createProject(s.actor, s.account.email, details(values));
       return reply.code(303).header('location', `/portal/projects/${project.id}`).send();
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
@@ -217,10 +173,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
     const s = area.signed(request);
     const project = await ownProject(request, idParam(request));
     if (!project) return notFound(reply);
-    const [applications, keys] = await Promise.all([
-      deps.applications.list({ projectIds: [project.id] }),
-      deps.keys.list({ projectId: project.id }),
-    ]);
+    const { applications, keys } = await actions.projectView(project);
     return area.page(
       reply,
       200,
@@ -258,16 +211,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
     if (!project) return notFound(reply);
     const values = formValues(area.form(request));
     try {
-      const updated = await deps.projects.update(project.id, details(values));
-      await deps.audit.record(
-        s.actor,
-        'project.update',
-        { type: 'project', id: project.id },
-        {
-          name: updated.name,
-          redirectUris: updated.redirectUris,
-        },
-      );
+      await actions.updateProject(s.actor, project, details(values));
       return flash.redirect(reply, `/portal/projects/${project.id}`, 'saved');
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
@@ -286,30 +230,11 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
     const form = area.form(request);
     const environment = form.environment ?? '';
     if (!isEnvironment(environment)) throw new UsageError('choose the production or the testing environment');
-    const application = await deps.applications.apply({
-      projectId: project.id,
+    const application = await actions.apply(s.actor, project, {
       environment,
       wantsRefresh: form.wantsRefresh === 'yes',
       refreshReason: form.refreshReason,
     });
-    await deps.audit.record(
-      s.actor,
-      'application.create',
-      { type: 'application', id: application.id },
-      {
-        projectId: project.id,
-        environment,
-        wantsRefresh: application.wantsRefresh,
-      },
-    );
-    if (application.state === 'approved') {
-      await deps.audit.record(
-        { kind: 'system', id: null, email: null, ip: null },
-        'application.approve',
-        { type: 'application', id: application.id },
-        { keyId: application.keyId, automatic: true },
-      );
-    }
     const done = application.state === 'approved' ? 'issued' : 'applied';
     return flash.redirect(reply, `/portal/projects/${project.id}`, done);
   });
@@ -327,25 +252,11 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
         .split(/\r?\n/)
         .map((l) => l.trim())
         .filter((l) => l !== '');
-    const issued = await deps.keys.issue({
-      projectId: project.id,
+    const issued = await actions.issuePublishable(s.actor, project, {
       environment,
-      kind: 'publishable',
       allowedOrigins: lines(form.origins),
       fixedFilters: parseFixedFilters(lines(form.filters)),
     });
-    await deps.audit.record(
-      s.actor,
-      'key.issue',
-      { type: 'key', id: issued.record.id },
-      {
-        projectId: project.id,
-        environment,
-        kind: 'publishable',
-        allowedOrigins: issued.record.allowedOrigins,
-        fixedFilters: issued.record.fixedFilters,
-      },
-    );
     return area.page(
       reply,
       200,
@@ -360,27 +271,18 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
 
   app.post('/portal/applications/:id/reveal', async (request, reply) => {
     const s = area.signed(request);
-    const application = await deps.applications.get(idParam(request));
-    const project = application ? await ownProject(request, application.projectId) : null;
-    if (!application || !project) return notFound(reply);
-    const secret = await deps.applications.reveal(application.id);
-    const key = application.keyId ? await deps.keyStore.get(application.keyId) : undefined;
-    if (secret === null || !key) {
-      return area.fail(reply, 410, 'Already shown', alreadyRevealedMessage(), 'already_revealed');
+    const revealed = await actions.reveal(s.actor, s.account.id, idParam(request));
+    if (revealed === 'not_found') return notFound(reply);
+    if (revealed === 'already_revealed') {
+      return area.fail(reply, 'already_revealed', alreadyRevealedMessage());
     }
-    await deps.audit.record(
-      s.actor,
-      'key.reveal',
-      { type: 'key', id: key.id },
-      { applicationId: application.id },
-    );
-    return area.page(reply, 200, revealPage(view(s), { key, secret, project, urls: deps.urls }));
+    return area.page(reply, 200, revealPage(view(s), { ...revealed, urls: deps.urls }));
   });
 
   app.get('/portal/keys/:id', async (request, reply) => {
     const found = await ownKey(request, idParam(request));
     if (!found) return notFound(reply);
-    const usage = await deps.usage.forKey(found.key.id, { days: USAGE_DAYS });
+    const usage = await actions.usage(found.key.id, { days: USAGE_DAYS });
     return area.page(
       reply,
       200,
@@ -401,8 +303,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
       return area.page(reply, 400, rollKeyPage(view(s), { ...found, error: CONFIRMATION_MISMATCH }));
     }
     const overlap = parseRollOverlap(form.overlap ?? '');
-    const issued = await deps.keys.roll(found.key.id, ROLL_OVERLAPS[overlap]);
-    await deps.audit.record(s.actor, 'key.roll', { type: 'key', id: found.key.id }, { overlap });
+    const issued = await actions.rollKey(s.actor, found, overlap);
     const page =
       issued.record.kind === 'publishable'
         ? publishableRevealPage(view(s), {
@@ -431,8 +332,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
     if (!confirmed(area.form(request), found.key.id)) {
       return area.page(reply, 400, revokeKeyPage(view(s), { ...found, error: CONFIRMATION_MISMATCH }));
     }
-    await deps.keys.revoke(found.key.id);
-    await deps.audit.record(s.actor, 'key.revoke', { type: 'key', id: found.key.id }, {});
+    await actions.revokeKey(s.actor, found);
     return flash.redirect(reply, `/portal/projects/${found.project.id}`, 'revoked');
   });
 }

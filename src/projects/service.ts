@@ -2,8 +2,9 @@ import type { DeveloperService } from '../developers/service.js';
 import type { Clock } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
 import { UsageError } from '../platform/usage-error.js';
+import type { Project } from './model.js';
 import { normaliseRedirectUri } from './redirect-uri.js';
-import type { Project, ProjectStore } from './store.js';
+import type { ProjectStore } from './store.js';
 
 export interface ProjectInput {
   name: string;

@@ -1,14 +1,5 @@
 import type { Database } from '../db/database.js';
-
-export interface Project {
-  id: string;
-  developerId: string;
-  name: string;
-  description: string;
-  website: string | null;
-  redirectUris: string[];
-  createdAt: number;
-}
+import type { Project } from './model.js';
 
 interface ProjectRow {
   id: string;

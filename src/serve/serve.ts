@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
 import { migrate } from '../db/migrate.js';
 import {
   DEMO_OPERATOR_EMAIL,
@@ -10,7 +11,6 @@ import {
   ensureDemo,
 } from '../demo/bootstrap.js';
 import type { Deps } from '../deps.js';
-import { buildApp } from '../http/app.js';
 import { baseUrls, origins } from '../http/urls.js';
 import type { Environment } from '../platform/environment.js';
 
@@ -45,22 +45,7 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
     // Creates the environment's first signing key (and proves MASTER_SECRET opens the current
     // one) before any traffic: a JWKS is never empty, a wrong secret stops the start loudly.
     await deps.signingKeys.signer(environment);
-    const app = await buildApp({
-      config,
-      environment,
-      db: deps.db,
-      keys: deps.keyVerifier,
-      offers: deps.offers,
-      logger: deps.logger,
-      auth: deps,
-      clock: deps.clock,
-      rateLimiter: deps.rateLimiter,
-      usageMeter: deps.usageMeter,
-      metrics: deps.metrics,
-      redisState: () => deps.redis?.state ?? 'not_configured',
-      searchReady: () => deps.searchIndexes.ready(),
-      portal: deps,
-    });
+    const app = await buildApp(deps, environment);
     await app.listen({ port: ports[environment], host: config.host });
     apps.set(environment, app);
   }

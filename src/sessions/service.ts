@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
-import type { SessionKind, SessionStore, WebSession } from './store.js';
+import type { SessionKind, WebSession } from './model.js';
+import type { SessionStore } from './store.js';
 
 /**
  * Server-side sessions of the portal and the console (issue 5). The browser holds a random

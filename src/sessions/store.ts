@@ -1,15 +1,5 @@
 import type { Database } from '../db/database.js';
-
-export type SessionKind = 'developer' | 'operator';
-
-export interface WebSession {
-  id: string;
-  kind: SessionKind;
-  accountId: string;
-  csrfToken: string;
-  createdAt: number;
-  lastSeenAt: number;
-}
+import type { SessionKind, WebSession } from './model.js';
 
 interface SessionRow {
   id: string;

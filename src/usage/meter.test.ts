@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock.js';
 import { createUsageMeter, statusClass } from './meter.js';
-import type { UsageRow, UsageStore } from './store.js';
+import type { UsageRow } from './model.js';
+import type { UsageStore } from './store.js';
 
 function memoryStore(options: { failing?: () => boolean } = {}) {
   const written: UsageRow[] = [];

@@ -1,5 +1,6 @@
 import type { Clock } from '../platform/clock.js';
-import type { StatusClass, UsageRow, UsageStore } from './store.js';
+import type { StatusClass, UsageRow } from './model.js';
+import type { UsageStore } from './store.js';
 
 export function statusClass(status: number): StatusClass {
   const hundreds = Math.min(5, Math.max(1, Math.floor(status / 100)));

@@ -1,6 +1,7 @@
 import type { Clock } from '../platform/clock.js';
 import { utcDay } from './meter.js';
-import type { StatusClass, UsageStore } from './store.js';
+import type { StatusClass } from './model.js';
+import type { UsageStore } from './store.js';
 
 export interface UsageDay {
   /** UTC day, `YYYY-MM-DD`. */

@@ -1,15 +1,5 @@
 import type { Database } from '../db/database.js';
-
-/** `2xx`, `4xx`, … of a response status. */
-export type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
-
-export interface UsageRow {
-  keyId: string;
-  /** UTC day, `YYYY-MM-DD`. */
-  day: string;
-  statusClass: StatusClass;
-  requests: number;
-}
+import type { StatusClass, UsageRow } from './model.js';
 
 export interface UsageStore {
   /** Adds counts to what is stored (several instances add up; nothing is overwritten). */

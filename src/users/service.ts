@@ -1,11 +1,11 @@
-import type { RefreshTokenStore } from '../auth/refresh-token-store.js';
 import type { Clock } from '../platform/clock.js';
 import { normaliseEmail } from '../platform/email.js';
 import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
 import { checkCredentials, hashPassword, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { User, UserStore } from './store.js';
+import type { User } from './model.js';
+import type { UserStore } from './store.js';
 
 /**
  * End users (SPEC §2, §5): one account per email per environment. Disabling a user or changing
@@ -24,7 +24,10 @@ export interface UserService {
 
 export function createUserService(deps: {
   store: UserStore;
-  refreshTokens: RefreshTokenStore;
+  /** The auth server's refresh tokens (auth/refresh-token-store.ts), as far as users end them. */
+  refreshTokens: {
+    revokeForUser(userId: string, reason: 'user_disabled' | 'password_changed', at: number): Promise<number>;
+  };
   clock: Clock;
 }): UserService {
   const { store, clock } = deps;

@@ -1,19 +1,6 @@
 import { type Database, isUniqueViolation } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
-
-export type UserState = 'active' | 'disabled';
-
-/** An end user of one environment (SPEC §2): never the password, only its argon2id hash. */
-export interface User {
-  id: string;
-  environment: Environment;
-  email: string;
-  name: string;
-  state: UserState;
-  createdAt: number;
-  passwordChangedAt: number;
-  disabledAt: number | null;
-}
+import type { User, UserState } from './model.js';
 
 interface UserRow {
   id: string;

@@ -2,12 +2,12 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AuditLog } from '../audit/service.js';
 import { areaAccount, type LoginThrottle, loginSubjects } from '../auth/login-throttle.js';
-import { ERRORS } from '../http/errors.js';
+import { type ErrorCode, type PageErrorCode, pageError } from '../http/errors.js';
 import { formFields } from '../http/form.js';
 import { toProblem } from '../http/problem.js';
 import { UsageError } from '../platform/usage-error.js';
+import type { SessionKind, WebSession } from '../sessions/model.js';
 import type { SessionService } from '../sessions/service.js';
-import type { SessionKind, WebSession } from '../sessions/store.js';
 import { cookieJar } from './cookies.js';
 import { appErrorPage } from './layout.js';
 import { pageSecurityHeaders } from './security-headers.js';
@@ -46,7 +46,8 @@ export interface Signed {
 
 export interface SessionArea {
   page(reply: FastifyReply, status: number, body: string): FastifyReply;
-  fail(reply: FastifyReply, status: number, title: string, message: string, code: string): FastifyReply;
+  /** An error page; its status and title come from the error table (http/errors.ts). */
+  fail(reply: FastifyReply, code: PageErrorCode | ErrorCode, message: string): FastifyReply;
   /** The signed-in account of a request that passed the area's guard. */
   signed(request: FastifyRequest): Signed;
   /** Form fields, one string each (a repeated field keeps its first value). */
@@ -75,8 +76,10 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
     pageSecurityHeaders(reply);
     return reply.code(status).send(body);
   };
-  const fail = (reply: FastifyReply, status: number, title: string, message: string, code: string) =>
-    page(reply, status, appErrorPage(o.area, title, message, code));
+  const fail = (reply: FastifyReply, code: PageErrorCode | ErrorCode, message: string) => {
+    const { status, title } = pageError(code);
+    return page(reply, status, appErrorPage(o.area, title, message, code));
+  };
   const actorOf = (request: FastifyRequest, account: Account | null): Actor => ({
     kind: o.kind,
     id: account?.id ?? null,
@@ -90,23 +93,16 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
   });
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof UsageError) {
-      const status = error.kind === 'not_found' ? 404 : error.kind === 'conflict' ? 409 : 400;
-      return fail(reply, status, 'That did not work', capitalise(error.message), error.kind);
+      return fail(reply, error.kind, capitalise(error.message));
     }
     const problem = toProblem(request, error as Error);
-    return fail(reply, ERRORS[problem.code].status, ERRORS[problem.code].title, problem.detail, problem.code);
+    return fail(reply, problem.code, problem.detail);
   });
   // The root context answers unknown paths with problem+json; under /<area>/ it is an HTML page.
   void app.register(
     async (scope) => {
       scope.setNotFoundHandler((_request, reply) =>
-        fail(
-          reply,
-          404,
-          'Page not found',
-          'There is no page at this address, or it is not yours to see.',
-          'not_found',
-        ),
+        fail(reply, 'not_found', 'There is no page at this address, or it is not yours to see.'),
       );
     },
     { prefix: `/${o.area}` },
@@ -118,7 +114,7 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
     const path = (request.routeOptions.url ?? '').replace(`/${o.area}/`, '').split('/')[0] ?? '';
     const site = request.headers['sec-fetch-site'];
     if (request.method === 'POST' && site !== undefined && site !== 'same-origin' && site !== 'none') {
-      return fail(reply, 403, 'Request refused', 'This form was not sent from this site.', 'csrf_rejected');
+      return fail(reply, 'csrf_rejected', 'This form was not sent from this site.');
     }
     if (PUBLIC_PATHS.has(path)) return undefined;
     const session = await o.sessions.resume(o.kind, sessionCookie.read(request));
@@ -127,20 +123,12 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
       if (request.method === 'GET') return reply.code(303).header('location', `/${o.area}/signin`).send();
       return fail(
         reply,
-        403,
-        'Please sign in again',
-        'Your session has ended. Sign in again, then repeat what you were doing.',
         'session_expired',
+        'Your session has ended. Sign in again, then repeat what you were doing.',
       );
     }
     if (request.method === 'POST' && !o.sessions.csrfMatches(session, formFields(request.body).csrf)) {
-      return fail(
-        reply,
-        403,
-        'Request refused',
-        'This form could not be verified. Reload the page and try again.',
-        'csrf_rejected',
-      );
+      return fail(reply, 'csrf_rejected', 'This form could not be verified. Reload the page and try again.');
     }
     signedByRequest.set(request, { session, account, actor: actorOf(request, account) });
     return undefined;

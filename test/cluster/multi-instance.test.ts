@@ -28,6 +28,9 @@ const sharedRedis = redisUrl();
 const available = adminUrl !== null && sharedRedis !== null;
 const root = path.resolve(import.meta.dirname, '../..');
 const silent = pino({ level: 'silent' });
+/** Issue 14: what the Redis broadcast meets and a 1 s key-cache poll only by chance (25 % per instance). */
+const BROADCAST_BOUND_MS = 250;
+const REVOCATION_ROUNDS = 5;
 
 interface Fixture {
   database: TestDatabase;
@@ -89,6 +92,9 @@ describe.skipIf(!available)('several instances on PostgreSQL + Redis', () => {
       REDIS_KEY_PREFIX: redisPrefix.prefix,
       // Only the flush on SIGTERM writes usage in this suite: a restart must not lose counts.
       USAGE_FLUSH_MS: '600000',
+      // Issue 14: the key-cache poll at its slowest (1 s), so only the Redis broadcast can meet
+      // BROADCAST_BOUND_MS below; without it the revocations are seen at a poll, up to 1 s later.
+      KEY_CACHE_REFRESH_MS: '1000',
     });
     [a, b] = await Promise.all([startInstance(f.env), startInstance(f.env)]);
   });
@@ -99,12 +105,23 @@ describe.skipIf(!available)('several instances on PostgreSQL + Redis', () => {
   });
 
   it('a key revoked through one process (service or CLI) is refused by the others within 1 s', async () => {
-    const key = await issue(f);
-    expect([await statusOf(a, key.key), await statusOf(b, key.key)]).toEqual([200, 200]);
-    await f.admin.keys.revoke(key.id);
-    const elapsed = await eventually(async () => (await statusOf(b, key.key)) === 401, 1000, 'revoked on B');
-    expect(elapsed).toBeLessThanOrEqual(1000);
-    expect(await statusOf(a, key.key)).toBe(401);
+    // Several revocations, each seen by both instances well before their next poll. Without the
+    // change bus, both 1 s polls land within the bound for one round 1/16 of the time, so four
+    // rounds of five about once in 13 000 runs: this fails when the change bus is not wired. One
+    // slow round is allowed, so a loaded CI machine's pause does not fail the broadcast path.
+    const fast: boolean[] = [];
+    for (let round = 0; round < REVOCATION_ROUNDS; round += 1) {
+      const key = await issue(f);
+      expect([await statusOf(a, key.key), await statusOf(b, key.key)]).toEqual([200, 200]);
+      await f.admin.keys.revoke(key.id);
+      const seen = await Promise.all(
+        [a, b].map((instance) =>
+          eventually(async () => (await statusOf(instance, key.key)) === 401, 1000, 'revoked'),
+        ),
+      );
+      fast.push(Math.max(...seen) <= BROADCAST_BOUND_MS);
+    }
+    expect(fast.filter(Boolean).length).toBeGreaterThanOrEqual(REVOCATION_ROUNDS - 1);
 
     const other = await issue(f);
     expect([await statusOf(a, other.key), await statusOf(b, other.key)]).toEqual([200, 200]);

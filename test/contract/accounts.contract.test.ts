@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/audit/service.js';
-import { createOperatorActions } from '../../src/console/service.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
 
@@ -15,7 +14,7 @@ const actor: Actor = { kind: 'cli', id: 'root', email: null, ip: null };
 for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`account state on ${dialect}`, () => {
     let t: TestContext;
-    const actions = () => createOperatorActions(t.deps);
+    const actions = () => t.deps.operatorActions;
     beforeAll(async () => {
       t = await createTestContext(dialect);
     });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/audit/service.js';
-import { createOperatorActions } from '../../src/console/service.js';
 import { createKeyStore } from '../../src/keys/store.js';
 import { createKeyVerifier } from '../../src/keys/verifier.js';
 import { loginTokens } from '../support/auth.js';
@@ -18,7 +17,7 @@ const HOUR = 3_600_000;
 for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`key roll on ${dialect}`, () => {
     let t: TestContext;
-    const actions = () => createOperatorActions(t.deps);
+    const actions = () => t.deps.operatorActions;
     const call = (key: string) => t.apps.testing.inject({ url: '/v1/key', headers: { 'x-api-key': key } });
     beforeAll(async () => {
       t = await createTestContext(dialect);

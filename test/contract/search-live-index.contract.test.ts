@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logger.js';
 import { createLiveIndex } from '../../src/offers/live-index.js';
 import { offerIdFor } from '../../src/offers/rows.js';
@@ -129,16 +129,7 @@ for (const { dialect, available } of backends()) {
         createSearchIndex: () => naive,
       });
       await migrate(deps.db);
-      const app = await buildApp({
-        config,
-        environment: 'testing',
-        db: database.db,
-        keys: deps.keyVerifier,
-        offers: deps.offers,
-        logger: deps.logger,
-        auth: deps,
-        searchReady: () => deps.searchIndexes?.ready() === true,
-      });
+      const app = await buildApp(deps, 'testing');
       try {
         const before = await app.inject({ method: 'GET', url: '/readyz' });
         expect(before.statusCode).toBe(503);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as client from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../../src/users/store.js';
+import type { User } from '../../src/users/model.js';
 import { ARTIFACTS, hasChromium, launchChromium, requireChromium } from '../support/browser.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { freePort } from '../support/processes.js';

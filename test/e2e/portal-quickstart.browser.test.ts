@@ -109,7 +109,7 @@ describe.skipIf(!hasChromium)('the portal quickstart in a browser', { timeout: 1
     expect(await dev.content()).not.toContain(secret);
     await shots(dev, 'project');
 
-    const key = await t.deps.keyStore.findByHash(hashApiKey(secret));
+    const key = await t.deps.keys.findByHash(hashApiKey(secret));
     expect(await dev.locator('.quickstart').textContent()).toContain(String(key?.id));
     await dev.goto(`${prod}/portal/keys/${key?.id}`);
     await shots(dev, 'key');
@@ -135,12 +135,12 @@ describe.skipIf(!hasChromium)('the portal quickstart in a browser', { timeout: 1
     await dev.getByLabel('To confirm, type').fill('yes');
     await dev.getByRole('button', { name: 'Revoke the key' }).click();
     expect(await dev.getByRole('alert').textContent()).toContain('does not match');
-    expect((await t.deps.keyStore.get(key?.id ?? ''))?.state).toBe('active');
+    expect((await t.deps.keys.get(key?.id ?? ''))?.state).toBe('active');
     await dev.getByLabel('To confirm, type').fill(key?.id ?? '');
     await shots(dev, 'confirm-revoke', false);
     await dev.getByRole('button', { name: 'Revoke the key' }).click();
     await dev.getByText('Key revoked.').waitFor();
-    expect((await t.deps.keyStore.get(key?.id ?? ''))?.state).toBe('revoked');
+    expect((await t.deps.keys.get(key?.id ?? ''))?.state).toBe('revoked');
     // The message was for that one page: a reload does not bring it back.
     await dev.reload();
     expect(await dev.getByText('Key revoked.').count()).toBe(0);

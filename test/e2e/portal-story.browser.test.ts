@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     await dev.goto(projectUrl);
     expect(await dev.getByRole('button', { name: 'Reveal key' }).count()).toBe(0);
     await shot(dev, '09-project-keys');
-    const prodRecord = await t.deps.keyStore.findByHash(hashApiKey(prodKey));
+    const prodRecord = await t.deps.keys.findByHash(hashApiKey(prodKey));
     expect(prodRecord?.refreshAllowed).toBe(true);
 
     // 7. It works on production, not on testing.

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { createDeps } from '../../src/deps.js';
-import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logger.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
 import { systemClock } from '../../src/platform/clock.js';
@@ -80,15 +80,7 @@ describe('when the database is unreachable', () => {
     const db = openPostgres('postgres://postgres@127.0.0.1:1/none', { poolMax: 1 });
     const logger = createLogger({ level: 'silent' });
     const deps = createDeps(config, { clock: systemClock, logger, db, masterSecret: randomBytes(32) });
-    const app = await buildApp({
-      config,
-      environment: 'testing',
-      db,
-      keys: deps.keyVerifier,
-      offers: deps.offers,
-      logger,
-      auth: deps,
-    });
+    const app = await buildApp(deps, 'testing');
     try {
       const ready = await app.inject('/readyz');
       expect(ready.statusCode).toBe(503);

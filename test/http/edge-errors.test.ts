@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/app.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 /**
@@ -143,16 +143,7 @@ describe('503 while shutting down', () => {
 
   it('a request arriving during close gets 503 unavailable as problem+json, Connection: close', async () => {
     const d = t.deps;
-    app = await buildApp({
-      config: d.config,
-      environment: 'testing',
-      db: d.db,
-      keys: d.keyVerifier,
-      offers: d.offers,
-      logger: d.logger,
-      auth: d,
-      clock: t.clock,
-    });
+    app = await buildApp(d, 'testing');
     let entered: () => void = () => undefined;
     const inside = new Promise<void>((resolve) => {
       entered = resolve;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offerIdFor } from '../../src/offers/rows.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import type { Environment } from '../../src/platform/environment.js';
-import type { User } from '../../src/users/store.js';
+import type { User } from '../../src/users/model.js';
 import { loginTokens, openLogin, submitLogin } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';

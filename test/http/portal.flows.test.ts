@@ -92,7 +92,7 @@ for (const { dialect, available } of backends()) {
       expect((await ops.post(`/console/applications/${id}/approve`, {})).statusCode).toBe(303);
       const secret = await dev.reveal(project);
       const key = (await t.deps.applications.get(id))?.keyId ?? '';
-      expect((await t.deps.keyStore.get(key))?.refreshAllowed).toBe(false);
+      expect((await t.deps.keys.get(key))?.refreshAllowed).toBe(false);
       expect(
         (await t.apps.production.inject({ url: '/v1/offers/', headers: { 'x-api-key': secret } })).statusCode,
       ).toBe(200);
@@ -105,7 +105,7 @@ for (const { dialect, available } of backends()) {
         expect(unconfirmed.statusCode).toBe(400);
         expect(unconfirmed.body).toContain('Nothing was changed');
       }
-      expect(await t.deps.keyStore.get(key)).toMatchObject({ state: 'active' });
+      expect(await t.deps.keys.get(key)).toMatchObject({ state: 'active' });
       for (const [action, fields, check] of [
         ['grant-refresh', {}, { refreshAllowed: true }],
         ['revoke-refresh', { confirm: key }, { refreshAllowed: false }],
@@ -116,7 +116,7 @@ for (const { dialect, available } of backends()) {
         await ops.get(`/console/keys/${key}`);
         const res = await ops.post(`/console/keys/${key}/${action}`, fields);
         expect(res.statusCode, action).toBe(303);
-        expect(await t.deps.keyStore.get(key)).toMatchObject(check);
+        expect(await t.deps.keys.get(key)).toMatchObject(check);
       }
       const page = await dev.get(`/portal/keys/${key}`);
       expect(page.body).toContain('state-revoked');
@@ -166,10 +166,10 @@ for (const { dialect, available } of backends()) {
       expect(confirm.body).toContain(`To confirm, type <code>${key?.id}</code>`);
       const refused = await dev.post(`/portal/keys/${key?.id}/revoke`, { confirm: 'revoke' });
       expect(refused.statusCode).toBe(400);
-      expect((await t.deps.keyStore.get(key?.id ?? ''))?.state).toBe('active');
+      expect((await t.deps.keys.get(key?.id ?? ''))?.state).toBe('active');
       const done = await dev.post(`/portal/keys/${key?.id}/revoke`, { confirm: key?.id ?? '' });
       expect(done.statusCode).toBe(303);
-      expect((await t.deps.keyStore.get(key?.id ?? ''))?.state).toBe('revoked');
+      expect((await t.deps.keys.get(key?.id ?? ''))?.state).toBe('revoked');
       expect((await dev.get(String(done.headers.location))).body).toContain('Key revoked.');
       expect((await dev.get(String(done.headers.location))).body).not.toContain('Key revoked.');
     });

@@ -206,7 +206,7 @@ for (const { dialect, available } of backends()) {
         const project = await t.deps.projects.get(aliceProject);
         expect(project?.name).toBe('Alice app');
         expect(project?.redirectUris).toEqual([DEST]);
-        expect((await t.deps.keyStore.get(aliceKeyId))?.state).toBe('active');
+        expect((await t.deps.keys.get(aliceKeyId))?.state).toBe('active');
         expect(await t.deps.applications.list({ projectIds: [aliceProject] })).toHaveLength(2);
       });
 
@@ -297,7 +297,7 @@ for (const { dialect, available } of backends()) {
         expect((await t.deps.projects.list({ ownerEmail: ALICE.email })).map((p) => p.name)).toEqual([
           'Alice app',
         ]);
-        expect((await t.deps.keyStore.get(aliceKeyId))?.state).toBe('active');
+        expect((await t.deps.keys.get(aliceKeyId))?.state).toBe('active');
         expect(await t.deps.audit.list({ limit: 1000 })).toHaveLength(before.length);
         expect((await alice.get('/portal/')).statusCode).toBe(200);
       });
@@ -311,7 +311,7 @@ for (const { dialect, available } of backends()) {
           }
         }
         expect((await t.deps.applications.get(pendingApplication))?.state).toBe('pending');
-        const key = await t.deps.keyStore.get(aliceKeyId);
+        const key = await t.deps.keys.get(aliceKeyId);
         expect(key).toMatchObject({ state: 'active', refreshAllowed: false, rateLimitRps: null });
         expect((await ops.get('/console/applications')).statusCode).toBe(200);
       });
@@ -337,7 +337,7 @@ for (const { dialect, available } of backends()) {
         await ops.get(`/console/keys/${aliceKeyId}`);
         const res = await ops.post(`/console/keys/${aliceKeyId}/plan`, { rate: '7' });
         expect(res.statusCode).toBe(303);
-        expect((await t.deps.keyStore.get(aliceKeyId))?.rateLimitRps).toBe(7);
+        expect((await t.deps.keys.get(aliceKeyId))?.rateLimitRps).toBe(7);
       });
     });
 

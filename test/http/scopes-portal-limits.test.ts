@@ -88,10 +88,10 @@ for (const { dialect, available } of backends()) {
         expect(page.body).toContain('Grant offers:write');
         const granted = await ops.post(`/console/keys/${id}/grant-write`);
         expect(granted.statusCode).toBe(303);
-        expect((await t.deps.keyStore.get(id))?.writeAllowed).toBe(true);
+        expect((await t.deps.keys.get(id))?.writeAllowed).toBe(true);
         expect((await ops.get(String(granted.headers.location))).body).toContain('Withdraw offers:write');
         await ops.post(`/console/keys/${id}/revoke-write`);
-        expect((await t.deps.keyStore.get(id))?.writeAllowed).toBe(false);
+        expect((await t.deps.keys.get(id))?.writeAllowed).toBe(false);
         const audit = await t.deps.audit.list({ target: id, limit: 10 });
         expect(audit.map((e) => e.action)).toEqual(['key.revoke_write', 'key.grant_write']);
         expect(audit[0]?.actorEmail).toBe(OPS.email);

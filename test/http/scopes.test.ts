@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyStore } from '../../src/keys/store.js';
 import { createKeyVerifier } from '../../src/keys/verifier.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -226,7 +227,11 @@ for (const { dialect, available } of backends()) {
     });
 
     it('another instance learns a new key’s origins from its change-counter poll (no broadcast needed)', async () => {
-      const other = createKeyVerifier({ store: t.deps.keyStore, clock: t.clock, refreshMs: 60_000 });
+      const other = createKeyVerifier({
+        store: createKeyStore(t.deps.db),
+        clock: t.clock,
+        refreshMs: 60_000,
+      });
       await other.start();
       try {
         expect(other.allowsOrigin('testing', 'https://elsewhere.example')).toBe(false);

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { Dialect } from '../../src/db/database.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logger.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import type { Environment } from '../../src/platform/environment.js';
@@ -48,22 +48,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
   await deps.searchIndexes.start(['production', 'testing'], config.searchPollMs);
   const apps = {} as Record<Environment, FastifyInstance>;
   for (const environment of ['production', 'testing'] as const) {
-    apps[environment] = await buildApp({
-      config,
-      environment,
-      db: database.db,
-      keys: deps.keyVerifier,
-      offers: deps.offers,
-      logger,
-      auth: deps,
-      clock,
-      rateLimiter: deps.rateLimiter,
-      usageMeter: deps.usageMeter,
-      metrics: deps.metrics,
-      redisState: () => deps.redis?.state ?? 'not_configured',
-      searchReady: () => deps.searchIndexes.ready(),
-      portal: deps,
-    });
+    apps[environment] = await buildApp(deps, environment);
     await apps[environment].ready();
   }
   await deps.developers.add({ email: 'integrator@example.com', name: 'Integrator' });

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate.js';
+import type { Migration } from '../migration.js';
 import { authSchema } from './v3-auth.js';
 import { dropSqlSearch, offerChangeSequence } from './v12-search.js';
 import { portalSchema } from './v30-portal.js';

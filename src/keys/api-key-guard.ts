@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { DEFAULT_ROUTE_SCOPE, hasScope, type Scope, scopeRefusal } from '../keys/scopes.js';
-import type { KeyRecord } from '../keys/store.js';
-import type { KeyVerifier, VerifyFailure, VerifyResult } from '../keys/verifier.js';
+import { extractApiKey } from '../http/credentials.js';
+import { ProblemError } from '../http/errors.js';
+import type { RequestLimits } from '../limits/request-limits.js';
 import type { Environment } from '../platform/environment.js';
-import { ProblemError } from './errors.js';
-import type { RequestLimits } from './rate-limit.js';
+import type { KeyRecord } from './model.js';
+import { DEFAULT_ROUTE_SCOPE, hasScope, type Scope, scopeRefusal } from './scopes.js';
+import type { KeyVerifier, VerifyFailure, VerifyResult } from './verifier.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,28 +35,6 @@ function checkScopeAndOrigin(request: FastifyRequest, key: KeyRecord): void {
       `This publishable key may not be used from ${origin.slice(0, 200)}; it allows ${key.allowedOrigins.join(', ')}.`,
     );
   }
-}
-
-/** The key from the `X-Api-Key` header or the `apiKey` query parameter (SPEC §3). */
-export function extractApiKey(request: FastifyRequest): string | null {
-  const header = request.headers['x-api-key'];
-  // Issue 13: Node joins a repeated header with ", " (keys never hold a comma or a space).
-  const fromHeader = (Array.isArray(header) ? header : [header])
-    .flatMap((h) => (typeof h === 'string' ? h.split(',') : []))
-    .map((h) => h.trim())
-    .filter((h) => h !== '');
-  const raw = (request.query as Record<string, unknown> | undefined)?.apiKey;
-  const values = (Array.isArray(raw) ? raw : [raw]).filter(
-    (v): v is string => typeof v === 'string' && v !== '',
-  );
-  const distinct = new Set([...fromHeader, ...values]);
-  if (distinct.size > 1) {
-    throw new ProblemError(
-      'api_key_conflict',
-      'Different API keys were sent (X-Api-Key header and apiKey query parameter, or either repeated). Send one key, preferably in the header.',
-    );
-  }
-  return [...distinct][0] ?? null;
 }
 
 /** The problem answering a refused key (SPEC §3, §7). */

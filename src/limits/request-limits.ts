@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import type { KeyRecord } from '../keys/store.js';
-import type { Decision, Plan, RateLimiter } from '../limits/rate-limiter.js';
+import { ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
-import { ProblemError } from './errors.js';
+import type { Decision, Plan, RateLimiter } from './rate-limiter.js';
+
+/** What limits need of an API key (keys/model.ts LimitedKey has it): limits import no capability. */
+export interface LimitedKey {
+  id: string;
+  environment: Environment;
+  kind: 'secret' | 'publishable';
+  rateLimitRps: number | null;
+}
 
 /**
  * The rate limits of SPEC §8 as the API-key guard applies them: a budget per key (its own plan
@@ -26,10 +33,10 @@ export interface RequestLimits {
    * A publishable key also spends a budget per client address (`request` gives the address),
    * so one visitor cannot exhaust the key's plan (issue 16).
    */
-  takeForKey(key: KeyRecord, reply: FastifyReply, request?: FastifyRequest): Promise<void> | undefined;
+  takeForKey(key: LimitedKey, reply: FastifyReply, request?: FastifyRequest): Promise<void> | undefined;
 }
 
-export function keyPlan(config: Config, key: KeyRecord): Plan {
+export function keyPlan(config: Config, key: LimitedKey): Plan {
   const fallback = key.environment === 'production' ? config.rateLimitProduction : config.rateLimitTesting;
   return { limit: key.rateLimitRps ?? fallback, periodMs: 1000 };
 }
@@ -93,7 +100,7 @@ export function createRequestLimits(deps: {
       );
     }
   };
-  const takeKey = (key: KeyRecord, reply: FastifyReply): Promise<void> | undefined => {
+  const takeKey = (key: LimitedKey, reply: FastifyReply): Promise<void> | undefined => {
     const plan = keyPlan(config, key);
     const decision = limiter.take(`key:${key.id}`, plan);
     if (decision instanceof Promise) return decision.then((d) => applyKeyDecision(d, plan, reply));

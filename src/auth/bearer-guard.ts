@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenService } from '../auth/tokens.js';
+import { ProblemError } from '../http/errors.js';
 import type { Environment } from '../platform/environment.js';
-import type { User } from '../users/store.js';
-import { ProblemError } from './errors.js';
+import type { User } from '../users/model.js';
+import type { TokenService } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

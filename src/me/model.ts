@@ -1,0 +1,10 @@
+// The me capability's domain types (issue 14): other capabilities and pages import
+// these, never the store.
+
+/** What end users keep: favorites, saved searches, and which offers they published. */
+export interface SavedSearch {
+  id: string;
+  name: string;
+  query: Record<string, unknown>;
+  createdAt: number;
+}
