@@ -115,8 +115,10 @@ export function createMeService(deps: { store: MeStore; offers: OfferService; cl
       const externalId = `user:${user.id}:${randomUUID()}`;
       const now = clock.now();
       const offerId = offerIdFor(environment, externalId);
-      await offers.upsertMany(environment, [toInput(user, externalId, input, 'active', now)]);
-      await store.addOwnOffer(user.id, offerId, externalId, now);
+      // The offer and the row that makes it the user's: one transaction, never one without the other.
+      await offers.upsertOne(environment, toInput(user, externalId, input, 'active', now), (tx) =>
+        store.addOwnOffer(tx, user.id, offerId, externalId, now),
+      );
       return offers.get(environment, offerId);
     },
     async update(user, environment, offerId, patch) {

@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import type { SavedSearch } from './model.js';
 
 export interface MeStore {
@@ -13,7 +13,8 @@ export interface MeStore {
   removeSavedSearch(userId: string, id: string): Promise<boolean>;
   ownOffers(userId: string): Promise<{ offerId: string; externalId: string }[]>;
   ownOffer(userId: string, offerId: string): Promise<{ externalId: string } | undefined>;
-  addOwnOffer(userId: string, offerId: string, externalId: string, at: number): Promise<void>;
+  /** Inside the transaction that writes the offer (OfferService.upsertOne). */
+  addOwnOffer(tx: Queryable, userId: string, offerId: string, externalId: string, at: number): Promise<void>;
 }
 
 export function createMeStore(db: Database): MeStore {
@@ -76,8 +77,8 @@ export function createMeStore(db: Database): MeStore {
       );
       return row && { externalId: row.external_id };
     },
-    async addOwnOffer(userId, offerId, externalId, at) {
-      await db.run(
+    async addOwnOffer(tx, userId, offerId, externalId, at) {
+      await tx.run(
         'INSERT INTO user_offers (offer_id, user_id, external_id, created_at) VALUES (?, ?, ?, ?)',
         [offerId, userId, externalId, at],
       );

@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/database.js';
 import { type ParameterError, ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
@@ -32,6 +33,12 @@ export interface OfferService {
   search(environment: Environment, query: SearchQuery): Promise<SearchOutcome>;
   get(environment: Environment, id: string): Promise<Offer | undefined>;
   upsertMany(environment: Environment, offers: readonly OfferInput[]): Promise<UpsertResult>;
+  /** One offer and `alsoWrite` in one transaction (OfferStore.upsertOne). */
+  upsertOne(
+    environment: Environment,
+    offer: OfferInput,
+    alsoWrite: (tx: Queryable) => Promise<void>,
+  ): Promise<UpsertResult>;
   count(environment: Environment): Promise<number>;
   /** Refreshes the database's planner statistics after bulk writes. */
   optimize(): Promise<void>;
@@ -163,6 +170,11 @@ export function createOfferService(deps: {
     get: (environment, id) => deps.store.get(environment, id, deps.clock.now()),
     async upsertMany(environment, offers) {
       const result = await deps.store.upsertMany(environment, offers, deps.clock.now());
+      await deps.onWritten?.(environment);
+      return result;
+    },
+    async upsertOne(environment, offer, alsoWrite) {
+      const result = await deps.store.upsertOne(environment, offer, deps.clock.now(), alsoWrite);
       await deps.onWritten?.(environment);
       return result;
     },

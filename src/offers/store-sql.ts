@@ -160,6 +160,14 @@ export function createOfferStore(db: Database): OfferStore {
       }
       return { inserted, updated };
     },
+    async upsertOne(environment, offer, now, alsoWrite) {
+      const inserted = await db.transaction(async (tx) => {
+        const count = await writeBatch(tx, environment, [offer], now);
+        await alsoWrite(tx);
+        return count;
+      });
+      return { inserted, updated: 1 - inserted };
+    },
     async get(environment, id, now) {
       // By primary key: on the main thread's connection (Database.getByKey), not a read worker.
       const row = await db.getByKey<OfferRow>(

@@ -1,4 +1,4 @@
-import type { SqlValue } from '../db/database.js';
+import type { Queryable, SqlValue } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { OfferInput } from './offer-input.js';
 import type { FacetName, Offer, OfferStatus } from './schemas.js';
@@ -17,6 +17,16 @@ export interface UpsertResult {
 
 export interface OfferStore {
   upsertMany(environment: Environment, offers: readonly OfferInput[], now: number): Promise<UpsertResult>;
+  /**
+   * One offer, and `alsoWrite` in the same transaction: both land or neither does (an end
+   * user's offer and the row that makes it theirs, issue 14).
+   */
+  upsertOne(
+    environment: Environment,
+    offer: OfferInput,
+    now: number,
+    alsoWrite: (tx: Queryable) => Promise<void>,
+  ): Promise<UpsertResult>;
   get(environment: Environment, id: string, now: number): Promise<Offer | undefined>;
   count(environment: Environment): Promise<number>;
   optimize(): Promise<void>;
