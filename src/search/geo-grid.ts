@@ -1,9 +1,9 @@
 import { distanceKm } from '../offers/geo.js';
-import { GrowableInt32 } from './growable.js';
+import { Bitmap, type Bits } from './slot-sets.js';
 
 /**
- * A grid of cells of CELL_DEGREES over the globe, each holding the slots of the offers inside
- * (dead slots included, filtered by the caller). A query keeps the cells that can hold a point
+ * A grid of cells of CELL_DEGREES over the globe, each holding the live slots of the offers
+ * inside as a bitmap. A query keeps the cells that can hold a point
  * within reach, using a bound that holds on the sphere: by the triangle inequality, every point
  * of a cell lies within `reach` of its centre, so its distance to `near` is at least
  * distance(near, centre) − reach.
@@ -13,7 +13,7 @@ const ROWS = 180 / CELL_DEGREES;
 const COLUMNS = 360 / CELL_DEGREES;
 
 export interface Cell {
-  slots: GrowableInt32;
+  bits: Bits;
   lat: number;
   lon: number;
   /** Km: no point of the cell is farther than this from (lat, lon). */
@@ -42,11 +42,19 @@ export class GeoGrid {
       this.cells.set(key, cell);
       this.list = [...this.cells.values()];
     }
-    cell.slots.push(slot);
+    cell.bits.add(slot);
+  }
+
+  /** Forgets the slot (added with the same coordinates). */
+  remove(slot: number, lat: number, lon: number): void {
+    this.cells.get(clampRow(lat) * COLUMNS + clampColumn(lon))?.bits.remove(slot);
   }
 
   trim(): void {
-    for (const cell of this.list) cell.slots.trim();
+    for (const cell of this.list) {
+      cell.bits.runOptimize();
+      cell.bits.shrinkToFit();
+    }
   }
 
   /** Every cell with the least distance any of its points can be from `near`, nearest first. */
@@ -58,14 +66,20 @@ export class GeoGrid {
     return out.sort((a, b) => a.min - b.min);
   }
 
-  /** Cells that may hold a point within `radiusKm` of `near`, each with its distance bounds. */
-  cellsWithin(near: { lat: number; lon: number }, radiusKm: number): Array<{ cell: Cell; min: number }> {
-    const out: Array<{ cell: Cell; min: number }> = [];
+  /**
+   * The cells that may hold a point within `radiusKm` of `near`: `inside` those whose every point
+   * is within it, `boundary` the others (their points need testing one by one).
+   */
+  cellsWithin(near: { lat: number; lon: number }, radiusKm: number): { inside: Cell[]; boundary: Cell[] } {
+    const inside: Cell[] = [];
+    const boundary: Cell[] = [];
     for (const cell of this.list) {
-      const min = distanceKm(near, cell) - cell.reach;
-      if (min <= radiusKm) out.push({ cell, min });
+      const d = distanceKm(near, cell);
+      if (d - cell.reach > radiusKm) continue;
+      if (d + cell.reach < radiusKm) inside.push(cell);
+      else boundary.push(cell);
     }
-    return out;
+    return { inside, boundary };
   }
 }
 
@@ -78,5 +92,5 @@ function makeCell(row: number, column: number): Cell {
     for (const lon of [west, centre.lon, west + CELL_DEGREES])
       reach = Math.max(reach, distanceKm(centre, { lat, lon }));
   // The farthest point of a small cell is a corner; the margin covers the sphere's curvature.
-  return { slots: new GrowableInt32(16), lat: centre.lat, lon: centre.lon, reach: reach * 1.05 + 1 };
+  return { bits: new Bitmap(), lat: centre.lat, lon: centre.lon, reach: reach * 1.05 + 1 };
 }

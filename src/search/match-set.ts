@@ -1,0 +1,171 @@
+import { distanceKm } from '../offers/geo.js';
+import type { EngineQuery } from './engine.js';
+import type { Plan } from './plan.js';
+import type { Index } from './search-index.js';
+import { Bitmap, type Bits, membersOf, unionOf } from './slot-sets.js';
+
+/**
+ * A query's matches as one bitmap (ADR 0019): the effective status, each filter on a column
+ * value and each word of `q` are bitmaps ANDed together, smallest first; a price or publication
+ * range is a slice of the precomputed order (or a test per match when the matches are fewer);
+ * what no bitmap holds (updatedSince, the points of the grid cells the radius crosses, phrases
+ * and exclusions) is tested per remaining match.
+ */
+
+/** What one unit of `q` (a typed word or the prefix) matches. */
+export interface UnitSets {
+  /** Index = typo count: the offers holding a stem the unit matches with that many edits. */
+  levels: Bits[];
+  /** Every offer holding one of the unit's stems. */
+  all: Bits;
+}
+
+const STATUS_CODE = { active: 0, expired: 1, withdrawn: 2 } as const;
+
+export function unitSets(ix: Index, plan: Plan): UnitSets[] {
+  return plan.units.map((unit) => {
+    const byCost: Bits[][] = [];
+    for (const [s, cost] of unit.costs) {
+      const list = byCost[cost] ?? [];
+      byCost[cost] = list;
+      for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
+    }
+    const levels: Bits[] = [];
+    for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
+    return { levels, all: unionOf(levels) };
+  });
+}
+
+/** The offers holding one of the stems (every word of each). */
+export function stemsSet(ix: Index, stems: Iterable<number>, of: 'word' | 'title'): Bits {
+  const parts: Bits[] = [];
+  for (const s of stems) for (const w of ix.dict.stemWords[s] as number[]) parts.push(ix.sets[of].get(w));
+  return unionOf(parts);
+}
+
+/**
+ * The live offers whose effective status is `status` at `now`: the stored one, except that
+ * active offers past their expiry count as expired (read from the expiry order up to `now`).
+ */
+export function effectiveStatus(ix: Index, status: keyof typeof STATUS_CODE, now: number): Bits {
+  const late: number[] = [];
+  const alive = ix.alive.data;
+  const stored = ix.status.data;
+  ix.byExpiry.forEachUpTo(ix.slots, now, (slot) => {
+    if (alive[slot] === 1 && stored[slot] === 0) late.push(slot);
+  });
+  const code = STATUS_CODE[status];
+  const own = ix.sets.status.get(code);
+  if (late.length === 0 || code === 2) return own;
+  const moved = new Bitmap(late);
+  return code === 0 ? Bitmap.andNot(own, moved) : Bitmap.or(own, moved);
+}
+
+/** The matches; `units` from unitSets(plan). Never one of the index's own bitmaps (safe to keep). */
+export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units: UnitSets[]): Bits {
+  const parts: Bits[] = [effectiveStatus(ix, query.status, query.now)];
+  const sets = ix.sets;
+  const tables = ix.tables;
+  if (query.categories.length > 0) {
+    const known: Bits[] = [];
+    for (const c of query.categories) {
+      const id = tables.category.ids.get(c);
+      if (id !== undefined) known.push(sets.category.get(id));
+    }
+    parts.push(unionOf(known));
+  }
+  const single = (name: 'city' | 'country' | 'currency' | 'tag', value: string | null) => {
+    if (value === null) return;
+    const id = tables[name].ids.get(value);
+    parts.push(id === undefined ? new Bitmap() : sets[name].get(id));
+  };
+  single('city', query.city);
+  single('country', query.country);
+  single('currency', query.currency);
+  for (const tag of query.tags) single('tag', tag);
+  for (const unit of units) parts.push(unit.all);
+  if (plan) for (const phrase of plan.phrases) for (const s of phrase) parts.push(stemsSet(ix, [s], 'word'));
+  parts.sort((a, b) => a.size - b.size);
+  const bits = (parts[0] as Bits).clone();
+  for (let i = 1; i < parts.length && bits.size > 0; i += 1) bits.andInPlace(parts[i] as Bits);
+  if (bits.size === 0) return bits;
+  const tests: Array<(slot: number) => boolean> = [];
+  range(ix, bits, 'price', query.priceMin, query.priceMax, true, tests);
+  range(ix, bits, 'published', query.publishedAfter, query.publishedBefore, false, tests);
+  if (query.updatedSince !== null) {
+    const updated = ix.updatedAt.data;
+    const since = query.updatedSince;
+    tests.push((slot) => (updated[slot] as number) >= since);
+  }
+  if (plan !== null && (plan.phrases.length > 0 || plan.excluded.length > 0))
+    tests.push((slot) => ix.textHolds(slot, plan));
+  if (tests.length > 0) {
+    const failed: number[] = [];
+    const members = membersOf(bits, ix.scratchMembers());
+    for (let i = 0; i < members.length; i += 1) {
+      const slot = members[i] as number;
+      for (const test of tests)
+        if (!test(slot)) {
+          failed.push(slot);
+          break;
+        }
+    }
+    if (failed.length > 0) bits.removeMany(failed);
+  }
+  if (query.near !== null && query.radiusKm !== null) within(ix, bits, query.near, query.radiusKm);
+  return bits;
+}
+
+/**
+ * A range on price (inclusive ends) or publication (from inclusive, `to` exclusive): ANDed as
+ * the slice of the sorted order when that slice is smaller than the matches, else a test per
+ * match.
+ */
+function range(
+  ix: Index,
+  bits: Bits,
+  column: 'price' | 'published',
+  from: number | null,
+  to: number | null,
+  inclusiveEnd: boolean,
+  tests: Array<(slot: number) => boolean>,
+): void {
+  if (from === null && to === null) return;
+  const lo = from ?? Number.NEGATIVE_INFINITY;
+  const hi = to ?? Number.POSITIVE_INFINITY;
+  const order = column === 'price' ? ix.byPrice : ix.byPublished;
+  const slices = order.between(ix.slots, lo, hi, inclusiveEnd);
+  let inRange = 0;
+  for (const slice of slices) inRange += slice.length;
+  if (inRange * ix.tuning.rangeSliceCost < bits.size) {
+    const slice = new Bitmap();
+    for (const part of slices) slice.addMany(part);
+    bits.andInPlace(slice);
+    return;
+  }
+  const values = column === 'price' ? ix.price.data : ix.publishedAt.data;
+  tests.push((slot) => {
+    const v = values[slot] as number;
+    return v >= lo && (inclusiveEnd ? v <= hi : v < hi);
+  });
+}
+
+/** Keeps the matches within the radius: whole grid cells inside it, points tested in the others. */
+function within(ix: Index, bits: Bits, near: { lat: number; lon: number }, radiusKm: number): void {
+  const { inside, boundary } = ix.grid.cellsWithin(near, radiusKm);
+  const edge = Bitmap.and(bits, unionOf(boundary.map((c) => c.bits)));
+  bits.andInPlace(unionOf(inside.map((c) => c.bits)));
+  if (edge.size === 0) return;
+  const point = { lat: 0, lon: 0 };
+  const lat = ix.lat.data;
+  const lon = ix.lon.data;
+  const kept: number[] = [];
+  const members = membersOf(edge, ix.scratchMembers());
+  for (let i = 0; i < members.length; i += 1) {
+    const slot = members[i] as number;
+    point.lat = lat[slot] as number;
+    point.lon = lon[slot] as number;
+    if (distanceKm(near, point) <= radiusKm) kept.push(slot);
+  }
+  bits.addMany(kept);
+}
