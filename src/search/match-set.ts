@@ -2,7 +2,7 @@ import { distanceKm } from '../offers/geo.js';
 import type { EngineQuery } from './engine.js';
 import type { Plan } from './plan.js';
 import type { Index } from './search-index.js';
-import { Bitmap, type Bits, membersOf, unionOf } from './slot-sets.js';
+import { Bitmap, type Bits, keepCovered, membersOf, unionOf } from './slot-sets.js';
 
 /**
  * A query's matches as one bitmap (ADR 0019): the effective status, each filter on a column
@@ -89,9 +89,21 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
   const bits = (parts[0] as Bits).clone();
   for (let i = 1; i < parts.length && bits.size > 0; i += 1) bits.andInPlace(parts[i] as Bits);
   if (bits.size === 0) return bits;
+  if (query.priceMin !== null || query.priceMax !== null) {
+    const lo = query.priceMin ?? Number.NEGATIVE_INFINITY;
+    const hi = query.priceMax ?? Number.POSITIVE_INFINITY;
+    const { inside, ends } = ix.priceBuckets.cover(lo, hi);
+    const price = ix.price.data;
+    keepCovered(
+      bits,
+      inside,
+      ends,
+      (slot) => (price[slot] as number) >= lo && (price[slot] as number) <= hi,
+      ix.scratchMembers(),
+    );
+  }
   const tests: Array<(slot: number) => boolean> = [];
-  range(ix, bits, 'price', query.priceMin, query.priceMax, true, tests);
-  range(ix, bits, 'published', query.publishedAfter, query.publishedBefore, false, tests);
+  range(ix, bits, query.publishedAfter, query.publishedBefore, tests);
   if (query.updatedSince !== null) {
     const updated = ix.updatedAt.data;
     const since = query.updatedSince;
@@ -117,24 +129,20 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
 }
 
 /**
- * A range on price (inclusive ends) or publication (from inclusive, `to` exclusive): ANDed as
- * the slice of the sorted order when that slice is smaller than the matches, else a test per
- * match.
+ * A publication range (from inclusive, `to` exclusive): ANDed as the slice of the sorted order
+ * when that slice is smaller than the matches, else a test per match.
  */
 function range(
   ix: Index,
   bits: Bits,
-  column: 'price' | 'published',
   from: number | null,
   to: number | null,
-  inclusiveEnd: boolean,
   tests: Array<(slot: number) => boolean>,
 ): void {
   if (from === null && to === null) return;
   const lo = from ?? Number.NEGATIVE_INFINITY;
   const hi = to ?? Number.POSITIVE_INFINITY;
-  const order = column === 'price' ? ix.byPrice : ix.byPublished;
-  const slices = order.between(ix.slots, lo, hi, inclusiveEnd);
+  const slices = ix.byPublished.between(ix.slots, lo, hi, false);
   let inRange = 0;
   for (const slice of slices) inRange += slice.length;
   if (inRange * ix.tuning.rangeSliceCost < bits.size) {
@@ -143,29 +151,21 @@ function range(
     bits.andInPlace(slice);
     return;
   }
-  const values = column === 'price' ? ix.price.data : ix.publishedAt.data;
-  tests.push((slot) => {
-    const v = values[slot] as number;
-    return v >= lo && (inclusiveEnd ? v <= hi : v < hi);
-  });
+  const values = ix.publishedAt.data;
+  tests.push((slot) => (values[slot] as number) >= lo && (values[slot] as number) < hi);
 }
 
 /** Keeps the matches within the radius: whole grid cells inside it, points tested in the others. */
 function within(ix: Index, bits: Bits, near: { lat: number; lon: number }, radiusKm: number): void {
   const { inside, boundary } = ix.grid.cellsWithin(near, radiusKm);
-  const edge = Bitmap.and(bits, unionOf(boundary.map((c) => c.bits)));
-  bits.andInPlace(unionOf(inside.map((c) => c.bits)));
-  if (edge.size === 0) return;
   const point = { lat: 0, lon: 0 };
   const lat = ix.lat.data;
   const lon = ix.lon.data;
-  const kept: number[] = [];
-  const members = membersOf(edge, ix.scratchMembers());
-  for (let i = 0; i < members.length; i += 1) {
-    const slot = members[i] as number;
+  const test = (slot: number) => {
     point.lat = lat[slot] as number;
     point.lon = lon[slot] as number;
-    if (distanceKm(near, point) <= radiusKm) kept.push(slot);
-  }
-  bits.addMany(kept);
+    return distanceKm(near, point) <= radiusKm;
+  };
+  const cells = (list: typeof inside) => list.map((c) => c.bits);
+  keepCovered(bits, cells(inside), cells(boundary), test, ix.scratchMembers());
 }

@@ -10,7 +10,7 @@ import { matchSet, stemsSet, unitSets } from './match-set.js';
 import { type Plan, planText, type Unit } from './plan.js';
 import { bucketPage, type ClassPager } from './rank-buckets.js';
 import { PROXIMITY_CAP } from './rules.js';
-import { Bitmap, type Bits, countValues, membersOf, ValueSets } from './slot-sets.js';
+import { Bitmap, type Bits, BucketSets, countValues, membersOf, ValueSets } from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
 import { forEachIndexWord } from './tokens.js';
 import { type Position, selectPage } from './top-k.js';
@@ -109,6 +109,8 @@ export class Index implements SearchIndex {
     word: new ValueSets(),
     title: new ValueSets(),
   };
+  /** Live slots per price bucket (about 9 % wide), for price ranges. */
+  readonly priceBuckets = new BucketSets();
   private live = 0;
   /** The matches of the query being answered (reused: a query's matches never outlive it). */
   private matchBuffer = new Int32Array(0);
@@ -225,6 +227,7 @@ export class Index implements SearchIndex {
     ])
       column.trim();
     for (const sets of Object.values(this.sets)) sets.trim();
+    this.priceBuckets.trim();
     this.grid.trim();
   }
 
@@ -252,12 +255,15 @@ export class Index implements SearchIndex {
     ];
     for (let p = this.tagOffsets.data[slot] as number; p < (this.tagOffsets.data[slot + 1] as number); p += 1)
       values.push([sets.tag, this.tagIds.data[p] as number]);
+    const price = this.price.data[slot] as number;
     if (delta === 1) {
       for (const [set, value] of values) set.add(value, slot);
       this.grid.add(slot, lat, lon);
+      this.priceBuckets.add(price, slot);
     } else {
       for (const [set, value] of values) set.remove(value, slot);
       this.grid.remove(slot, lat, lon);
+      this.priceBuckets.remove(price, slot);
     }
     this.statusCounts[status] = (this.statusCounts[status] as number) + delta;
     const counts = this.valueCounts[status] as (typeof this.valueCounts)[number];
@@ -569,8 +575,9 @@ export class Index implements SearchIndex {
 
   /**
    * sort=distance: the matches of the grid cells nearest `near`, cell after cell, until more
-   * than a page lies after the cursor and no further cell can hold anything nearer; with their
-   * distances. Everything left out comes after all of them.
+   * than a page lies after the cursor and no further cell can hold anything nearer than the
+   * page's last (the (limit + 1)-th nearest read so far); with their distances. Everything left
+   * out comes after all of them.
    */
   private nearest(
     near: { lat: number; lon: number },
@@ -582,10 +589,10 @@ export class Index implements SearchIndex {
     const distances = new GrowableFloat64(64);
     const point = { lat: 0, lon: 0 };
     const from = after ? after.primary : Number.NEGATIVE_INFINITY;
-    let past = 0;
-    let farthest = Number.NEGATIVE_INFINITY;
+    // The limit + 1 smallest distances read after the cursor, ascending.
+    const best: number[] = [];
     for (const { cell, min, max } of this.grid.byDistance(near)) {
-      if (past > limit && min > farthest) break;
+      if (best.length > limit && min > (best[limit] as number)) break;
       if (max < from) continue;
       const members = membersOf(Bitmap.and(cell.bits, bits), this.matchBuffer);
       for (let k = 0; k < members.length; k += 1) {
@@ -596,8 +603,15 @@ export class Index implements SearchIndex {
         if (d < from || (d === from && after !== null && (this.ids[slot] as string) <= after.id)) continue;
         slots.push(slot);
         distances.push(d);
-        past += 1;
-        if (d > farthest) farthest = d;
+        if (best.length <= limit || d < (best[limit] as number)) {
+          let at = best.length <= limit ? best.length : limit;
+          while (at > 0 && (best[at - 1] as number) > d) {
+            best[at] = best[at - 1] as number;
+            at -= 1;
+          }
+          best[at] = d;
+          if (best.length > limit + 1) best.length = limit + 1;
+        }
       }
     }
     return { slots: slots.view(), primary: distances.data.subarray(0, distances.length) };

@@ -68,3 +68,66 @@ export function countValues(bits: Bits, sets: ValueSets): Int32Array {
   for (let id = 0; id < sets.length; id += 1) counts[id] = bits.andCardinality(sets.get(id));
   return counts;
 }
+
+/** Buckets per doubling of a value: bucket edges 2^(1/8) ≈ 9 % apart. */
+const BUCKETS_PER_OCTAVE = 8;
+
+/**
+ * The slots of a numeric column (price units, ≥ 0) by bucket of value: bucket 0 holds values
+ * below 1, bucket b ≥ 1 those with ⌊log2(value) × 8⌋ = b − 1. The bucket of a value never
+ * decreases as the value grows, so for a range [lo, hi] every bucket strictly between lo's and
+ * hi's holds only values inside it: a range is a union of whole buckets plus the members of its
+ * two end buckets, tested one by one.
+ */
+export class BucketSets {
+  private readonly sets = new ValueSets();
+
+  private bucket(value: number): number {
+    return value < 1 ? 0 : 1 + Math.floor(Math.log2(value) * BUCKETS_PER_OCTAVE);
+  }
+
+  add(value: number, slot: number): void {
+    this.sets.add(this.bucket(value), slot);
+  }
+
+  remove(value: number, slot: number): void {
+    this.sets.remove(this.bucket(value), slot);
+  }
+
+  trim(): void {
+    this.sets.trim();
+  }
+
+  /** The buckets wholly inside [lo, hi] and the (at most two) that hold its ends. */
+  cover(lo: number, hi: number): { inside: Bits[]; ends: Bits[] } {
+    const first = this.bucket(Math.max(lo, 0));
+    const last = Math.min(this.bucket(hi), this.sets.length - 1);
+    const inside: Bits[] = [];
+    const ends: Bits[] = [];
+    for (let b = first; b <= last; b += 1) (b === first || b === last ? ends : inside).push(this.sets.get(b));
+    return { inside, ends };
+  }
+}
+
+/**
+ * Keeps the members of `bits` in the union of `inside`, or in the union of `ends` and passing
+ * `test` (tested one by one).
+ */
+export function keepCovered(
+  bits: Bits,
+  inside: readonly Bits[],
+  ends: readonly Bits[],
+  test: (slot: number) => boolean,
+  buffer: Int32Array,
+): void {
+  const edge = Bitmap.and(bits, unionOf(ends));
+  bits.andInPlace(unionOf(inside));
+  if (edge.size === 0) return;
+  const kept: number[] = [];
+  const members = membersOf(edge, buffer);
+  for (let i = 0; i < members.length; i += 1) {
+    const slot = members[i] as number;
+    if (test(slot)) kept.push(slot);
+  }
+  bits.addMany(kept);
+}
