@@ -7,9 +7,12 @@ import { Bitmap, type Bits } from './slot-sets.js';
  * within reach, using a bound that holds on the sphere: by the triangle inequality, every point
  * of a cell lies within `reach` of its centre, so its distance to `near` is at least
  * distance(near, centre) − reach. Cells are small (about 5 km) so that a radius covers most of
- * its cells whole and a nearest-first page reads few points (ADR 0019).
+ * its cells whole; each is split again SPLIT × SPLIT (about 500 m) so that a nearest-first page
+ * reads the few small cells around `near`, not every point of a city (ADR 0019).
  */
 const CELL_DEGREES = 0.05;
+const SPLIT = 10;
+const FINE_DEGREES = CELL_DEGREES / SPLIT;
 const DEGREE = Math.PI / 180;
 const ROWS = 180 / CELL_DEGREES;
 const COLUMNS = 360 / CELL_DEGREES;
@@ -18,8 +21,19 @@ export interface Cell {
   bits: Bits;
   lat: number;
   lon: number;
+  /** Degrees: half the cell's side. */
+  half: number;
   /** Km: no point of the cell is farther than this from (lat, lon). */
   reach: number;
+  /** The cell's finer cells (by fine row × SPLIT + fine column), none for a fine cell. */
+  fine: Map<number, Cell> | null;
+}
+
+/** A cell with the bounds of the distance from `near` to its points. */
+export interface Reach {
+  cell: Cell;
+  min: number;
+  max: number;
 }
 
 function clampRow(lat: number): number {
@@ -40,32 +54,53 @@ export class GeoGrid {
     const key = row * COLUMNS + column;
     let cell = this.cells.get(key);
     if (cell === undefined) {
-      cell = makeCell(row, column);
+      cell = makeCell(row * CELL_DEGREES - 90, column * CELL_DEGREES - 180, CELL_DEGREES, new Map());
       this.cells.set(key, cell);
       this.list.push(cell);
     }
     cell.bits.add(slot);
+    const fine = cell.fine as Map<number, Cell>;
+    const fineKey = fineIndex(lat, 90, row) * SPLIT + fineIndex(lon, 180, column);
+    let small = fine.get(fineKey);
+    if (small === undefined) {
+      const south = row * CELL_DEGREES - 90 + Math.floor(fineKey / SPLIT) * FINE_DEGREES;
+      const west = column * CELL_DEGREES - 180 + (fineKey % SPLIT) * FINE_DEGREES;
+      small = makeCell(south, west, FINE_DEGREES, null);
+      fine.set(fineKey, small);
+    }
+    small.bits.add(slot);
   }
 
   /** Forgets the slot (added with the same coordinates). */
   remove(slot: number, lat: number, lon: number): void {
-    this.cells.get(clampRow(lat) * COLUMNS + clampColumn(lon))?.bits.remove(slot);
+    const row = clampRow(lat);
+    const column = clampColumn(lon);
+    const cell = this.cells.get(row * COLUMNS + column);
+    if (cell === undefined) return;
+    cell.bits.remove(slot);
+    cell.fine?.get(fineIndex(lat, 90, row) * SPLIT + fineIndex(lon, 180, column))?.bits.remove(slot);
   }
 
   trim(): void {
     for (const cell of this.list) {
-      cell.bits.runOptimize();
-      cell.bits.shrinkToFit();
+      for (const c of [cell, ...(cell.fine?.values() ?? [])]) {
+        c.bits.runOptimize();
+        c.bits.shrinkToFit();
+      }
     }
   }
 
-  /** Every cell with the least distance any of its points can be from `near`, nearest first. */
-  byDistance(near: { lat: number; lon: number }): Array<{ cell: Cell; min: number; max: number }> {
-    const out = this.list.map((cell) => {
-      const d = distanceKm(near, cell);
-      return { cell, min: Math.max(d - cell.reach, boxDistanceKm(near, cell)), max: d + cell.reach };
-    });
-    return out.sort((a, b) => a.min - b.min);
+  /**
+   * The fine cells in the order of the least distance any of their points can be from `near`
+   * (best first: a cell's fine cells are bounded only when the cell comes up).
+   */
+  *nearestFirst(near: { lat: number; lon: number }): Generator<Reach> {
+    const heap = new ReachHeap();
+    for (const cell of this.list) heap.push(reachOf(near, cell));
+    for (let next = heap.pop(); next !== undefined; next = heap.pop()) {
+      if (next.cell.fine === null) yield next;
+      else for (const small of next.cell.fine.values()) heap.push(reachOf(near, small));
+    }
   }
 
   /**
@@ -117,7 +152,7 @@ export class GeoGrid {
  * hav(Δlon) ≥ hav(the latitude gap to the cell) + cos²(the largest |lat|) hav(the longitude gap).
  */
 function boxDistanceKm(near: { lat: number; lon: number }, cell: Cell): number {
-  const half = CELL_DEGREES / 2;
+  const half = cell.half;
   const south = cell.lat - half;
   const north = cell.lat + half;
   const dLat = near.lat < south ? south - near.lat : near.lat > north ? near.lat - north : 0;
@@ -131,15 +166,68 @@ function boxDistanceKm(near: { lat: number; lon: number }, cell: Cell): number {
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(Math.min(1, h))) * (1 - 1e-9) - 1e-6;
 }
 
-function makeCell(row: number, column: number): Cell {
-  const south = row * CELL_DEGREES - 90;
-  const west = column * CELL_DEGREES - 180;
-  const centre = { lat: south + CELL_DEGREES / 2, lon: west + CELL_DEGREES / 2 };
+function reachOf(near: { lat: number; lon: number }, cell: Cell): Reach {
+  const d = distanceKm(near, cell);
+  return { cell, min: Math.max(d - cell.reach, boxDistanceKm(near, cell)), max: d + cell.reach };
+}
+
+/** The fine row (or column) of a coordinate inside its cell's row (column), 0 … SPLIT − 1. */
+function fineIndex(value: number, offset: number, coarse: number): number {
+  const i = Math.floor((value + offset) / FINE_DEGREES) - coarse * SPLIT;
+  return Math.min(SPLIT - 1, Math.max(0, i));
+}
+
+function makeCell(south: number, west: number, side: number, fine: Map<number, Cell> | null): Cell {
+  const centre = { lat: south + side / 2, lon: west + side / 2 };
   let reach = 0;
-  for (const lat of [south, centre.lat, south + CELL_DEGREES])
-    for (const lon of [west, centre.lon, west + CELL_DEGREES])
+  for (const lat of [south, centre.lat, south + side])
+    for (const lon of [west, centre.lon, west + side])
       reach = Math.max(reach, distanceKm(centre, { lat, lon }));
   // The farthest point of a small cell is a corner; the margin covers the sphere's curvature and
   // rounding (kept small: a loose reach makes a nearest-first page read more cells).
-  return { bits: new Bitmap(), lat: centre.lat, lon: centre.lon, reach: reach * 1.02 + 0.01 };
+  return {
+    bits: new Bitmap(),
+    lat: centre.lat,
+    lon: centre.lon,
+    half: side / 2,
+    reach: reach * 1.02 + 0.01,
+    fine,
+  };
+}
+
+/** A binary min-heap of cells by `min`. */
+class ReachHeap {
+  private readonly items: Reach[] = [];
+
+  push(item: Reach): void {
+    const items = this.items;
+    items.push(item);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if ((items[parent] as Reach).min <= item.min) break;
+      items[i] = items[parent] as Reach;
+      i = parent;
+    }
+    items[i] = item;
+  }
+
+  pop(): Reach | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (top === undefined || last === undefined || items.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= items.length) break;
+      const r = l + 1;
+      const child = r < items.length && (items[r] as Reach).min < (items[l] as Reach).min ? r : l;
+      if ((items[child] as Reach).min >= last.min) break;
+      items[i] = items[child] as Reach;
+      i = child;
+    }
+    items[i] = last;
+    return top;
+  }
 }

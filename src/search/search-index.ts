@@ -591,7 +591,7 @@ export class Index implements SearchIndex {
     const from = after ? after.primary : Number.NEGATIVE_INFINITY;
     // The limit + 1 smallest distances read after the cursor, ascending.
     const best: number[] = [];
-    for (const { cell, min, max } of this.grid.byDistance(near)) {
+    for (const { cell, min, max } of this.grid.nearestFirst(near)) {
       if (best.length > limit && min > (best[limit] as number)) break;
       if (max < from) continue;
       const members = membersOf(Bitmap.and(cell.bits, bits), this.matchBuffer);
