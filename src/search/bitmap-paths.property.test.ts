@@ -22,8 +22,8 @@ const WORDS = ['lamp', 'lamps', 'lanp', 'lampshade', 'table', 'desk', 'oak', 'vi
 const VALUES = Array.from({ length: 26 }, (_, i) => `v${String.fromCharCode(97 + i)}`);
 
 const TUNINGS: Array<Partial<Tuning>> = [
-  { facetPassBelow: 0, walkCost: 0, rangeSliceCost: 0 },
-  { facetPassBelow: 8, walkCost: 1, rangeSliceCost: 1 },
+  { facetPassBelow: 0, walkCost: 0, rangeSliceCost: 0, rankWalkCost: 0 },
+  { facetPassBelow: 8, walkCost: 1, rangeSliceCost: 1, rankWalkCost: 0.1 },
   {
     facetPassBelow: Number.POSITIVE_INFINITY,
     walkCost: Number.POSITIVE_INFINITY,

@@ -76,3 +76,132 @@ export function bucketPage(
   }
   return { slots, ranks };
 }
+
+/** What a page of a ranked `q` of several units (or with phrases) needs from the index. */
+export interface ScanSource {
+  /** The packed rank of one match (reads its words). */
+  rankOf(slot: number): number;
+  /** The least packed rank a match of `typos` typos can have. */
+  floor(typos: number): number;
+  /** The typo count of a packed rank. */
+  typosOf(rank: number): number;
+  published: Float64Array;
+  ids: readonly string[];
+  /** Slots in the index (the length of the newest-first order). */
+  size: number;
+  /** Cost of one step of the newest-first walk against ranking one member (Tuning.walkCost). */
+  walkCost: number;
+  /**
+   * Visits the members newest first (then id descending) until `visit` returns true; false
+   * when more than `maxSteps` slots were read first.
+   */
+  walkNewest(members: Bits, visit: (slot: number) => boolean, maxSteps: number): boolean;
+  /** The members ascending (a scratch view: used before the next call). */
+  members(bits: Bits): Int32Array;
+}
+
+/** The matches split by typo count (each unit's fewest edits, summed), fewest first. */
+export function typoClasses(matches: Bits, units: readonly UnitSets[]): Bits[] {
+  let classes: Bits[] = [matches];
+  for (const unit of units) {
+    const next: Bits[] = [];
+    classes.forEach((set, sum) => {
+      if (set === undefined) return;
+      let rest = set;
+      unit.levels.forEach((level, edits) => {
+        if (rest.size === 0) return;
+        const part = Bitmap.and(rest, level);
+        rest = Bitmap.andNot(rest, part);
+        const at = sum + edits;
+        const known = next[at];
+        if (known === undefined) next[at] = part;
+        else known.orInPlace(part);
+      });
+    });
+    classes = next;
+  }
+  // Array.from, not map: map skips the holes of sums no combination reached.
+  return Array.from(classes, (c) => c ?? new Bitmap());
+}
+
+/**
+ * The first `k` matches after the cursor by the full relevance order, one typo class at a time.
+ * A dense class is walked newest first, ranking each member from its words, until the page holds
+ * `k` members of the least rank the class allows (nothing older can come before them); a sparse
+ * one (or a walk that runs long) ranks every member and selects.
+ */
+export function scanPage(
+  matches: Bits,
+  units: readonly UnitSets[],
+  after: Position | null,
+  k: number,
+  source: ScanSource,
+): BucketPage {
+  const slots: number[] = [];
+  const ranks: number[] = [];
+  const { published, ids } = source;
+  // < 0 when (rank a, slot a) comes first in the relevance order.
+  const compare = (ra: number, a: number, rb: number, b: number) => {
+    if (ra !== rb) return ra - rb;
+    const pa = published[a] as number;
+    const pb = published[b] as number;
+    if (pa !== pb) return pb - pa;
+    const x = ids[a] as string;
+    const y = ids[b] as string;
+    return x === y ? 0 : x < y ? 1 : -1;
+  };
+  const isAfter = (rank: number, slot: number) => {
+    if (after === null) return true;
+    if (rank !== after.primary) return rank > after.primary;
+    const p = published[slot] as number;
+    if (p !== after.published) return p < after.published;
+    return (ids[slot] as string) < after.id;
+  };
+  const from = after === null ? 0 : source.typosOf(after.primary);
+  const classes = typoClasses(matches, units);
+  for (let t = from; t < classes.length && slots.length < k; t += 1) {
+    const members = classes[t] as Bits;
+    const n = members.size;
+    if (n === 0) continue;
+    const need = k - slots.length;
+    // The best `need` seen so far after the cursor, in order.
+    const top: Array<{ slot: number; rank: number }> = [];
+    const offer = (slot: number, rank: number) => {
+      if (!isAfter(rank, slot)) return;
+      const last = top[need - 1];
+      if (last !== undefined && compare(rank, slot, last.rank, last.slot) >= 0) return;
+      let at = last !== undefined ? need - 1 : top.length;
+      for (
+        let prev = top[at - 1];
+        prev !== undefined && compare(rank, slot, prev.rank, prev.slot) < 0;
+        prev = top[at - 1]
+      ) {
+        top[at] = prev;
+        at -= 1;
+      }
+      top[at] = { slot, rank };
+    };
+    const expected = (need * source.size) / n;
+    const floor = source.floor(t);
+    const walked =
+      expected * source.walkCost <= n &&
+      source.walkNewest(
+        members,
+        (slot) => {
+          offer(slot, source.rankOf(slot));
+          return top.length === need && (top[need - 1] as { rank: number }).rank === floor;
+        },
+        8 * expected + 1024,
+      );
+    if (!walked) {
+      top.length = 0;
+      const all = source.members(members);
+      for (let i = 0; i < all.length; i += 1) offer(all[i] as number, source.rankOf(all[i] as number));
+    }
+    for (const { slot, rank } of top) {
+      slots.push(slot);
+      ranks.push(rank);
+    }
+  }
+  return { slots, ranks };
+}

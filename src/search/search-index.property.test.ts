@@ -302,13 +302,14 @@ class World {
  */
 const TUNINGS: Array<[string, Partial<Tuning>]> = [
   ['default switch points', {}],
-  ['bitmaps and walks everywhere', { facetPassBelow: 0, walkCost: 0, rangeSliceCost: 0 }],
+  ['bitmaps and walks everywhere', { facetPassBelow: 0, walkCost: 0, rangeSliceCost: 0, rankWalkCost: 0 }],
   [
     'passes and selections everywhere',
     {
       facetPassBelow: Number.POSITIVE_INFINITY,
       walkCost: Number.POSITIVE_INFINITY,
       rangeSliceCost: Number.POSITIVE_INFINITY,
+      rankWalkCost: Number.POSITIVE_INFINITY,
     },
   ],
 ];

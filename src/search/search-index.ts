@@ -8,7 +8,7 @@ import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
 import { matchSet, stemsSet, unitSets } from './match-set.js';
 import { type Plan, planText, type Unit } from './plan.js';
-import { bucketPage, type ClassPager } from './rank-buckets.js';
+import { bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
 import { PROXIMITY_CAP } from './rules.js';
 import { Bitmap, type Bits, BucketSets, countValues, membersOf, ValueSets } from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
@@ -35,9 +35,19 @@ export interface Tuning {
   walkCost: number;
   /** Same for a range: ANDed as a slice of the order when its length × this < the matches. */
   rangeSliceCost: number;
+  /**
+   * Same for a relevance page of several words: a step of the newest-first walk against ranking
+   * one match from its words (much dearer than a selection step, hence below 1).
+   */
+  rankWalkCost: number;
 }
 
-export const DEFAULT_TUNING: Tuning = { facetPassBelow: 4096, walkCost: 4, rangeSliceCost: 1 };
+export const DEFAULT_TUNING: Tuning = {
+  facetPassBelow: 4096,
+  walkCost: 4,
+  rangeSliceCost: 1,
+  rankWalkCost: 0.3,
+};
 
 /** Strings of one column (category, city, …) as small integers. */
 class Interned {
@@ -467,6 +477,34 @@ export class Index implements SearchIndex {
       if (more) slots.length = query.limit;
       return page(slots, more, (i) => ranks[i] as number);
     }
+    if (relevance && plan !== null) {
+      const stemBits = this.stemBits;
+      for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
+      const pairs = Math.max(0, plan.units.length - 1);
+      const { slots, ranks } = scanPage(bits, units, after, query.limit + 1, {
+        rankOf: (slot) => this.scanRank(slot, plan),
+        floor: (typos) => packRank(typos, pairs, 0, 0),
+        typosOf: (rank) => unpackRank(rank)[0] as number,
+        published: this.publishedAt.data,
+        ids: this.ids,
+        size: this.ids.length,
+        walkCost: this.tuning.rankWalkCost,
+        walkNewest: (members, visit, maxSteps) =>
+          this.byPublished.walk(
+            this.ids.length,
+            true,
+            null,
+            (slot) => members.has(slot) && visit(slot),
+            1,
+            maxSteps,
+          ) !== null,
+        members: (set) => membersOf(set, this.matchBuffer),
+      });
+      for (const s of plan.unitsOfStem.keys()) stemBits[s] = 0;
+      const more = slots.length > query.limit;
+      if (more) slots.length = query.limit;
+      return page(slots, more, (i) => ranks[i] as number);
+    }
     let ordered: Int32Array;
     let primary: Float64Array;
     if (query.sort === 'distance' && query.near !== null) {
@@ -474,9 +512,8 @@ export class Index implements SearchIndex {
     } else {
       ordered = membersOf(bits, this.matchBuffer);
       primary = new Float64Array(count);
-      // A phrase-only `q` still ranks: the attribute rule (phrases in the title) applies.
-      if (relevance && plan) this.rank(plan, ordered, primary);
-      else if (!relevance) this.sortValues(query, ordered, primary);
+      // Relevance without `q` ranks every match equal: newest first, then the greater id.
+      if (!relevance) this.sortValues(query, ordered, primary);
     }
     const order = {
       primaryDescending: query.sort === '-publishedAt' || query.sort === '-price',
@@ -693,14 +730,6 @@ export class Index implements SearchIndex {
     for (const sequence of plan.phrases)
       if (!hasSequence(this.text.data, this.dict.wordStem.data, start, middle, sequence)) return false;
     return true;
-  }
-
-  /** The packed relevance tuple of every match, from its words. */
-  private rank(plan: Plan, matches: Int32Array, primary: Float64Array): void {
-    const bits = this.stemBits;
-    for (const [s, b] of plan.unitsOfStem) bits[s] = b;
-    for (let i = 0; i < matches.length; i += 1) primary[i] = this.scanRank(matches[i] as number, plan);
-    for (const s of plan.unitsOfStem.keys()) bits[s] = 0;
   }
 
   /** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */

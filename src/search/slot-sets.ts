@@ -9,9 +9,14 @@ import roaring, { type RoaringBitmap32 } from 'roaring';
 export const Bitmap = roaring.RoaringBitmap32;
 export type Bits = RoaringBitmap32;
 
+/** Slots added to a set are handed to CRoaring this many at a time (one native call, not one each). */
+const BATCH = 64;
+
 /** One set per small integer (a value id of a column, a word id, a status code). */
 export class ValueSets {
   private readonly sets: Array<Bits | undefined> = [];
+  /** Slots added but not yet in the bitmap (ascending: slots are handed out in order). */
+  private readonly pending: Array<number[] | undefined> = [];
 
   get length(): number {
     return this.sets.length;
@@ -19,26 +24,38 @@ export class ValueSets {
 
   /** The set of `id`; an empty one when no slot was ever added (never modify it). */
   get(id: number): Bits {
+    this.flush(id);
     return this.sets[id] ?? EMPTY;
   }
 
   add(id: number, slot: number): void {
-    let set = this.sets[id];
-    if (set === undefined) {
-      set = new Bitmap();
-      this.sets[id] = set;
+    if (this.sets[id] === undefined) {
+      this.sets[id] = new Bitmap();
+      this.pending[id] = [];
     }
-    set.add(slot);
+    const pending = this.pending[id] as number[];
+    pending.push(slot);
+    if (pending.length >= BATCH) this.flush(id);
   }
 
   remove(id: number, slot: number): void {
+    this.flush(id);
     this.sets[id]?.remove(slot);
   }
 
-  /** Run-length containers where they are smaller, and no spare capacity. */
+  private flush(id: number): void {
+    const pending = this.pending[id];
+    if (pending === undefined || pending.length === 0) return;
+    (this.sets[id] as Bits).addMany(pending);
+    pending.length = 0;
+  }
+
+  /** Everything pending added, run-length containers where smaller, no spare capacity. */
   trim(): void {
-    for (const set of this.sets) {
+    for (let id = 0; id < this.sets.length; id += 1) {
+      const set = this.sets[id];
       if (set === undefined) continue;
+      this.flush(id);
       set.runOptimize();
       set.shrinkToFit();
     }
