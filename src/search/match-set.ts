@@ -112,17 +112,14 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
   if (plan !== null && (plan.phrases.length > 0 || plan.excluded.length > 0))
     tests.push((slot) => ix.textHolds(slot, plan));
   if (tests.length > 0) {
-    const failed: number[] = [];
+    // The members that fail a test, compacted in place in the scratch buffer.
     const members = membersOf(bits, ix.scratchMembers());
+    let failed = 0;
     for (let i = 0; i < members.length; i += 1) {
       const slot = members[i] as number;
-      for (const test of tests)
-        if (!test(slot)) {
-          failed.push(slot);
-          break;
-        }
+      if (!tests.every((test) => test(slot))) members[failed++] = slot;
     }
-    if (failed.length > 0) bits.removeMany(failed);
+    if (failed > 0) bits.removeMany(members.subarray(0, failed));
   }
   if (query.near !== null && query.radiusKm !== null) within(ix, bits, query.near, query.radiusKm);
   return bits;

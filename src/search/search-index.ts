@@ -124,6 +124,8 @@ export class Index implements SearchIndex {
   private live = 0;
   /** The matches of the query being answered (reused: a query's matches never outlive it). */
   private matchBuffer = new Int32Array(0);
+  /** The sort value of each of those matches (reused likewise). */
+  private primaryBuffer = new Float64Array(0);
   /** Stem id → bit u set when plan unit u matches it, during a ranking scan; all 0 otherwise. */
   private stemBits = new Int32Array(0);
   // Per-term scratch of an insert or removal: the call that last counted each word (anywhere,
@@ -511,7 +513,7 @@ export class Index implements SearchIndex {
       ({ slots: ordered, primary } = this.nearest(query.near, bits, after, query.limit));
     } else {
       ordered = membersOf(bits, this.matchBuffer);
-      primary = new Float64Array(count);
+      primary = this.primaries(count);
       // Relevance without `q` ranks every match equal: newest first, then the greater id.
       if (!relevance) this.sortValues(query, ordered, primary);
     }
@@ -557,7 +559,7 @@ export class Index implements SearchIndex {
       }
       const slots = membersOf(members, this.matchBuffer);
       const published = this.publishedAt.data;
-      const primary = new Float64Array(slots.length);
+      const primary = this.primaries(slots.length);
       for (let i = 0; i < slots.length; i += 1) primary[i] = published[slots[i] as number] as number;
       const rows = { slots, primary, published, ids: this.ids };
       const position = from ? { primary: from.value, published: 0, id: from.id } : null;
@@ -565,6 +567,13 @@ export class Index implements SearchIndex {
       return selectPage(rows, slots.length, order, position, k).page.map((i) => slots[i] as number);
     },
   };
+
+  /** A scratch array of `n` sort values (reused: large arrays per query bring on full collections). */
+  private primaries(n: number): Float64Array {
+    if (this.primaryBuffer.length < n)
+      this.primaryBuffer = new Float64Array(Math.max(n, this.matchBuffer.length));
+    return this.primaryBuffer.subarray(0, n);
+  }
 
   private finish(plan: Plan | null, result: EngineResult): EngineResult {
     if (plan) {

@@ -140,11 +140,13 @@ export function keepCovered(
   const edge = Bitmap.and(bits, unionOf(ends));
   bits.andInPlace(unionOf(inside));
   if (edge.size === 0) return;
-  const kept: number[] = [];
+  // The kept members are compacted in place (no array per query: large ones go straight to
+  // V8's old space and bring on full collections).
   const members = membersOf(edge, buffer);
+  let kept = 0;
   for (let i = 0; i < members.length; i += 1) {
     const slot = members[i] as number;
-    if (test(slot)) kept.push(slot);
+    if (test(slot)) members[kept++] = slot;
   }
-  bits.addMany(kept);
+  bits.addMany(members.subarray(0, kept));
 }
