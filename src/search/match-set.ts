@@ -2,7 +2,7 @@ import { distanceKm } from '../offers/geo.js';
 import type { EngineQuery } from './engine.js';
 import type { Plan } from './plan.js';
 import type { Index } from './search-index.js';
-import { Bitmap, type Bits, keepCovered, membersOf, unionOf } from './slot-sets.js';
+import { andNot, type Bits, copyOf, keepCovered, membersOf, or, scratch, unionOf } from './slot-sets.js';
 
 /**
  * A query's matches as one bitmap (ADR 0019): the effective status, each filter on a column
@@ -57,8 +57,8 @@ export function effectiveStatus(ix: Index, status: keyof typeof STATUS_CODE, now
   const code = STATUS_CODE[status];
   const own = ix.sets.status.get(code);
   if (late.length === 0 || code === 2) return own;
-  const moved = new Bitmap(late);
-  return code === 0 ? Bitmap.andNot(own, moved) : Bitmap.or(own, moved);
+  const moved = scratch().addMany(late);
+  return code === 0 ? andNot(own, moved) : or(own, moved);
 }
 
 /** The matches; `units` from unitSets(plan). Never one of the index's own bitmaps (safe to keep). */
@@ -77,7 +77,7 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
   const single = (name: 'city' | 'country' | 'currency' | 'tag', value: string | null) => {
     if (value === null) return;
     const id = tables[name].ids.get(value);
-    parts.push(id === undefined ? new Bitmap() : sets[name].get(id));
+    parts.push(id === undefined ? scratch() : sets[name].get(id));
   };
   single('city', query.city);
   single('country', query.country);
@@ -86,7 +86,7 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
   for (const unit of units) parts.push(unit.all);
   if (plan) for (const phrase of plan.phrases) for (const s of phrase) parts.push(stemsSet(ix, [s], 'word'));
   parts.sort((a, b) => a.size - b.size);
-  const bits = (parts[0] as Bits).clone();
+  const bits = copyOf(parts[0] as Bits);
   for (let i = 1; i < parts.length && bits.size > 0; i += 1) bits.andInPlace(parts[i] as Bits);
   if (bits.size === 0) return bits;
   if (query.priceMin !== null || query.priceMax !== null) {
@@ -143,7 +143,7 @@ function range(
   let inRange = 0;
   for (const slice of slices) inRange += slice.length;
   if (inRange * ix.tuning.rangeSliceCost < bits.size) {
-    const slice = new Bitmap();
+    const slice = scratch();
     for (const part of slices) slice.addMany(part);
     bits.andInPlace(slice);
     return;

@@ -1,5 +1,5 @@
 import type { UnitSets } from './match-set.js';
-import { Bitmap, type Bits } from './slot-sets.js';
+import { and, andNot, type Bits, scratch } from './slot-sets.js';
 import type { Position } from './top-k.js';
 
 /**
@@ -48,14 +48,14 @@ export function bucketPage(
     if (rest.size === 0) break;
     // Skip whole typo levels that lie before the cursor without splitting them.
     if (after !== null && pack(t, 1, 1) < after.primary) {
-      rest = Bitmap.andNot(rest, unit.levels[t] as Bits);
+      rest = andNot(rest, unit.levels[t] as Bits);
       continue;
     }
-    const level = Bitmap.and(rest, unit.levels[t] as Bits);
-    rest = Bitmap.andNot(rest, level);
+    const level = and(rest, unit.levels[t] as Bits);
+    rest = andNot(rest, level);
     for (let a = 0; a < 2 && slots.length < k; a += 1) {
       if (after !== null && pack(t, a, 1) < after.primary) continue;
-      const side = a === 0 ? Bitmap.and(level, title) : Bitmap.andNot(level, title);
+      const side = a === 0 ? and(level, title) : andNot(level, title);
       for (let e = 0; e < 2 && slots.length < k; e += 1) {
         const rank = pack(t, a, e);
         if (after !== null && rank < after.primary) continue;
@@ -63,7 +63,7 @@ export function bucketPage(
         if (exact === null) {
           if (e === 0) continue;
           members = side;
-        } else members = e === 0 ? Bitmap.and(side, exact) : Bitmap.andNot(side, exact);
+        } else members = e === 0 ? and(side, exact) : andNot(side, exact);
         if (members.size === 0) continue;
         const from =
           after !== null && rank === after.primary ? { value: after.published, id: after.id } : null;
@@ -110,8 +110,8 @@ export function typoClasses(matches: Bits, units: readonly UnitSets[]): Bits[] {
       let rest = set;
       unit.levels.forEach((level, edits) => {
         if (rest.size === 0) return;
-        const part = Bitmap.and(rest, level);
-        rest = Bitmap.andNot(rest, part);
+        const part = and(rest, level);
+        rest = andNot(rest, part);
         const at = sum + edits;
         const known = next[at];
         if (known === undefined) next[at] = part;
@@ -121,7 +121,7 @@ export function typoClasses(matches: Bits, units: readonly UnitSets[]): Bits[] {
     classes = next;
   }
   // Array.from, not map: map skips the holes of sums no combination reached.
-  return Array.from(classes, (c) => c ?? new Bitmap());
+  return Array.from(classes, (c) => c ?? scratch());
 }
 
 /**

@@ -10,7 +10,15 @@ import { matchSet, stemsSet, unitSets } from './match-set.js';
 import { type Plan, planText, type Unit } from './plan.js';
 import { bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
 import { PROXIMITY_CAP } from './rules.js';
-import { Bitmap, type Bits, BucketSets, countValues, membersOf, ValueSets } from './slot-sets.js';
+import {
+  and,
+  type Bits,
+  BucketSets,
+  countValues,
+  membersOf,
+  releaseScratch,
+  ValueSets,
+} from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
 import { forEachIndexWord } from './tokens.js';
 import { type Position, selectPage } from './top-k.js';
@@ -441,6 +449,14 @@ export class Index implements SearchIndex {
   }
 
   search(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
+    try {
+      return this.answer(query, facetNames);
+    } finally {
+      releaseScratch();
+    }
+  }
+
+  private answer(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
     const plan = query.text ? planText(this.dict, query.text) : null;
     if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
     this.growScratch();
@@ -640,7 +656,7 @@ export class Index implements SearchIndex {
     for (const { cell, min, max } of this.grid.nearestFirst(near)) {
       if (best.length > limit && min > (best[limit] as number)) break;
       if (max < from) continue;
-      const members = membersOf(Bitmap.and(cell.bits, bits), this.matchBuffer);
+      const members = membersOf(and(cell.bits, bits), this.matchBuffer);
       for (let k = 0; k < members.length; k += 1) {
         const slot = members[k] as number;
         point.lat = this.lat.data[slot] as number;
