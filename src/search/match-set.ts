@@ -89,20 +89,16 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
   const bits = copyOf(parts[0] as Bits);
   for (let i = 1; i < parts.length && bits.size > 0; i += 1) bits.andInPlace(parts[i] as Bits);
   if (bits.size === 0) return bits;
+  const tests: Array<(slot: number) => boolean> = [];
   if (query.priceMin !== null || query.priceMax !== null) {
     const lo = query.priceMin ?? Number.NEGATIVE_INFINITY;
     const hi = query.priceMax ?? Number.POSITIVE_INFINITY;
     const { inside, ends } = ix.priceBuckets.cover(lo, hi);
     const price = ix.price.data;
-    keepCovered(
-      bits,
-      inside,
-      ends,
-      (slot) => (price[slot] as number) >= lo && (price[slot] as number) <= hi,
-      ix.scratchMembers(),
-    );
+    const test = (slot: number) => (price[slot] as number) >= lo && (price[slot] as number) <= hi;
+    coverOrTest(ix, bits, inside, ends, test, tests);
   }
-  const tests: Array<(slot: number) => boolean> = [];
+  if (query.near !== null && query.radiusKm !== null) within(ix, bits, query.near, query.radiusKm, tests);
   range(ix, bits, query.publishedAfter, query.publishedBefore, tests);
   if (query.updatedSince !== null) {
     const updated = ix.updatedAt.data;
@@ -121,7 +117,6 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
     }
     if (failed > 0) bits.removeMany(members.subarray(0, failed));
   }
-  if (query.near !== null && query.radiusKm !== null) within(ix, bits, query.near, query.radiusKm);
   return bits;
 }
 
@@ -152,8 +147,34 @@ function range(
   tests.push((slot) => (values[slot] as number) >= lo && (values[slot] as number) < hi);
 }
 
+/**
+ * A range (or radius) as bitmaps: the union of what lies wholly inside, plus the members of the
+ * ends tested one by one; or, when the matches are fewer than what lies inside, a test of every
+ * match (pushed to `tests`).
+ */
+function coverOrTest(
+  ix: Index,
+  bits: Bits,
+  inside: readonly Bits[],
+  ends: readonly Bits[],
+  test: (slot: number) => boolean,
+  tests: Array<(slot: number) => boolean>,
+): void {
+  let covered = 0;
+  for (const set of inside) covered += set.size;
+  if (covered * ix.tuning.rangeSliceCost <= bits.size)
+    keepCovered(bits, inside, ends, test, ix.scratchMembers());
+  else tests.push(test);
+}
+
 /** Keeps the matches within the radius: whole grid cells inside it, points tested in the others. */
-function within(ix: Index, bits: Bits, near: { lat: number; lon: number }, radiusKm: number): void {
+function within(
+  ix: Index,
+  bits: Bits,
+  near: { lat: number; lon: number },
+  radiusKm: number,
+  tests: Array<(slot: number) => boolean>,
+): void {
   const { inside, boundary } = ix.grid.cellsWithin(near, radiusKm);
   const point = { lat: 0, lon: 0 };
   const lat = ix.lat.data;
@@ -164,5 +185,5 @@ function within(ix: Index, bits: Bits, near: { lat: number; lon: number }, radiu
     return distanceKm(near, point) <= radiusKm;
   };
   const cells = (list: typeof inside) => list.map((c) => c.bits);
-  keepCovered(bits, cells(inside), cells(boundary), test, ix.scratchMembers());
+  coverOrTest(ix, bits, cells(inside), cells(boundary), test, tests);
 }

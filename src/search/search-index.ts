@@ -41,7 +41,10 @@ export interface Tuning {
    * 0: always walk; Infinity: never.
    */
   walkCost: number;
-  /** Same for a range: ANDed as a slice of the order when its length × this < the matches. */
+  /**
+   * Same for a range or a radius: ANDed as bitmaps (a slice of the publication order; the price
+   * buckets or grid cells inside) when their size × this ≤ the matches, else a test per match.
+   */
   rangeSliceCost: number;
   /**
    * Same for a relevance page of several words: a step of the newest-first walk against ranking
@@ -617,8 +620,9 @@ export class Index implements SearchIndex {
     const size = this.ids.length;
     const k = query.limit + 1;
     const expected = k * (size / count);
-    if (count === 0 || expected * this.tuning.walkCost > count) return null;
     const published = sort === 'publishedAt' || sort === '-publishedAt';
+    if (count === 0) return null;
+    if (expected * this.tuning.walkCost > count) return published ? null : this.pricePage(query, bits, after);
     const order = published ? this.byPublished : this.byPrice;
     const slots = order.walk(
       size,
@@ -629,10 +633,40 @@ export class Index implements SearchIndex {
       // The matches may cluster at the far end of the order: past this, the pass is cheaper.
       4 * expected + 64,
     );
-    if (slots === null) return null;
+    if (slots === null) return published ? null : this.pricePage(query, bits, after);
     const more = slots.length > query.limit;
     if (more) slots.length = query.limit;
     return { slots, more, column: published ? this.publishedAt.data : this.price.data };
+  }
+
+  /**
+   * sort=price / -price without a short walk: the price buckets in order from the cursor's, each
+   * ANDed with the matches, the page selected among the members of the few buckets it needs
+   * (every value of a bucket comes before every value of the next).
+   */
+  private pricePage(
+    query: EngineQuery,
+    bits: Bits,
+    after: Position | null,
+  ): { slots: number[]; more: boolean; column: Float64Array } {
+    const descending = query.sort === '-price';
+    const k = query.limit + 1;
+    const out: number[] = [];
+    const price = this.price.data;
+    const order = { primaryDescending: descending, relevance: false };
+    for (const bucket of this.priceBuckets.from(after ? after.primary : null, descending)) {
+      const members = membersOf(and(bucket, bits), this.matchBuffer);
+      if (members.length === 0) continue;
+      const primary = this.primaries(members.length);
+      for (let i = 0; i < members.length; i += 1) primary[i] = price[members[i] as number] as number;
+      const rows = { slots: members, primary, published: this.publishedAt.data, ids: this.ids };
+      const { page } = selectPage(rows, members.length, order, after, k - out.length);
+      for (const i of page) out.push(members[i] as number);
+      if (out.length >= k) break;
+    }
+    const more = out.length > query.limit;
+    if (more) out.length = query.limit;
+    return { slots: out, more, column: price };
   }
 
   /**

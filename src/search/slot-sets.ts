@@ -148,6 +148,14 @@ export class BucketSets {
     this.sets.trim();
   }
 
+  /** The buckets in value order (descending: from the top) from the one holding `from` on. */
+  *from(from: number | null, descending: boolean): Generator<Bits> {
+    const last = this.sets.length - 1;
+    const start = from === null ? (descending ? last : 0) : Math.min(this.bucket(Math.max(from, 0)), last);
+    if (descending) for (let b = start; b >= 0; b -= 1) yield this.sets.get(b);
+    else for (let b = start; b <= last; b += 1) yield this.sets.get(b);
+  }
+
   /** The buckets wholly inside [lo, hi] and the (at most two) that hold its ends. */
   cover(lo: number, hi: number): { inside: Bits[]; ends: Bits[] } {
     const first = this.bucket(Math.max(lo, 0));
