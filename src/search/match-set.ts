@@ -113,7 +113,11 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
     let failed = 0;
     for (let i = 0; i < members.length; i += 1) {
       const slot = members[i] as number;
-      if (!tests.every((test) => test(slot))) members[failed++] = slot;
+      for (let t = 0; t < tests.length; t += 1)
+        if (!(tests[t] as (slot: number) => boolean)(slot)) {
+          members[failed++] = slot;
+          break;
+        }
     }
     if (failed > 0) bits.removeMany(members.subarray(0, failed));
   }
