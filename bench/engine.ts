@@ -8,6 +8,7 @@
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import roaring from 'roaring';
 import { priceToUnits } from '../src/offers/price.js';
 import { offerIdFor } from '../src/offers/rows.js';
 import type { FacetName } from '../src/offers/schemas.js';
@@ -27,8 +28,9 @@ function memory() {
   gc?.();
   gc?.();
   const m = process.memoryUsage();
-  // `external` includes the typed arrays' buffers (`arrayBuffers`).
-  return { rss: m.rss, heap: m.heapUsed, external: m.external };
+  // `external` includes the typed arrays' buffers (`arrayBuffers`); CRoaring's bitmaps are
+  // allocated outside V8 and counted on their own (ADR 0019).
+  return { rss: m.rss, heap: m.heapUsed, external: m.external + roaring.getRoaringUsedMemory() };
 }
 
 function baseQuery(more: Partial<EngineQuery>): EngineQuery {
@@ -214,10 +216,12 @@ function main() {
     `- build (upsert of every offer, analysis included, generation excluded): ${(buildMs / 1000).toFixed(1)} s wall, ${(buildCpuMs / 1000).toFixed(1)} s CPU`,
   );
   console.log(
-    `- heap + array buffers after build: ${mb(after.heap + after.external)} MB (before: ${mb(before.heap + before.external)} MB); RSS ${mb(after.rss)} MB`,
+    `- heap + array buffers + bitmaps after build: ${mb(after.heap + after.external)} MB (before: ${mb(before.heap + before.external)} MB); RSS ${mb(after.rss)} MB`,
   );
   console.log(`- compact() after the build: ${Math.round(compactCpuMs)} ms CPU`);
-  console.log(`- bytes per offer (heap + buffers growth / offers): ${Math.round(heapPerOffer)}`);
+  console.log(
+    `- bytes per offer (heap + buffers + bitmaps growth / offers): ${Math.round(heapPerOffer)} (bitmaps alone: ${Math.round(roaring.getRoaringUsedMemory() / OFFERS)})`,
+  );
   console.log('');
   console.log(
     `- load average before the queries: ${loadavg()

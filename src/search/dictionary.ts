@@ -1,14 +1,16 @@
 import { stem as stemOf } from '../offers/text.js';
-import { GrowableInt32, GrowableUint8 } from './growable.js';
+import { GrowableInt32 } from './growable.js';
 
 /**
- * The term dictionary (issue 12): every indexed word (folded, unstemmed) and every stem, with
- * the offers holding each stem (a posting list) and how many live offers hold each word and
- * stem. Typo and prefix candidates come from a sorted array of keys (words and stems) walked as a
+ * The term dictionary (issue 12): every indexed word (folded, unstemmed) and every stem, the
+ * words of each stem, and how many live offers hold each word and stem (the offers themselves
+ * are in the index's word bitmaps). Typo and prefix candidates come from a sorted array of keys (words and stems) walked as a
  * trie (`walk`), so a query looks at the few keys near what was typed, never the whole vocabulary.
  */
 
 const NONE = -1;
+/** Walks kept (typed word, budget, prefix or not). */
+const WALK_CACHE = 512;
 
 export class Dictionary {
   readonly wordIds = new Map<string, number>();
@@ -17,29 +19,25 @@ export class Dictionary {
   readonly wordStem = new GrowableInt32();
   /** Word id → live offers holding it. */
   readonly wordDocs = new GrowableInt32();
-  /** Word id → its rank among the words of its stem (0 for the first seen), for `postingInfo`. */
-  readonly wordLocal = new GrowableInt32();
 
   readonly stemIds = new Map<string, number>();
   readonly stemText: string[] = [];
   /** Stem id → live offers holding it. */
   readonly stemDocs = new GrowableInt32();
-  /** Stem id → slots of the offers holding it (title or description), ascending; dead slots included. */
-  readonly postings: GrowableInt32[] = [];
-  /**
-   * Beside each posting, one byte: bit 7 when the stem is in the offer's title, bit k (k < 7)
-   * when the offer holds the stem's word of local rank k. Ranking a one-word query reads these
-   * instead of the offer's words.
-   */
-  readonly postingInfo: GrowableUint8[] = [];
-  /** Stem id → words seen with this stem. */
-  readonly stemWords = new GrowableInt32();
+  /** Stem id → the ids of the words seen with this stem. */
+  readonly stemWords: number[][] = [];
 
   /** Sorted (UTF-16 order) keys: every word and every stem, each once. */
   private readonly keys: string[] = [];
   /** Per key: its word id, its stem id (when the key is a stem), or NONE. */
   private readonly keyWord: number[] = [];
   private readonly keyStem: number[] = [];
+  /**
+   * The keys each recent walk reached (word id, stem id, edits per key), least recently used
+   * first; valid while no key is added (`cachedFor` keys). Liveness is checked on each replay.
+   */
+  private readonly walks = new Map<string, Int32Array>();
+  private cachedFor = 0;
 
   get stemCount(): number {
     return this.stemText.length;
@@ -55,8 +53,7 @@ export class Dictionary {
     const s = this.stemId(stemOf(word));
     this.wordStem.push(s);
     this.wordDocs.push(0);
-    this.wordLocal.push(this.stemWords.data[s] as number);
-    this.stemWords.data[s] = (this.stemWords.data[s] as number) + 1;
+    (this.stemWords[s] as number[]).push(id);
     this.keyAt(word).word(id);
     return id;
   }
@@ -68,9 +65,7 @@ export class Dictionary {
     this.stemIds.set(stem, id);
     this.stemText.push(stem);
     this.stemDocs.push(0);
-    this.postings.push(new GrowableInt32(2));
-    this.postingInfo.push(new GrowableUint8(2));
-    this.stemWords.push(0);
+    this.stemWords.push([]);
     this.keyAt(stem).stem(id);
     return id;
   }
@@ -105,6 +100,38 @@ export class Dictionary {
    * may be visited more than once (through several keys).
    */
   walk(typed: string, budget: number, prefix: boolean, visit: (stemId: number, edits: number) => void): void {
+    if (this.cachedFor !== this.keys.length) {
+      this.walks.clear();
+      this.cachedFor = this.keys.length;
+    }
+    const cacheKey = `${prefix ? 'p' : 'w'}${budget}:${typed}`;
+    let hits = this.walks.get(cacheKey);
+    if (hits === undefined) {
+      const found: number[] = [];
+      this.walkKeys(typed, budget, prefix, (index, edits) => {
+        found.push(this.keyWord[index] as number, this.keyStem[index] as number, edits);
+      });
+      hits = Int32Array.from(found);
+      if (this.walks.size >= WALK_CACHE) this.walks.delete(this.walks.keys().next().value as string);
+    } else this.walks.delete(cacheKey);
+    // Map order is insertion order: re-inserting makes this the most recently used.
+    this.walks.set(cacheKey, hits);
+    for (let i = 0; i < hits.length; i += 3) {
+      const w = hits[i] as number;
+      const edits = hits[i + 2] as number;
+      if (w !== NONE && (this.wordDocs.data[w] as number) > 0) visit(this.wordStem.data[w] as number, edits);
+      const s = hits[i + 1] as number;
+      if (s !== NONE && (this.stemDocs.data[s] as number) > 0) visit(s, edits);
+    }
+  }
+
+  /** The walk itself: `hit(keyIndex, edits)` for every key within the budget, live or not. */
+  private walkKeys(
+    typed: string,
+    budget: number,
+    prefix: boolean,
+    hit: (index: number, edits: number) => void,
+  ): void {
     const m = typed.length;
     const keys = this.keys;
     const rows: Int32Array[] = [];
@@ -115,12 +142,7 @@ export class Dictionary {
     pathBest.push(m);
     let previous = '';
     let i = 0;
-    const report = (index: number, edits: number) => {
-      const w = this.keyWord[index] as number;
-      if (w !== NONE && (this.wordDocs.data[w] as number) > 0) visit(this.wordStem.data[w] as number, edits);
-      const s = this.keyStem[index] as number;
-      if (s !== NONE && (this.stemDocs.data[s] as number) > 0) visit(s, edits);
-    };
+    const report = hit;
     while (i < keys.length) {
       const key = keys[i] as string;
       let common = 0;

@@ -12,10 +12,6 @@ export interface Unit {
   costs: Map<number, number>;
   /** The typed word's own id, for exactness; −1 when no offer has that word. */
   wordId: number;
-  /** The typed word's stem id, or −1. */
-  ownStem: number;
-  /** The bit of the typed word in its stem's posting info (0 when its rank is 7 or more). */
-  exactBit: number;
 }
 
 export interface Plan {
@@ -24,8 +20,6 @@ export interface Plan {
   unitsOfStem: Map<number, number>;
   phrases: number[][];
   excluded: number[][];
-  /** Ranking needs each offer's words: more than one unit, or an exact word past rank 7. */
-  scan: boolean;
   scratchBest: Uint8Array;
   scratchExact: Uint8Array;
   scratchTitle: Uint8Array;
@@ -43,14 +37,7 @@ function unit(dict: Dictionary, typed: string, prefix: boolean): Unit {
     const known = costs.get(s);
     if (known === undefined || edits < known) costs.set(s, edits);
   });
-  const wordId = dict.wordIds.get(typed) ?? -1;
-  const local = wordId < 0 ? 99 : (dict.wordLocal.data[wordId] as number);
-  return {
-    costs,
-    wordId,
-    ownStem: wordId < 0 ? -1 : (dict.wordStem.data[wordId] as number),
-    exactBit: local < 7 ? 1 << local : 0,
-  };
+  return { costs, wordId: dict.wordIds.get(typed) ?? -1 };
 }
 
 /** `'nothing'` when some word or phrase can match no offer. */
@@ -79,7 +66,6 @@ export function planText(dict: Dictionary, query: TextQuery): Plan | 'nothing' {
     unitsOfStem,
     phrases,
     excluded,
-    scan: n > 1 || units.some((u) => u.wordId >= 0 && u.exactBit === 0),
     scratchBest: new Uint8Array(n),
     scratchExact: new Uint8Array(n),
     scratchTitle: new Uint8Array(n),

@@ -4,7 +4,7 @@ import { referenceSearch } from '../../test/support/search-reference.js';
 import { FACET_NAMES, type FacetName, SORTS, STATUSES } from '../offers/schemas.js';
 import { parseTextQuery } from '../offers/text.js';
 import type { EngineQuery, IndexDocument } from './engine.js';
-import { createSearchIndex } from './search-index.js';
+import { createSearchIndex, type Tuning } from './search-index.js';
 
 /**
  * The engine against the brute-force reference (test/support/search-reference.ts): random offers
@@ -275,7 +275,12 @@ const initialDocs = fc
   .chain((ids) => fc.tuple(...ids.map((id) => documentArb(id))));
 
 class World {
-  readonly index = createSearchIndex();
+  readonly index: ReturnType<typeof createSearchIndex>;
+
+  constructor(tuning: Partial<Tuning>) {
+    this.index = createSearchIndex(tuning);
+  }
+
   readonly docs = new Map<string, IndexDocument>();
 
   apply(change: Change): void {
@@ -289,15 +294,35 @@ class World {
   }
 }
 
+/**
+ * Each exact path of the engine, forced on this small data (ADR 0019): the defaults; counting
+ * facets by AND-cardinalities, walking every sorted page and relevance class, slicing every
+ * range out of the sorted orders; and the opposite of each (a pass over the matches, a selection
+ * among them, a test per match).
+ */
+const TUNINGS: Array<[string, Partial<Tuning>]> = [
+  ['default switch points', {}],
+  ['bitmaps and walks everywhere', { facetPassBelow: 0, walkCost: 0, rangeSliceCost: 0, rankWalkCost: 0 }],
+  [
+    'passes and selections everywhere',
+    {
+      facetPassBelow: Number.POSITIVE_INFINITY,
+      walkCost: Number.POSITIVE_INFINITY,
+      rangeSliceCost: Number.POSITIVE_INFINITY,
+      rankWalkCost: Number.POSITIVE_INFINITY,
+    },
+  ],
+];
+
 // Generous timeouts: the machine running the suite may be shared; a run takes seconds alone.
-describe('search engine = reference search', () => {
+describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
   it('answers every query like the reference, page after page through the cursors', () => {
     fc.assert(
       fc.property(
         initialDocs,
         fc.oneof(queryArb(4), queryArb(20), rankingQueryArb, nearestQueryArb, statusOnlyQueryArb),
         (docs, { query, facets }) => {
-          const world = new World();
+          const world = new World(tuning);
           for (const doc of docs) world.apply({ kind: 'upsert', doc });
           const full = referenceSearch([...world.docs.values()], { ...query, limit: 10_000 }, facets);
           const seen: string[] = [];
@@ -325,7 +350,7 @@ describe('search engine = reference search', () => {
         fc.oneof(queryArb(4), queryArb(20), nearestQueryArb, statusOnlyQueryArb),
         fc.array(fc.array(changeArb, { maxLength: 3 }), { maxLength: 8 }),
         (docs, { query, facets }, changes) => {
-          const world = new World();
+          const world = new World(tuning);
           for (const doc of docs) world.apply({ kind: 'upsert', doc });
           let after: EngineQuery['after'] = null;
           for (let page = 0; page < 100; page += 1) {
@@ -358,7 +383,7 @@ describe('search engine = reference search', () => {
         fc.integer({ min: 1, max: 3 }),
         fc.option(fc.double({ min: 1, max: 150, noNaN: true })),
         (points, template, [dLat, dLon], limit, radiusKm) => {
-          const world = new World();
+          const world = new World(tuning);
           points.forEach(([a, b], i) => {
             world.apply({
               kind: 'upsert',

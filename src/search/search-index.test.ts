@@ -147,4 +147,17 @@ describe('index maintenance', () => {
     expect(index.search(query('table '), []).total).toBe(0);
     expect(index.size).toBe(0);
   });
+
+  it('finds words first indexed after the same typo or prefix was searched (the walk cache)', () => {
+    const index = createSearchIndex();
+    index.upsert(doc('Desk lamp', '', 0, 'off_a'));
+    // Both walks are cached with no candidate beyond the first offer's words.
+    expect(index.search(query('zorglib '), []).ids).toEqual([]);
+    expect(index.search(query('zorg'), []).ids).toEqual([]);
+    index.upsert(doc('Zorglub', '', 0, 'off_z'));
+    expect(index.search(query('zorglib '), []).ids).toEqual(['off_z']);
+    expect(index.search(query('zorg'), []).ids).toEqual(['off_z']);
+    index.remove('off_z');
+    expect(index.search(query('zorglib '), []).total).toBe(0);
+  });
 });

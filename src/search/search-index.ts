@@ -1,48 +1,64 @@
 import type { CursorValue } from '../offers/cursor.js';
-import { distanceKm, EARTH_RADIUS_KM } from '../offers/geo.js';
+import { distanceKm } from '../offers/geo.js';
 import type { FacetName, OfferStatus } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
 import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
+import { matchSet, stemsSet, unitSets } from './match-set.js';
 import { type Plan, planText, type Unit } from './plan.js';
+import { bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
 import { PROXIMITY_CAP } from './rules.js';
-import { intersect, union } from './slot-lists.js';
+import {
+  and,
+  type Bits,
+  BucketSets,
+  countValues,
+  membersOf,
+  releaseScratch,
+  ValueSets,
+} from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
 import { forEachIndexWord } from './tokens.js';
 import { type Position, selectPage } from './top-k.js';
 
 type Words = Uint16Array | Int32Array;
-const ANY = -1;
-const NONE = -2;
-const DEGREE = Math.PI / 180;
-
-/** A query's filters over column values (ANY: no filter). */
-interface Filter {
-  status: number;
-  now: number;
-  categories: Uint8Array | null;
-  tags: number[];
-  city: number;
-  country: number;
-  currency: number;
-  priceMin: number;
-  priceMax: number;
-  publishedMin: number;
-  publishedEnd: number;
-  updatedMin: number;
-  near: { lat: number; lon: number };
-  /** Km, or −1 for no radius. */
-  radius: number;
-  latitudeBand: number;
-  point: { lat: number; lon: number };
-}
 
 const STATUS_CODE: Record<OfferStatus, number> = { active: 0, expired: 1, withdrawn: 2 };
 const FACET_TOP = 20;
-const TITLE_BIT = 0x80;
-const WORD_BITS = 7;
+
+/**
+ * Where the engine switches between two exact ways of answering (ADR 0019). The defaults are
+ * the measured break-even points; tests move them to force each path on small data.
+ */
+export interface Tuning {
+  /** Facets by one pass over the matches below this many matches, by AND-cardinalities above. */
+  facetPassBelow: number;
+  /**
+   * Cost of reading one slot of a precomputed order (membership test included) against selecting
+   * among one match: a page is walked when the walk's expected length × this ≤ the matches.
+   * 0: always walk; Infinity: never.
+   */
+  walkCost: number;
+  /**
+   * Same for a range or a radius: ANDed as bitmaps (a slice of the publication order; the price
+   * buckets or grid cells inside) when their size × this ≤ the matches, else a test per match.
+   */
+  rangeSliceCost: number;
+  /**
+   * Same for a relevance page of several words: a step of the newest-first walk against ranking
+   * one match from its words (much dearer than a selection step, hence below 1).
+   */
+  rankWalkCost: number;
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  facetPassBelow: 4096,
+  walkCost: 4,
+  rangeSliceCost: 1,
+  rankWalkCost: 0.3,
+};
 
 /** Strings of one column (category, city, …) as small integers. */
 class Interned {
@@ -67,18 +83,19 @@ type Keys = CursorValue[];
  * (the old slot dies) and an insert (a new slot at the end), so posting lists stay sorted by
  * appending.
  */
-class Index implements SearchIndex {
-  private readonly dict = new Dictionary();
+export class Index implements SearchIndex {
+  readonly dict = new Dictionary();
   private readonly ids: string[] = [];
   private readonly slotOf = new Map<string, number>();
-  private readonly alive = new GrowableUint8();
-  private readonly status = new GrowableUint8();
-  private readonly expiresAt = new GrowableFloat64();
-  private readonly publishedAt = new GrowableFloat64();
-  private readonly updatedAt = new GrowableFloat64();
-  private readonly price = new GrowableFloat64();
-  private readonly lat = new GrowableFloat64();
-  private readonly lon = new GrowableFloat64();
+  readonly alive = new GrowableUint8();
+  readonly status = new GrowableUint8();
+  /** When a stored-active offer starts to count as expired (+∞: never, or not stored active). */
+  readonly activeUntil = new GrowableFloat64();
+  readonly publishedAt = new GrowableFloat64();
+  readonly updatedAt = new GrowableFloat64();
+  readonly price = new GrowableFloat64();
+  readonly lat = new GrowableFloat64();
+  readonly lon = new GrowableFloat64();
   private readonly category = new GrowableInt32();
   private readonly city = new GrowableInt32();
   private readonly country = new GrowableInt32();
@@ -88,45 +105,54 @@ class Index implements SearchIndex {
   private readonly countries = new Interned();
   private readonly currencies = new Interned();
   private readonly tags = new Interned();
+  readonly tables = {
+    category: this.categories,
+    city: this.cities,
+    country: this.countries,
+    currency: this.currencies,
+    tag: this.tags,
+  };
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
   private readonly tagOffsets = new GrowableInt32();
   private readonly tagIds = new GrowableInt32();
   /** Word ids in text order, stop words left out: slot s's title is [textOffsets[2s], textOffsets[2s + 1]), its description runs to textOffsets[2s + 2]. */
   private readonly text = new GrowableWords();
   private readonly textOffsets = new GrowableInt32();
-  private readonly grid = new GeoGrid();
+  readonly grid = new GeoGrid();
+  /** Live slots per stored status, per value of each column, per word (anywhere; in the title). */
+  readonly sets = {
+    status: new ValueSets(),
+    category: new ValueSets(),
+    city: new ValueSets(),
+    country: new ValueSets(),
+    currency: new ValueSets(),
+    tag: new ValueSets(),
+    word: new ValueSets(),
+    title: new ValueSets(),
+  };
+  /** Live slots per price bucket (about 9 % wide), for price ranges. */
+  readonly priceBuckets = new BucketSets();
   private live = 0;
-  // Per-slot scratch of a query (stamped, so never cleared between queries).
-  private mark = new Int32Array(0);
   /** The matches of the query being answered (reused: a query's matches never outlive it). */
   private matchBuffer = new Int32Array(0);
-  /** Whether the last match() answered its slots ascending (not when the geo grid chose them). */
-  private matchesAscending = true;
-  /** rank()'s per-slot packed rank (valid where mark holds rankStamp) and its class counts. */
-  private slotRank = new Float64Array(0);
-  private readonly rankClasses = new Int32Array(64);
-  private rankStamp = -1;
-  private unitMark = new Int32Array(0);
-  private unitBest = new Uint8Array(0);
-  private unitFlags = new Uint8Array(0);
-  private stamp = 0;
+  /** The sort value of each of those matches (reused likewise). */
+  private primaryBuffer = new Float64Array(0);
   /** Stem id → bit u set when plan unit u matches it, during a ranking scan; all 0 otherwise. */
   private stemBits = new Int32Array(0);
-  // Per-term scratch of an insert: the slot that last counted each word and stem, and the
-  // info byte built for each stem.
+  // Per-term scratch of an insert or removal: the call that last counted each word (anywhere,
+  // in the title) and stem.
   private wordSeen = new Int32Array(0);
+  private titleSeen = new Int32Array(0);
   private stemSeen = new Int32Array(0);
-  private stemInfo = new Uint8Array(0);
-  private readonly docStems: number[] = [];
   /** Precomputed orders for sort=publishedAt / price (both directions), walked from the cursor. */
-  private readonly byPublished = new SortedOrder(
+  readonly byPublished = new SortedOrder(
     () => this.publishedAt.data,
     this.ids,
     () => this.alive.data,
   );
-  /** Live offers by expiry (no expiry: +∞), for the offers past it at query time. */
-  private readonly byExpiry = new SortedOrder(
-    () => this.expiresAt.data,
+  /** Slots by activeUntil: the stored-active offers past their expiry at `now` lead it. */
+  readonly byExpiry = new SortedOrder(
+    () => this.activeUntil.data,
     this.ids,
     () => this.alive.data,
   );
@@ -142,13 +168,13 @@ class Index implements SearchIndex {
     country: new GrowableInt32(),
     tag: new GrowableInt32(),
   }));
-  private readonly byPrice = new SortedOrder(
+  readonly byPrice = new SortedOrder(
     () => this.price.data,
     this.ids,
     () => this.alive.data,
   );
 
-  constructor() {
+  constructor(readonly tuning: Tuning) {
     this.tagOffsets.push(0);
     this.textOffsets.push(0);
   }
@@ -161,6 +187,16 @@ class Index implements SearchIndex {
     return this.live;
   }
 
+  /** Slots handed out (live or dead): the bound of every per-slot array. */
+  get slots(): number {
+    return this.ids.length;
+  }
+
+  /** A buffer for a query's members, one per slot (reused: never kept past the query). */
+  scratchMembers(): Int32Array {
+    return this.matchBuffer;
+  }
+
   upsert(doc: IndexDocument): void {
     this.remove(doc.id);
     const slot = this.ids.length;
@@ -169,7 +205,9 @@ class Index implements SearchIndex {
     this.slotOf.set(id, slot);
     this.alive.push(1);
     this.status.push(STATUS_CODE[doc.status]);
-    this.expiresAt.push(doc.expiresAt ?? Number.POSITIVE_INFINITY);
+    this.activeUntil.push(
+      doc.status === 'active' ? (doc.expiresAt ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY,
+    );
     this.publishedAt.push(doc.publishedAt);
     this.updatedAt.push(doc.updatedAt);
     this.price.push(doc.price);
@@ -185,7 +223,6 @@ class Index implements SearchIndex {
       forEachIndexWord(field, this.pushWord);
       this.textOffsets.push(this.text.length);
     }
-    this.grid.add(slot, doc.lat, doc.lon);
     this.countValues(slot, 1);
     this.countTerms(slot, 1);
     this.live += 1;
@@ -196,7 +233,7 @@ class Index implements SearchIndex {
     for (const column of [
       this.alive,
       this.status,
-      this.expiresAt,
+      this.activeUntil,
       this.publishedAt,
       this.updatedAt,
       this.price,
@@ -212,8 +249,8 @@ class Index implements SearchIndex {
       this.textOffsets,
     ])
       column.trim();
-    for (const list of this.dict.postings) list.trim();
-    for (const info of this.dict.postingInfo) info.trim();
+    for (const sets of Object.values(this.sets)) sets.trim();
+    this.priceBuckets.trim();
     this.grid.trim();
   }
 
@@ -229,6 +266,28 @@ class Index implements SearchIndex {
 
   private countValues(slot: number, delta: 1 | -1): void {
     const status = this.status.data[slot] as number;
+    const sets = this.sets;
+    const lat = this.lat.data[slot] as number;
+    const lon = this.lon.data[slot] as number;
+    const values: Array<[ValueSets, number]> = [
+      [sets.status, status],
+      [sets.category, this.category.data[slot] as number],
+      [sets.city, this.city.data[slot] as number],
+      [sets.country, this.country.data[slot] as number],
+      [sets.currency, this.currency.data[slot] as number],
+    ];
+    for (let p = this.tagOffsets.data[slot] as number; p < (this.tagOffsets.data[slot + 1] as number); p += 1)
+      values.push([sets.tag, this.tagIds.data[p] as number]);
+    const price = this.price.data[slot] as number;
+    if (delta === 1) {
+      for (const [set, value] of values) set.add(value, slot);
+      this.grid.add(slot, lat, lon);
+      this.priceBuckets.add(price, slot);
+    } else {
+      for (const [set, value] of values) set.remove(value, slot);
+      this.grid.remove(slot, lat, lon);
+      this.priceBuckets.remove(price, slot);
+    }
     this.statusCounts[status] = (this.statusCounts[status] as number) + delta;
     const counts = this.valueCounts[status] as (typeof this.valueCounts)[number];
     const add = (column: GrowableInt32, value: number) => {
@@ -317,7 +376,7 @@ class Index implements SearchIndex {
       }
       facets[name] = topValues(counts, table.values);
     }
-    const expires = this.expiresAt.data;
+    const expires = this.activeUntil.data;
     const published = sort === 'publishedAt' || sort === '-publishedAt';
     const slots = (published ? this.byPublished : this.byPrice).walk(
       size,
@@ -344,21 +403,25 @@ class Index implements SearchIndex {
   }
 
   /**
-   * Adds (+1) or withdraws (−1) the slot's distinct words and stems from the dictionary's
-   * counts; on adding, appends the slot to each stem's posting list with its info byte.
+   * Adds (+1) or withdraws (−1) the slot's distinct words and stems: the dictionary's counts and
+   * the word bitmaps (anywhere, in the title).
    */
   private countTerms(slot: number, delta: 1 | -1): void {
     const dict = this.dict;
     if (this.wordSeen.length < dict.wordText.length) {
-      const next = new Int32Array(dict.wordText.length * 2);
-      next.set(this.wordSeen);
-      this.wordSeen = next;
+      const size = dict.wordText.length * 2;
+      const grow = (old: Int32Array) => {
+        const next = new Int32Array(size);
+        next.set(old);
+        return next;
+      };
+      this.wordSeen = grow(this.wordSeen);
+      this.titleSeen = grow(this.titleSeen);
     }
     if (this.stemSeen.length < dict.stemCount) {
       const next = new Int32Array(dict.stemCount * 2);
       next.set(this.stemSeen);
       this.stemSeen = next;
-      this.stemInfo = new Uint8Array(dict.stemCount * 2);
     }
     // Stamps are slot + 1 for an insert, −(slot + 1) for a removal: unique per call.
     const stamp = delta === 1 ? slot + 1 : -(slot + 1);
@@ -366,92 +429,169 @@ class Index implements SearchIndex {
     const from = this.textOffsets.data[2 * slot] as number;
     const middle = this.textOffsets.data[2 * slot + 1] as number;
     const to = this.textOffsets.data[2 * slot + 2] as number;
-    const stems = this.docStems;
-    stems.length = 0;
+    const { word: words, title: titles } = this.sets;
     for (let p = from; p < to; p += 1) {
       const w = text[p] as number;
       const s = dict.wordStem.data[w] as number;
       if (this.stemSeen[s] !== stamp) {
         this.stemSeen[s] = stamp;
-        this.stemInfo[s] = 0;
-        stems.push(s);
         dict.stemDocs.data[s] = (dict.stemDocs.data[s] as number) + delta;
       }
       if (this.wordSeen[w] !== stamp) {
         this.wordSeen[w] = stamp;
         dict.wordDocs.data[w] = (dict.wordDocs.data[w] as number) + delta;
+        if (delta === 1) words.add(w, slot);
+        else words.remove(w, slot);
       }
-      const local = dict.wordLocal.data[w] as number;
-      let info = this.stemInfo[s] as number;
-      if (local < WORD_BITS) info |= 1 << local;
-      if (p < middle) info |= TITLE_BIT;
-      this.stemInfo[s] = info;
-    }
-    if (delta === -1) return;
-    for (const s of stems) {
-      (dict.postings[s] as GrowableInt32).push(slot);
-      (dict.postingInfo[s] as GrowableUint8).push(this.stemInfo[s] as number);
+      if (p < middle && this.titleSeen[w] !== stamp) {
+        this.titleSeen[w] = stamp;
+        if (delta === 1) titles.add(w, slot);
+        else titles.remove(w, slot);
+      }
     }
   }
 
   search(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
+    try {
+      return this.answer(query, facetNames);
+    } finally {
+      releaseScratch();
+    }
+  }
+
+  private answer(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
     const plan = query.text ? planText(this.dict, query.text) : null;
     if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
     this.growScratch();
-    const quick = plan === null ? this.statusOnly(query, this.position(query), facetNames) : null;
-    if (quick !== null) return quick;
-    const matches = this.match(query, plan);
-    const count = matches.length;
-    const relevance = query.sort === 'relevance';
     const after = this.position(query);
-    const sortedPage = this.walkPage(query, matches, after);
-    if (sortedPage !== null) {
-      const { slots, more, column } = sortedPage;
-      const last = slots[slots.length - 1];
+    const quick = plan === null ? this.statusOnly(query, after, facetNames) : null;
+    if (quick !== null) return quick;
+    const units = plan ? unitSets(this, plan) : [];
+    const bits = matchSet(this, query, plan, units);
+    const count = bits.size;
+    const facets = this.facetsOf(bits, facetNames);
+    const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
+      const last = slots.length - 1;
       return this.finish(plan, {
         ids: slots.map((slot) => this.ids[slot] as string),
         total: count,
-        facets: this.facets(matches, facetNames),
-        nextKeys: more && last !== undefined ? this.keysOf(query, last, column[last] as number) : null,
+        facets,
+        nextKeys: more && last >= 0 ? this.keysOf(query, slots[last] as number, primary(last)) : null,
       });
+    };
+    const sortedPage = this.walkPage(query, bits, after);
+    if (sortedPage !== null) {
+      const { slots, more, column } = sortedPage;
+      return page(slots, more, (i) => column[slots[i] as number] as number);
     }
-    let ordered = matches;
+    const relevance = query.sort === 'relevance';
+    const unit = units[0];
+    if (relevance && plan !== null && unit !== undefined && units.length === 1 && plan.phrases.length === 0) {
+      const own = plan.units[0]?.wordId ?? -1;
+      const exact = own >= 0 && (this.dict.wordDocs.data[own] as number) > 0 ? this.sets.word.get(own) : null;
+      const title = stemsSet(this, plan.unitsOfStem.keys(), 'title');
+      const k = query.limit + 1;
+      const { slots, ranks } = bucketPage(bits, unit, title, exact, after, k, this.pager, (t, a, e) =>
+        packRank(t, 0, a, e),
+      );
+      const more = slots.length > query.limit;
+      if (more) slots.length = query.limit;
+      return page(slots, more, (i) => ranks[i] as number);
+    }
+    if (relevance && plan !== null) {
+      const stemBits = this.stemBits;
+      for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
+      const pairs = Math.max(0, plan.units.length - 1);
+      const { slots, ranks } = scanPage(bits, units, after, query.limit + 1, {
+        rankOf: (slot) => this.scanRank(slot, plan),
+        floor: (typos) => packRank(typos, pairs, 0, 0),
+        typosOf: (rank) => unpackRank(rank)[0] as number,
+        published: this.publishedAt.data,
+        ids: this.ids,
+        size: this.ids.length,
+        walkCost: this.tuning.rankWalkCost,
+        walkNewest: (members, visit, maxSteps) =>
+          this.byPublished.walk(
+            this.ids.length,
+            true,
+            null,
+            (slot) => members.has(slot) && visit(slot),
+            1,
+            maxSteps,
+          ) !== null,
+        members: (set) => membersOf(set, this.matchBuffer),
+      });
+      for (const s of plan.unitsOfStem.keys()) stemBits[s] = 0;
+      const more = slots.length > query.limit;
+      if (more) slots.length = query.limit;
+      return page(slots, more, (i) => ranks[i] as number);
+    }
+    let ordered: Int32Array;
     let primary: Float64Array;
     if (query.sort === 'distance' && query.near !== null) {
-      ({ slots: ordered, primary } = this.nearest(query.near, matches, after, query.limit));
+      ({ slots: ordered, primary } = this.nearest(query.near, bits, after, query.limit));
     } else {
-      primary = new Float64Array(count);
-      if (relevance && plan && plan.units.length > 0) {
-        this.rank(plan, matches, primary);
-        const bucket = this.bucketPage(count, after, query.limit);
-        if (bucket !== null) {
-          const last = bucket.slots[bucket.slots.length - 1];
-          return this.finish(plan, {
-            ids: bucket.slots.map((slot) => this.ids[slot] as string),
-            total: count,
-            facets: this.facets(matches, facetNames),
-            nextKeys: last !== undefined ? this.keysOf(query, last, bucket.rank) : null,
-          });
-        }
-      } else if (!relevance) this.sortValues(query, matches, primary);
+      ordered = membersOf(bits, this.matchBuffer);
+      primary = this.primaries(count);
+      // Relevance without `q` ranks every match equal: newest first, then the greater id.
+      if (!relevance) this.sortValues(query, ordered, primary);
     }
     const order = {
       primaryDescending: query.sort === '-publishedAt' || query.sort === '-price',
       relevance,
     };
     const rows = { slots: ordered, primary, published: this.publishedAt.data, ids: this.ids };
-    const { page, more } = selectPage(rows, ordered.length, order, after, query.limit);
-    const last = page[page.length - 1];
-    const result: EngineResult = {
-      ids: page.map((i) => this.ids[ordered[i] as number] as string),
-      total: count,
-      facets: this.facets(matches, facetNames),
-      nextKeys:
-        more && last !== undefined
-          ? this.keysOf(query, ordered[last] as number, primary[last] as number)
-          : null,
-    };
-    return this.finish(plan, result);
+    const selected = selectPage(rows, ordered.length, order, after, query.limit);
+    return page(
+      selected.page.map((i) => ordered[i] as number),
+      selected.more,
+      (i) => primary[selected.page[i] as number] as number,
+    );
+  }
+
+  /** Exact counts: one AND-cardinality per value, or one pass over the matches when they are few. */
+  private facetsOf(bits: Bits, names: readonly FacetName[]): Facets {
+    if (names.length === 0) return {};
+    if (bits.size < this.tuning.facetPassBelow) return this.facets(membersOf(bits, this.matchBuffer), names);
+    const out: Facets = {};
+    for (const name of names)
+      out[name] = topValues(countValues(bits, this.sets[name]), this.tables[name].values);
+    return out;
+  }
+
+  /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
+  private readonly pager: ClassPager = {
+    newest: (members, from, k) => {
+      const size = this.ids.length;
+      const n = members.size;
+      const expected = (k * size) / n;
+      if (expected * this.tuning.walkCost <= n) {
+        const walked = this.byPublished.walk(
+          size,
+          true,
+          from,
+          (slot) => members.has(slot),
+          k,
+          4 * expected + 64,
+        );
+        if (walked !== null) return walked;
+      }
+      const slots = membersOf(members, this.matchBuffer);
+      const published = this.publishedAt.data;
+      const primary = this.primaries(slots.length);
+      for (let i = 0; i < slots.length; i += 1) primary[i] = published[slots[i] as number] as number;
+      const rows = { slots, primary, published, ids: this.ids };
+      const position = from ? { primary: from.value, published: 0, id: from.id } : null;
+      const order = { primaryDescending: true, relevance: false };
+      return selectPage(rows, slots.length, order, position, k).page.map((i) => slots[i] as number);
+    },
+  };
+
+  /** A scratch array of `n` sort values (reused: large arrays per query bring on full collections). */
+  private primaries(n: number): Float64Array {
+    if (this.primaryBuffer.length < n)
+      this.primaryBuffer = new Float64Array(Math.max(n, this.matchBuffer.length));
+    return this.primaryBuffer.subarray(0, n);
   }
 
   private finish(plan: Plan | null, result: EngineResult): EngineResult {
@@ -470,84 +610,104 @@ class Index implements SearchIndex {
    */
   private walkPage(
     query: EngineQuery,
-    matches: Int32Array,
+    bits: Bits,
     after: Position | null,
   ): { slots: number[]; more: boolean; column: Float64Array } | null {
     const sort = query.sort;
     if (sort !== 'publishedAt' && sort !== '-publishedAt' && sort !== 'price' && sort !== '-price')
       return null;
-    const count = matches.length;
+    const count = bits.size;
     const size = this.ids.length;
     const k = query.limit + 1;
-    if (count === 0 || k * (size / count) > count) return null;
-    // Membership: a binary search in the ascending matches (a walk reads few slots), else a stamp.
-    let accept: (slot: number) => boolean;
-    if (this.matchesAscending) {
-      accept = (slot) => {
-        let lo = 0;
-        let hi = count;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if ((matches[mid] as number) < slot) lo = mid + 1;
-          else hi = mid;
-        }
-        return lo < count && matches[lo] === slot;
-      };
-    } else {
-      const stamp = this.nextStamp();
-      const mark = this.mark;
-      for (let i = 0; i < count; i += 1) mark[matches[i] as number] = stamp;
-      accept = (slot) => mark[slot] === stamp;
-    }
+    const expected = k * (size / count);
     const published = sort === 'publishedAt' || sort === '-publishedAt';
+    if (count === 0) return null;
+    if (expected * this.tuning.walkCost > count) return published ? null : this.pricePage(query, bits, after);
     const order = published ? this.byPublished : this.byPrice;
     const slots = order.walk(
       size,
       sort === '-publishedAt' || sort === '-price',
       after ? { value: after.primary, id: after.id } : null,
-      accept,
+      (slot) => bits.has(slot),
       k,
-    ) as number[];
+      // The matches may cluster at the far end of the order: past this, the pass is cheaper.
+      4 * expected + 64,
+    );
+    if (slots === null) return published ? null : this.pricePage(query, bits, after);
     const more = slots.length > query.limit;
     if (more) slots.length = query.limit;
     return { slots, more, column: published ? this.publishedAt.data : this.price.data };
   }
 
   /**
+   * sort=price / -price without a short walk: the price buckets in order from the cursor's, each
+   * ANDed with the matches, the page selected among the members of the few buckets it needs
+   * (every value of a bucket comes before every value of the next).
+   */
+  private pricePage(
+    query: EngineQuery,
+    bits: Bits,
+    after: Position | null,
+  ): { slots: number[]; more: boolean; column: Float64Array } {
+    const descending = query.sort === '-price';
+    const k = query.limit + 1;
+    const out: number[] = [];
+    const price = this.price.data;
+    const order = { primaryDescending: descending, relevance: false };
+    for (const bucket of this.priceBuckets.from(after ? after.primary : null, descending)) {
+      const members = membersOf(and(bucket, bits), this.matchBuffer);
+      if (members.length === 0) continue;
+      const primary = this.primaries(members.length);
+      for (let i = 0; i < members.length; i += 1) primary[i] = price[members[i] as number] as number;
+      const rows = { slots: members, primary, published: this.publishedAt.data, ids: this.ids };
+      const { page } = selectPage(rows, members.length, order, after, k - out.length);
+      for (const i of page) out.push(members[i] as number);
+      if (out.length >= k) break;
+    }
+    const more = out.length > query.limit;
+    if (more) out.length = query.limit;
+    return { slots: out, more, column: price };
+  }
+
+  /**
    * sort=distance: the matches of the grid cells nearest `near`, cell after cell, until more
-   * than a page lies after the cursor and no further cell can hold anything nearer; with their
-   * distances. Everything left out comes after all of them.
+   * than a page lies after the cursor and no further cell can hold anything nearer than the
+   * page's last (the (limit + 1)-th nearest read so far); with their distances. Everything left
+   * out comes after all of them.
    */
   private nearest(
     near: { lat: number; lon: number },
-    matches: Int32Array,
+    bits: Bits,
     after: Position | null,
     limit: number,
   ): { slots: Int32Array; primary: Float64Array } {
-    const stamp = this.nextStamp();
-    const mark = this.mark;
-    for (let i = 0; i < matches.length; i += 1) mark[matches[i] as number] = stamp;
     const slots = new GrowableInt32(64);
     const distances = new GrowableFloat64(64);
     const point = { lat: 0, lon: 0 };
     const from = after ? after.primary : Number.NEGATIVE_INFINITY;
-    let past = 0;
-    let farthest = Number.NEGATIVE_INFINITY;
-    for (const { cell, min, max } of this.grid.byDistance(near)) {
-      if (past > limit && min > farthest) break;
+    // The limit + 1 smallest distances read after the cursor, ascending.
+    const best: number[] = [];
+    for (const { cell, min, max } of this.grid.nearestFirst(near)) {
+      if (best.length > limit && min > (best[limit] as number)) break;
       if (max < from) continue;
-      const data = cell.slots.data;
-      for (let k = 0; k < cell.slots.length; k += 1) {
-        const slot = data[k] as number;
-        if (mark[slot] !== stamp) continue;
+      const members = membersOf(and(cell.bits, bits), this.matchBuffer);
+      for (let k = 0; k < members.length; k += 1) {
+        const slot = members[k] as number;
         point.lat = this.lat.data[slot] as number;
         point.lon = this.lon.data[slot] as number;
         const d = distanceKm(near, point);
         if (d < from || (d === from && after !== null && (this.ids[slot] as string) <= after.id)) continue;
         slots.push(slot);
         distances.push(d);
-        past += 1;
-        if (d > farthest) farthest = d;
+        if (best.length <= limit || d < (best[limit] as number)) {
+          let at = best.length <= limit ? best.length : limit;
+          while (at > 0 && (best[at - 1] as number) > d) {
+            best[at] = best[at - 1] as number;
+            at -= 1;
+          }
+          best[at] = d;
+          if (best.length > limit + 1) best.length = limit + 1;
+        }
       }
     }
     return { slots: slots.view(), primary: distances.data.subarray(0, distances.length) };
@@ -576,91 +736,10 @@ class Index implements SearchIndex {
 
   private growScratch(): void {
     const n = this.ids.length;
-    if (this.mark.length < n) {
-      const size = Math.max(n, this.mark.length * 2, 1024);
-      this.mark = new Int32Array(size);
-      this.unitMark = new Int32Array(size);
-      this.unitBest = new Uint8Array(size);
-      this.unitFlags = new Uint8Array(size);
-      this.slotRank = new Float64Array(size);
-      this.stamp = 0;
-    }
+    if (this.matchBuffer.length < n)
+      this.matchBuffer = new Int32Array(Math.max(n, this.matchBuffer.length * 2, 1024));
     if (this.stemBits.length < this.dict.stemCount)
       this.stemBits = new Int32Array(Math.max(this.dict.stemCount * 2, 1024));
-  }
-
-  private nextStamp(): number {
-    if (this.stamp >= 0x7ffffff0) {
-      this.mark.fill(0);
-      this.unitMark.fill(0);
-      this.stamp = 0;
-    }
-    this.stamp += 1;
-    return this.stamp;
-  }
-
-  /** Every live slot matching the filters and the text, ascending when the text chose them. */
-  private match(query: EngineQuery, plan: Plan | null): Int32Array {
-    let candidates: Int32Array | null = plan ? this.textCandidates(plan) : null;
-    this.matchesAscending = true;
-    if (candidates === null && query.near !== null && query.radiusKm !== null) {
-      this.matchesAscending = false;
-      const parts: Int32Array[] = [];
-      for (const { cell } of this.grid.cellsWithin(query.near, query.radiusKm)) parts.push(cell.slots.view());
-      candidates = concat(parts);
-    }
-    const filter = this.compileFilter(query);
-    if (filter === null) return new Int32Array(0);
-    const checkText = plan !== null && (plan.phrases.length > 0 || plan.excluded.length > 0);
-    const n = candidates ? candidates.length : this.ids.length;
-    if (this.matchBuffer.length < n) this.matchBuffer = new Int32Array(Math.max(n, this.ids.length));
-    const out = this.matchBuffer;
-    // The column tests inline over local typed arrays (a call and two property loads per test
-    // per slot otherwise); tags and the radius, rarer, in passesFilters.
-    const alive = this.alive.data;
-    const status = this.status.data;
-    const expires = this.expiresAt.data;
-    const price = this.price.data;
-    const published = this.publishedAt.data;
-    const updated = this.updatedAt.data;
-    const category = this.category.data;
-    const city = this.city.data;
-    const country = this.country.data;
-    const currency = this.currency.data;
-    const f = filter;
-    const wanted = f.status;
-    const now = f.now;
-    const categories = f.categories;
-    const ranges =
-      f.priceMin !== Number.NEGATIVE_INFINITY ||
-      f.priceMax !== Number.POSITIVE_INFINITY ||
-      f.publishedMin !== Number.NEGATIVE_INFINITY ||
-      f.publishedEnd !== Number.POSITIVE_INFINITY ||
-      f.updatedMin !== Number.NEGATIVE_INFINITY;
-    const rest = f.tags.length > 0 || f.radius >= 0;
-    let found = 0;
-    for (let k = 0; k < n; k += 1) {
-      const slot = candidates ? (candidates[k] as number) : k;
-      if (alive[slot] === 0) continue;
-      let st = status[slot] as number;
-      if (st === 0 && (expires[slot] as number) <= now) st = 1;
-      if (st !== wanted) continue;
-      if (categories !== null && categories[category[slot] as number] !== 1) continue;
-      if (f.city !== ANY && city[slot] !== f.city) continue;
-      if (f.country !== ANY && country[slot] !== f.country) continue;
-      if (f.currency !== ANY && currency[slot] !== f.currency) continue;
-      if (ranges) {
-        const p = price[slot] as number;
-        if (p < f.priceMin || p > f.priceMax) continue;
-        const t = published[slot] as number;
-        if (t < f.publishedMin || t >= f.publishedEnd) continue;
-        if ((updated[slot] as number) < f.updatedMin) continue;
-      }
-      if (rest && !this.passesFilters(slot, filter)) continue;
-      if (checkText && !this.textHolds(slot, plan)) continue;
-      out[found++] = slot;
-    }
-    return out.subarray(0, found);
   }
 
   private sortValues(query: EngineQuery, matches: Int32Array, primary: Float64Array): void {
@@ -683,96 +762,8 @@ class Index implements SearchIndex {
       primary[i] = distanceKm(near, point);
     }
   }
-  /** The query's filters resolved to column values; null when some value is held by no offer. */
-  private compileFilter(q: EngineQuery): Filter | null {
-    const id = (table: Interned, value: string | null) =>
-      value === null ? ANY : (table.ids.get(value) ?? NONE);
-    const city = id(this.cities, q.city);
-    const country = id(this.countries, q.country);
-    const currency = id(this.currencies, q.currency);
-    const tags = q.tags.map((t) => this.tags.ids.get(t) ?? NONE);
-    if (city === NONE || country === NONE || currency === NONE || tags.includes(NONE)) return null;
-    let categories: Uint8Array | null = null;
-    if (q.categories.length > 0) {
-      categories = new Uint8Array(this.categories.values.length);
-      for (const c of q.categories) {
-        const cid = this.categories.ids.get(c);
-        if (cid !== undefined) categories[cid] = 1;
-      }
-    }
-    const radius = q.near !== null && q.radiusKm !== null ? q.radiusKm : -1;
-    return {
-      status: STATUS_CODE[q.status],
-      now: q.now,
-      categories,
-      tags,
-      city,
-      country,
-      currency,
-      priceMin: q.priceMin ?? Number.NEGATIVE_INFINITY,
-      priceMax: q.priceMax ?? Number.POSITIVE_INFINITY,
-      publishedMin: q.publishedAfter ?? Number.NEGATIVE_INFINITY,
-      publishedEnd: q.publishedBefore ?? Number.POSITIVE_INFINITY,
-      updatedMin: q.updatedSince ?? Number.NEGATIVE_INFINITY,
-      near: q.near ?? { lat: 0, lon: 0 },
-      radius,
-      // Great-circle distance is at least the latitude difference (as an arc): a cheap first test.
-      latitudeBand: radius < 0 ? 0 : (radius * (1 + 1e-9) + 1e-6) / (EARTH_RADIUS_KM * DEGREE),
-      point: { lat: 0, lon: 0 },
-    };
-  }
-
-  private passesFilters(slot: number, f: Filter): boolean {
-    let status = this.status.data[slot] as number;
-    if (status === 0 && (this.expiresAt.data[slot] as number) <= f.now) status = 1;
-    if (status !== f.status) return false;
-    if (f.categories !== null && f.categories[this.category.data[slot] as number] !== 1) return false;
-    if (f.city !== ANY && this.city.data[slot] !== f.city) return false;
-    if (f.country !== ANY && this.country.data[slot] !== f.country) return false;
-    if (f.currency !== ANY && this.currency.data[slot] !== f.currency) return false;
-    const price = this.price.data[slot] as number;
-    if (price < f.priceMin || price > f.priceMax) return false;
-    const published = this.publishedAt.data[slot] as number;
-    if (published < f.publishedMin || published >= f.publishedEnd) return false;
-    if ((this.updatedAt.data[slot] as number) < f.updatedMin) return false;
-    if (f.tags.length > 0) {
-      const from = this.tagOffsets.data[slot] as number;
-      const to = this.tagOffsets.data[slot + 1] as number;
-      for (const tag of f.tags) {
-        let found = false;
-        for (let p = from; p < to && !found; p += 1) found = this.tagIds.data[p] === tag;
-        if (!found) return false;
-      }
-    }
-    if (f.radius >= 0) {
-      const lat = this.lat.data[slot] as number;
-      if (Math.abs(lat - f.near.lat) > f.latitudeBand) return false;
-      f.point.lat = lat;
-      f.point.lon = this.lon.data[slot] as number;
-      if (distanceKm(f.near, f.point) > f.radius) return false;
-    }
-    return true;
-  }
-
-  /** Slots holding a stem of every unit and every phrase word, ascending; null when the text has none. */
-  private textCandidates(plan: Plan): Int32Array | null {
-    const lists: Int32Array[] = [];
-    for (const unit of plan.units) {
-      const parts: Int32Array[] = [];
-      for (const s of unit.costs.keys()) parts.push((this.dict.postings[s] as GrowableInt32).view());
-      lists.push(union(parts));
-    }
-    for (const phrase of plan.phrases)
-      for (const s of phrase) lists.push((this.dict.postings[s] as GrowableInt32).view());
-    if (lists.length === 0) return null;
-    lists.sort((a, b) => a.length - b.length);
-    let out = lists[0] as Int32Array;
-    for (let i = 1; i < lists.length && out.length > 0; i += 1) out = intersect(out, lists[i] as Int32Array);
-    return out;
-  }
-
   /** Phrases present and exclusions absent in the slot's words. */
-  private textHolds(slot: number, plan: Plan): boolean {
+  textHolds(slot: number, plan: Plan): boolean {
     const text = this.text.data;
     const wordStem = this.dict.wordStem.data;
     const start = this.textOffsets.data[2 * slot] as number;
@@ -798,114 +789,6 @@ class Index implements SearchIndex {
     for (const sequence of plan.phrases)
       if (!hasSequence(this.text.data, this.dict.wordStem.data, start, middle, sequence)) return false;
     return true;
-  }
-
-  /** The packed relevance tuple of every match. */
-  private rank(plan: Plan, matches: Int32Array, primary: Float64Array): void {
-    this.rankStamp = -1;
-    if (plan.scan) {
-      const bits = this.stemBits;
-      for (const [s, b] of plan.unitsOfStem) bits[s] = b;
-      for (let i = 0; i < matches.length; i += 1) primary[i] = this.scanRank(matches[i] as number, plan);
-      for (const s of plan.unitsOfStem.keys()) bits[s] = 0;
-      return;
-    }
-    // One unit: its typo count, title presence and exactness per offer come from the posting
-    // lists of its stems and their info bytes, without reading the offers' words.
-    const unit = plan.units[0] as Unit;
-    const stamp = this.nextStamp();
-    const mark = this.mark;
-    const seen = this.unitMark;
-    const best = this.unitBest;
-    const flags = this.unitFlags;
-    for (let i = 0; i < matches.length; i += 1) mark[matches[i] as number] = stamp;
-    for (const [s, cost] of unit.costs) {
-      const slots = (this.dict.postings[s] as GrowableInt32).data;
-      const info = (this.dict.postingInfo[s] as GrowableUint8).data;
-      const length = (this.dict.postings[s] as GrowableInt32).length;
-      const exactBit = s === unit.ownStem ? unit.exactBit : 0;
-      for (let k = 0; k < length; k += 1) {
-        const slot = slots[k] as number;
-        if (mark[slot] !== stamp) continue;
-        const byte = info[k] as number;
-        const f = (byte & TITLE_BIT ? 1 : 0) | (byte & exactBit ? 2 : 0);
-        if (seen[slot] !== stamp) {
-          seen[slot] = stamp;
-          best[slot] = cost;
-          flags[slot] = f;
-        } else {
-          if (cost < (best[slot] as number)) best[slot] = cost;
-          flags[slot] = (flags[slot] as number) | f;
-        }
-      }
-    }
-    const phrases = plan.phrases.length > 0;
-    // Also per slot, with the count of each rank class (typos, attribute, inexact), for bucketPage.
-    const slotRank = this.slotRank;
-    const classes = this.rankClasses;
-    classes.fill(0);
-    let classed = true;
-    for (let i = 0; i < matches.length; i += 1) {
-      const slot = matches[i] as number;
-      const f = flags[slot] as number;
-      const titleAlone = (f & 1) !== 0 && (!phrases || this.phrasesInTitle(slot, plan));
-      const typos = best[slot] as number;
-      const attribute = titleAlone ? 0 : 1;
-      const inexact = f & 2 ? 0 : 1;
-      const rank = packRank(typos, 0, attribute, inexact);
-      primary[i] = rank;
-      slotRank[slot] = rank;
-      const c = typos * 4 + attribute * 2 + inexact;
-      if (c < classes.length) classes[c] = (classes[c] as number) + 1;
-      else classed = false;
-    }
-    this.rankStamp = classed ? stamp : -1;
-  }
-
-  /**
-   * sort=relevance, one unit, after rank(): the page from one rank class, when it holds the whole
-   * page. Within a class the order is newest first, then id descending: the precomputed
-   * publishedAt order walked backwards, testing membership (the rank's stamp) and class. Null
-   * (the caller passes over every match) when the class may hold less than the page after the
-   * cursor, or the walk is expected to be longer than that pass.
-   */
-  private bucketPage(
-    count: number,
-    after: Position | null,
-    limit: number,
-  ): { slots: number[]; more: boolean; rank: number } | null {
-    const stamp = this.rankStamp;
-    if (stamp < 0 || count === 0) return null;
-    const classes = this.rankClasses;
-    let c = -1;
-    if (after === null) {
-      c = classes.findIndex((n) => n > 0);
-    } else {
-      for (let x = 0; x < classes.length && c < 0; x += 1)
-        if ((classes[x] as number) > 0 && classRank(x) === after.primary) c = x;
-    }
-    if (c < 0) return null;
-    const members = classes[c] as number;
-    const k = limit + 1;
-    if (after === null && members < k) return null;
-    const size = this.ids.length;
-    const expected = (k * size) / members;
-    if (expected > count) return null;
-    const rank = classRank(c);
-    const mark = this.mark;
-    const slotRank = this.slotRank;
-    const slots = this.byPublished.walk(
-      size,
-      true,
-      after ? { value: after.published, id: after.id } : null,
-      (slot) => mark[slot] === stamp && slotRank[slot] === rank,
-      k,
-      after === null ? Number.POSITIVE_INFINITY : 4 * expected + 64,
-    );
-    // Fewer than the page after the cursor in this class: the next classes are needed.
-    if (slots === null || slots.length < k) return null;
-    slots.length = limit;
-    return { slots, more: true, rank };
   }
 
   /** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
@@ -1063,11 +946,6 @@ function packRank(typos: number, proximity: number, attribute: number, inexact: 
   return ((typos * PROX_RANGE + proximity) * ATTR_RANGE + attribute) * INEXACT_RANGE + inexact;
 }
 
-/** The packed rank of a one-unit class typos × 4 + attribute × 2 + inexact (proximity 0). */
-function classRank(c: number): number {
-  return packRank(c >> 2, 0, (c >> 1) & 1, c & 1);
-}
-
 function unpackRank(packed: number): number[] {
   const inexact = packed % INEXACT_RANGE;
   let rest = (packed - inexact) / INEXACT_RANGE;
@@ -1087,19 +965,6 @@ function flatString(value: string): string {
   return JSON.parse(JSON.stringify(value)) as string;
 }
 
-/** The slots of several lists, one after the other. */
-function concat(parts: readonly Int32Array[]): Int32Array {
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const out = new Int32Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-export function createSearchIndex(): SearchIndex {
-  return new Index();
+export function createSearchIndex(tuning: Partial<Tuning> = {}): SearchIndex {
+  return new Index({ ...DEFAULT_TUNING, ...tuning });
 }

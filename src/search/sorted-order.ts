@@ -99,6 +99,29 @@ export class SortedOrder {
       visit(tail[j] as number);
   }
 
+  /**
+   * The slots whose value is in [from, to] (`inclusiveEnd`) or [from, to), as slices of the
+   * order (dead slots too; no copy).
+   */
+  between(size: number, from: number, to: number, inclusiveEnd: boolean): Int32Array[] {
+    const tail = this.refresh(size);
+    const values = this.column();
+    const first = (list: Int32Array, value: number, strict: boolean) => {
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const v = values[list[mid] as number] as number;
+        if (v < value || (strict && v === value)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return [this.sorted, tail].map((list) =>
+      list.subarray(first(list, from, false), first(list, to, inclusiveEnd)),
+    );
+  }
+
   /** First index of `list` whose slot is after (value, id) ascending (strictly when `strict`). */
   private bound(list: Int32Array, value: number, id: string, strict: boolean): number {
     let lo = 0;
