@@ -48,17 +48,12 @@ export function stemsSet(ix: Index, stems: Iterable<number>, of: 'word' | 'title
  * active offers past their expiry count as expired (read from the expiry order up to `now`).
  */
 export function effectiveStatus(ix: Index, status: keyof typeof STATUS_CODE, now: number): Bits {
-  const late: number[] = [];
-  const alive = ix.alive.data;
-  const stored = ix.status.data;
-  ix.byExpiry.forEachUpTo(ix.slots, now, (slot) => {
-    if (alive[slot] === 1 && stored[slot] === 0) late.push(slot);
-  });
   const code = STATUS_CODE[status];
   const own = ix.sets.status.get(code);
-  if (late.length === 0 || code === 2) return own;
-  const moved = scratch().addMany(late);
-  return code === 0 ? andNot(own, moved) : or(own, moved);
+  if (code === 2) return own;
+  const late = ix.late.at(now, ix.slots);
+  if (late.size === 0) return own;
+  return code === 0 ? andNot(own, late) : or(own, late);
 }
 
 /** The matches; `units` from unitSets(plan). Never one of the index's own bitmaps (safe to keep). */

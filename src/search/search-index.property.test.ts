@@ -370,6 +370,31 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
     );
   }, 120_000);
 
+  it("counts offers past their expiry at each query's own now, the clock moving either way between writes", () => {
+    fc.assert(
+      fc.property(
+        initialDocs,
+        fc.oneof(queryArb(4), queryArb(20), statusOnlyQueryArb),
+        // Half days: some queries land exactly on an expiry (expiries are whole days).
+        fc.array(fc.tuple(fc.integer({ min: 10, max: 70 }), fc.array(changeArb, { maxLength: 3 })), {
+          minLength: 2,
+          maxLength: 10,
+        }),
+        (docs, { query, facets }, steps) => {
+          const world = new World(tuning);
+          for (const doc of docs) world.apply({ kind: 'upsert', doc });
+          for (const [halfDays, changes] of steps) {
+            const q = { ...query, now: T0 + (halfDays * DAY) / 2 };
+            const { matchedStems: _, ...got } = world.index.search(q, facets);
+            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets));
+            for (const change of changes) world.apply(change);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+
   it('pages nearest first across the cells of the geo grid like the reference', () => {
     const around = fc.tuple(
       fc.double({ min: -1.2, max: 1.2, noNaN: true }),

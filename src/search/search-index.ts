@@ -6,6 +6,7 @@ import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
+import { LateOffers } from './late-offers.js';
 import { matchSet, stemsSet, unitSets } from './match-set.js';
 import { type Plan, planText, type Unit } from './plan.js';
 import { bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
@@ -25,6 +26,9 @@ import { type Position, selectPage } from './top-k.js';
 
 type Words = Uint16Array | Int32Array;
 
+/** Late offers the status-only path adjusts its kept facet counts for, at most (see statusOnly). */
+const LATE_ADJUST_MAX = 4096;
+const EMPTY_SLOTS = new Uint32Array(0);
 const STATUS_CODE: Record<OfferStatus, number> = { active: 0, expired: 1, withdrawn: 2 };
 const FACET_TOP = 20;
 
@@ -197,6 +201,13 @@ export class Index implements SearchIndex {
     return this.matchBuffer;
   }
 
+  /** Stored-active offers past their expiry at a query's `now` (kept between queries). */
+  readonly late = new LateOffers(
+    this.byExpiry,
+    () => this.activeUntil.data,
+    () => this.alive.data,
+  );
+
   upsert(doc: IndexDocument): void {
     this.remove(doc.id);
     const slot = this.ids.length;
@@ -225,6 +236,7 @@ export class Index implements SearchIndex {
     }
     this.countValues(slot, 1);
     this.countTerms(slot, 1);
+    this.late.added(slot);
     this.live += 1;
   }
 
@@ -259,6 +271,7 @@ export class Index implements SearchIndex {
     if (slot === undefined) return;
     this.slotOf.delete(id);
     this.alive.data[slot] = 0;
+    this.late.removed(slot);
     this.countValues(slot, -1);
     this.countTerms(slot, -1);
     this.live -= 1;
@@ -336,16 +349,17 @@ export class Index implements SearchIndex {
     const size = this.ids.length;
     const now = q.now;
     // Offers stored active but past their expiry count as expired.
-    const late: number[] = [];
+    const lateSet = this.late.at(now, size);
     const alive = this.alive.data;
     const status = this.status.data;
-    this.byExpiry.forEachUpTo(size, now, (slot) => {
-      if (alive[slot] === 1 && status[slot] === 0) late.push(slot);
-    });
     const sign = wanted === 0 ? -1 : wanted === 1 ? 1 : 0;
-    const total = (this.statusCounts[wanted] as number) + sign * late.length;
+    const total = (this.statusCounts[wanted] as number) + sign * lateSet.size;
     const k = query.limit + 1;
     if (total <= 0 || k * (size / total) > total) return null;
+    // Adjusting the kept counts visits each late offer: past a few thousand, the bitmap path's
+    // AND-counts are cheaper.
+    if (sign !== 0 && facetNames.length > 0 && lateSet.size > LATE_ADJUST_MAX) return null;
+    const late = sign !== 0 && facetNames.length > 0 ? lateSet.toUint32Array() : EMPTY_SLOTS;
     const facets: Facets = {};
     for (const name of facetNames) {
       const table =

@@ -1,0 +1,54 @@
+import { Bitmap, type Bits } from './slot-sets.js';
+import type { SortedOrder } from './sorted-order.js';
+
+/**
+ * The live offers stored `active` whose expiry has passed at a query's `now`: they count as
+ * expired at query time (SPEC §6). Every query needs this set, and with real time most of it is
+ * the same from one query to the next, so it is kept, not recomputed: a query at a later `now`
+ * adds the offers whose expiry falls between the last `now` and this one (a binary search and a
+ * short slice of the expiry order); an upsert or removal keeps it exact at once; a query at an
+ * earlier `now` (a test's clock moved back) rebuilds it from the expiry order.
+ */
+export class LateOffers {
+  private readonly bits = new Bitmap();
+  /** The `now` the set is exact for (−∞: empty, nothing checked yet). */
+  private upTo = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly byExpiry: SortedOrder,
+    /** Expiry of each slot if stored active, else +∞ (the column byExpiry orders). */
+    private readonly activeUntil: () => Float64Array,
+    private readonly alive: () => Uint8Array,
+  ) {}
+
+  /** The set at `now` (the index's own: never modify it, never keep it past the query). */
+  at(now: number, slots: number): Bits {
+    if (now < this.upTo) {
+      this.bits.clear();
+      this.upTo = Number.NEGATIVE_INFINITY;
+    }
+    if (now === this.upTo) return this.bits;
+    const alive = this.alive();
+    const fresh: number[] = [];
+    const from = this.upTo === Number.NEGATIVE_INFINITY ? -Number.MAX_VALUE : this.upTo;
+    for (const run of this.byExpiry.between(slots, from, now, true)) {
+      for (let i = 0; i < run.length; i += 1) {
+        const slot = run[i] as number;
+        if (alive[slot] === 1) fresh.push(slot);
+      }
+    }
+    if (fresh.length > 0) this.bits.addMany(fresh);
+    this.upTo = now;
+    return this.bits;
+  }
+
+  /** A slot was added: it is late at once when stored active and expired by the kept `now`. */
+  added(slot: number): void {
+    if ((this.activeUntil()[slot] as number) <= this.upTo) this.bits.add(slot);
+  }
+
+  /** A slot died (removed, or replaced by a new slot). */
+  removed(slot: number): void {
+    this.bits.remove(slot);
+  }
+}
