@@ -29,6 +29,7 @@ import { createKeyVerifier, type KeyVerifier } from './keys/verifier.js';
 import { createMemoryRateLimiter, type RateLimiter } from './limits/rate-limiter.js';
 import { createRedisRateLimiter, createSharedRateLimiter } from './limits/redis-rate-limiter.js';
 import { cursorKeyFrom } from './offers/cursor.js';
+import { createIndexReader } from './offers/index-reader.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
 import { createOfferService, type OfferService } from './offers/service.js';
 import { createOfferStore } from './offers/store-sql.js';
@@ -217,6 +218,15 @@ export function createDeps(
     store: offerStore,
     createIndex: options.createSearchIndex ?? createSearchIndex,
     logger,
+    // ADR 0022: the start-up read in a worker of its own (not for a database handed in: tests).
+    reader:
+      config.searchStartWorker && !options.db
+        ? createIndexReader(
+            config.databaseUrl
+              ? { dialect: 'postgres', url: config.databaseUrl }
+              : { dialect: 'sqlite', file: config.sqlitePath },
+          )
+        : undefined,
   });
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
