@@ -149,7 +149,7 @@ interface PageMessage {
 /**
  * Opens one worker per call to the returned reader; it ends when the environment's last page is
  * read, or when the consumer stops early (its iterator's `return`). Rows are read `pageSize` at
- * a time (default 10 000).
+ * a time (default 2 500), at most `ahead` pages (default 4) beyond the one being indexed.
  */
 export function createIndexReader(
   source: IndexReaderSource,
@@ -157,8 +157,11 @@ export function createIndexReader(
 ): IndexReader {
   const require = createRequire(import.meta.url);
   const driver = require.resolve(source.dialect === 'sqlite' ? 'better-sqlite3' : 'pg');
-  const pageSize = options.pageSize ?? 10_000;
-  const ahead = options.ahead ?? 2;
+  // 2 500 rows a page: a page's rows are alive at each of the worker's young collections, and
+  // pages of 10 000 cost ~1.5 s more CPU at 1M offers in those (measured); four pages ahead keep
+  // the main thread from waiting.
+  const pageSize = options.pageSize ?? 2_500;
+  const ahead = options.ahead ?? 4;
   return (environment) => ({
     [Symbol.asyncIterator]: () => {
       const worker = new Worker(WORKER_SOURCE, {
