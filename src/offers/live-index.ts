@@ -102,6 +102,27 @@ export function createLiveIndex(deps: {
     }
   }
 
+  /**
+   * The start-up pages: from the worker read when there is one; if it fails (the worker cannot
+   * open the database, a driver fails in a worker), from the main thread's read, from the start.
+   * Offers already indexed are indexed again (an upsert replaces), which costs dead slots, not
+   * correctness.
+   */
+  async function* startPages(): AsyncGenerator<Iterable<IndexDocument>> {
+    if (deps.reader) {
+      try {
+        yield* deps.reader(environment);
+        return;
+      } catch (error) {
+        logger.warn(
+          { err: error, environment },
+          'search index: the start-up read in a worker failed; reading on the main thread',
+        );
+      }
+    }
+    yield* scanPages();
+  }
+
   function run(): Promise<void> {
     running = applyChanges()
       .catch((error: unknown) => logger.error({ err: error, environment }, 'search index catch-up failed'))
@@ -127,7 +148,7 @@ export function createLiveIndex(deps: {
       logger.info({ environment, offers: expected }, 'search index: reading offers');
       let read = 0;
       let nextReport = expected / 10;
-      for await (const docs of deps.reader ? deps.reader(environment) : scanPages()) {
+      for await (const docs of startPages()) {
         for (const doc of docs) {
           index.upsert(doc);
           read += 1;

@@ -165,6 +165,49 @@ for (const { dialect, available } of backends()) {
       expect(naive.size).toBe(offers.length + later.length);
     });
 
+    it('falls back to the main thread when the worker read fails, first page or later', async () => {
+      const store = createOfferStore(database.db);
+      const failing: ReturnType<typeof createIndexReader> = (environment) => ({
+        async *[Symbol.asyncIterator]() {
+          let pages = 0;
+          for await (const page of createIndexReader(source, { pageSize: 10 })(environment)) {
+            yield page;
+            pages += 1;
+            if (pages === 2) throw new Error('worker lost');
+          }
+        },
+      });
+      const bad: IndexReaderSource =
+        dialect === 'sqlite'
+          ? { dialect, file: `${database.location}.missing` }
+          : { dialect: 'postgres', url: `${database.location}_missing` };
+      for (const reader of [failing, createIndexReader(bad)]) {
+        const lines: string[] = [];
+        const naive = createNaiveIndex();
+        const live = createLiveIndex({
+          environment: 'testing',
+          store,
+          createIndex: () => naive,
+          logger: createLogger({
+            level: 'warn',
+            stream: new Writable({
+              write(chunk, _e, callback) {
+                lines.push(String(chunk));
+                callback();
+              },
+            }),
+          }),
+          reader,
+        });
+        await live.build();
+        expect(live.ready).toBe(true);
+        expect([...naive.docs.values()]).toEqual(
+          (await store.scan('testing', 0, 10_000)).map(toIndexDocument),
+        );
+        expect(lines.some((l) => l.includes('start-up read in a worker failed'))).toBe(true);
+      }
+    });
+
     it('stops its worker when the reading stops early, and fails loudly on a bad source', async () => {
       const reader = createIndexReader(source, { pageSize: 5 });
       let pages = 0;
