@@ -27,7 +27,7 @@ function hostile(offers: OfferInput[]): OfferInput[] {
   if (!a || !b || !c) throw new Error('too few offers');
   return [
     { ...a, title: 'Straße café 😀 "quoted", — naïve', tags: ['a,b', '"q"', 'ü'], expiresAt: null },
-    { ...b, description: 'x'.repeat(70) + ' DÉJÀ vu, the THE end.', tags: [] },
+    { ...b, description: `${'x'.repeat(70)} DÉJÀ vu, the THE end.`, tags: [] },
     {
       ...c,
       price: { amount: '123456789.1234', currency: 'JPY' },
