@@ -36,6 +36,7 @@ import { createMeService, type MeService } from './me/service.js';
 import { createMeStore } from './me/store.js';
 import { cursorKeyFrom } from './offers/cursor.js';
 import { createOfferImports, type OfferImports } from './offers/import-http.js';
+import { createIndexReader } from './offers/index-reader.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
 import { createOfferService, type OfferService } from './offers/service.js';
 import { createOfferStore } from './offers/store-sql.js';
@@ -236,6 +237,15 @@ export function createDeps(
     store: offerStore,
     createIndex: options.createSearchIndex ?? createSearchIndex,
     logger,
+    // ADR 0022: the start-up read in a worker of its own (not for a database handed in: tests).
+    reader:
+      config.searchStartWorker && !options.db
+        ? createIndexReader(
+            config.databaseUrl
+              ? { dialect: 'postgres', url: config.databaseUrl }
+              : { dialect: 'sqlite', file: config.sqlitePath },
+          )
+        : undefined,
   });
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);

@@ -173,6 +173,12 @@ export const CONFIG_SPEC = {
     parseInteger(20, 1000),
     'How often each serving process reads the offers change counter and applies new writes to its in-memory search index (ms). At most 1000, so a write by another process or the CLI is searchable everywhere within one second; with REDIS_URL a change message also triggers it at once.',
   ),
+  searchStartWorker: variable(
+    'SEARCH_START_WORKER',
+    'true',
+    parseBoolean,
+    'At start, read the offers for the in-memory search index in a worker thread with its own database connection while the main thread indexes them (ADR 0022). `false` reads them on the main thread (slower; for comparison).',
+  ),
   bodyLimitBytes: variable(
     'BODY_LIMIT_BYTES',
     '65536',

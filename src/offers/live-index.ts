@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
 import type { IndexDocument, SearchIndex } from '../search/engine.js';
+import type { IndexReader } from './index-reader.js';
 import type { IndexRow, OfferStore } from './store.js';
 
 /**
@@ -59,6 +60,11 @@ export function createLiveIndex(deps: {
   logger: Logger;
   /** Rows per read (tests page with a few). */
   pageSize?: number;
+  /**
+   * The start-up read off the event loop (offers/index-reader.ts, ADR 0022); without it the
+   * start-up pages are read with `store.scan` on this thread.
+   */
+  reader?: IndexReader;
 }): LiveIndex {
   const { environment, store, logger } = deps;
   const PAGE = deps.pageSize ?? PAGE_SIZE;
@@ -81,6 +87,40 @@ export function createLiveIndex(deps: {
       after = { changeSeq: last.change_seq, id: last.id };
     }
     applied = to;
+  }
+
+  /** The start-up read on this thread: `seq` pages, the next one asked for before this one is indexed. */
+  async function* scanPages(): AsyncGenerator<IndexDocument[]> {
+    // On PostgreSQL the database reads the next page while this process analyses the current one.
+    let next = store.scan(environment, 0, PAGE);
+    for (;;) {
+      const rows = await next;
+      const tail = rows.at(-1);
+      if (tail && rows.length === PAGE) next = store.scan(environment, tail.seq, PAGE);
+      yield rows.map(toIndexDocument);
+      if (!tail || rows.length < PAGE) return;
+    }
+  }
+
+  /**
+   * The start-up pages: from the worker read when there is one; if it fails (the worker cannot
+   * open the database, a driver fails in a worker), from the main thread's read, from the start.
+   * Offers already indexed are indexed again (an upsert replaces), which costs dead slots, not
+   * correctness.
+   */
+  async function* startPages(): AsyncGenerator<Iterable<IndexDocument>> {
+    if (deps.reader) {
+      try {
+        yield* deps.reader(environment);
+        return;
+      } catch (error) {
+        logger.warn(
+          { err: error, environment },
+          'search index: the start-up read in a worker failed; reading on the main thread',
+        );
+      }
+    }
+    yield* scanPages();
   }
 
   function run(): Promise<void> {
@@ -108,15 +148,11 @@ export function createLiveIndex(deps: {
       logger.info({ environment, offers: expected }, 'search index: reading offers');
       let read = 0;
       let nextReport = expected / 10;
-      // The next page is asked for before this one is indexed: on PostgreSQL the database reads
-      // it while this process analyses the current one.
-      let next = store.scan(environment, 0, PAGE);
-      for (;;) {
-        const rows = await next;
-        const tail = rows.at(-1);
-        if (tail && rows.length === PAGE) next = store.scan(environment, tail.seq, PAGE);
-        for (const row of rows) index.upsert(toIndexDocument(row));
-        read += rows.length;
+      for await (const docs of startPages()) {
+        for (const doc of docs) {
+          index.upsert(doc);
+          read += 1;
+        }
         if (read >= nextReport && expected >= PAGE) {
           logger.info(
             {
@@ -129,7 +165,6 @@ export function createLiveIndex(deps: {
           );
           nextReport += expected / 10;
         }
-        if (!tail || rows.length < PAGE) break;
       }
       applied = from;
       await applyChanges();
@@ -187,6 +222,7 @@ export function createLiveIndexes(deps: {
   store: Pick<OfferStore, 'changeSeq' | 'scan' | 'changes' | 'count'>;
   createIndex: () => SearchIndex;
   logger: Logger;
+  reader?: IndexReader;
 }): LiveIndexes {
   const live = new Map<Environment, LiveIndex>();
   return {
