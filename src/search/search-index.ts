@@ -4,6 +4,7 @@ import type { FacetName, OfferStatus } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
 import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
+import { emptyFacets, facetsOf, topValues } from './facets.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
 import { LateOffers } from './late-offers.js';
@@ -11,15 +12,7 @@ import { matchSet, stemsSet, unitSets } from './match-set.js';
 import { type Plan, planText, type Unit } from './plan.js';
 import { bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
 import { PROXIMITY_CAP } from './rules.js';
-import {
-  and,
-  type Bits,
-  BucketSets,
-  countValues,
-  membersOf,
-  releaseScratch,
-  ValueSets,
-} from './slot-sets.js';
+import { and, type Bits, BucketSets, membersOf, releaseScratch, ValueSets } from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
 import { forEachIndexWord } from './tokens.js';
 import { type Position, selectPage } from './top-k.js';
@@ -30,7 +23,6 @@ type Words = Uint16Array | Int32Array;
 const LATE_ADJUST_MAX = 4096;
 const EMPTY_SLOTS = new Uint32Array(0);
 const STATUS_CODE: Record<OfferStatus, number> = { active: 0, expired: 1, withdrawn: 2 };
-const FACET_TOP = 20;
 
 /**
  * Where the engine switches between two exact ways of answering (ADR 0019). The defaults are
@@ -89,7 +81,7 @@ type Keys = CursorValue[];
  */
 export class Index implements SearchIndex {
   readonly dict = new Dictionary();
-  private readonly ids: string[] = [];
+  readonly ids: string[] = [];
   private readonly slotOf = new Map<string, number>();
   readonly alive = new GrowableUint8();
   readonly status = new GrowableUint8();
@@ -100,15 +92,15 @@ export class Index implements SearchIndex {
   readonly price = new GrowableFloat64();
   readonly lat = new GrowableFloat64();
   readonly lon = new GrowableFloat64();
-  private readonly category = new GrowableInt32();
-  private readonly city = new GrowableInt32();
-  private readonly country = new GrowableInt32();
-  private readonly currency = new GrowableInt32();
-  private readonly categories = new Interned();
-  private readonly cities = new Interned();
-  private readonly countries = new Interned();
-  private readonly currencies = new Interned();
-  private readonly tags = new Interned();
+  readonly category = new GrowableInt32();
+  readonly city = new GrowableInt32();
+  readonly country = new GrowableInt32();
+  readonly currency = new GrowableInt32();
+  readonly categories = new Interned();
+  readonly cities = new Interned();
+  readonly countries = new Interned();
+  readonly currencies = new Interned();
+  readonly tags = new Interned();
   readonly tables = {
     category: this.categories,
     city: this.cities,
@@ -117,11 +109,11 @@ export class Index implements SearchIndex {
     tag: this.tags,
   };
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
-  private readonly tagOffsets = new GrowableInt32();
-  private readonly tagIds = new GrowableInt32();
+  readonly tagOffsets = new GrowableInt32();
+  readonly tagIds = new GrowableInt32();
   /** Word ids in text order, stop words left out: slot s's title is [textOffsets[2s], textOffsets[2s + 1]), its description runs to textOffsets[2s + 2]. */
-  private readonly text = new GrowableWords();
-  private readonly textOffsets = new GrowableInt32();
+  readonly text = new GrowableWords();
+  readonly textOffsets = new GrowableInt32();
   readonly grid = new GeoGrid();
   /** Live slots per stored status, per value of each column, per word (anywhere; in the title). */
   readonly sets = {
@@ -138,11 +130,11 @@ export class Index implements SearchIndex {
   readonly priceBuckets = new BucketSets();
   private live = 0;
   /** The matches of the query being answered (reused: a query's matches never outlive it). */
-  private matchBuffer = new Int32Array(0);
+  matchBuffer = new Int32Array(0);
   /** The sort value of each of those matches (reused likewise). */
   private primaryBuffer = new Float64Array(0);
   /** Stem id → bit u set when plan unit u matches it, during a ranking scan; all 0 otherwise. */
-  private stemBits = new Int32Array(0);
+  stemBits = new Int32Array(0);
   // Per-term scratch of an insert or removal: the call that last counted each word (anywhere,
   // in the title) and stem.
   private wordSeen = new Int32Array(0);
@@ -165,8 +157,8 @@ export class Index implements SearchIndex {
    * country, tag): a query filtering on the status alone reads its total and facets here,
    * adjusted for the active offers past their expiry.
    */
-  private readonly statusCounts = new Int32Array(3);
-  private readonly valueCounts = [0, 1, 2].map(() => ({
+  readonly statusCounts = new Int32Array(3);
+  readonly valueCounts = [0, 1, 2].map(() => ({
     category: new GrowableInt32(),
     city: new GrowableInt32(),
     country: new GrowableInt32(),
@@ -483,7 +475,7 @@ export class Index implements SearchIndex {
     const units = plan ? unitSets(this, plan) : [];
     const bits = matchSet(this, query, plan, units);
     const count = bits.size;
-    const facets = this.facetsOf(bits, facetNames);
+    const facets = facetsOf(this, bits, facetNames);
     const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
       const last = slots.length - 1;
       return this.finish(plan, {
@@ -563,16 +555,6 @@ export class Index implements SearchIndex {
     );
   }
 
-  /** Exact counts: one AND-cardinality per value, or one pass over the matches when they are few. */
-  private facetsOf(bits: Bits, names: readonly FacetName[]): Facets {
-    if (names.length === 0) return {};
-    if (bits.size < this.tuning.facetPassBelow) return this.facets(membersOf(bits, this.matchBuffer), names);
-    const out: Facets = {};
-    for (const name of names)
-      out[name] = topValues(countValues(bits, this.sets[name]), this.tables[name].values);
-    return out;
-  }
-
   /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
   private readonly pager: ClassPager = {
     newest: (members, from, k) => {
@@ -602,7 +584,7 @@ export class Index implements SearchIndex {
   };
 
   /** A scratch array of `n` sort values (reused: large arrays per query bring on full collections). */
-  private primaries(n: number): Float64Array {
+  primaries(n: number): Float64Array {
     if (this.primaryBuffer.length < n)
       this.primaryBuffer = new Float64Array(Math.max(n, this.matchBuffer.length));
     return this.primaryBuffer.subarray(0, n);
@@ -866,70 +848,6 @@ export class Index implements SearchIndex {
     }
     return packRank(typos, proximity, titleAlone ? 0 : 1, inexact);
   }
-
-  /** Every requested facet counted in one pass over the matches (local arrays, no per-match allocation). */
-  private facets(matches: Int32Array, names: readonly FacetName[]): Facets {
-    const counter = (wanted: FacetName, size: number) =>
-      names.includes(wanted) ? new Int32Array(size) : null;
-    const categoryCounts = counter('category', this.categories.values.length);
-    const cityCounts = counter('city', this.cities.values.length);
-    const countryCounts = counter('country', this.countries.values.length);
-    const tagCounts = counter('tag', this.tags.values.length);
-    if (categoryCounts || cityCounts || countryCounts || tagCounts) {
-      const category = this.category.data;
-      const city = this.city.data;
-      const country = this.country.data;
-      const offsets = this.tagOffsets.data;
-      const tagIds = this.tagIds.data;
-      const count = matches.length;
-      for (let i = 0; i < count; i += 1) {
-        const slot = matches[i] as number;
-        if (categoryCounts !== null) {
-          const v = category[slot] as number;
-          categoryCounts[v] = (categoryCounts[v] as number) + 1;
-        }
-        if (cityCounts !== null) {
-          const v = city[slot] as number;
-          cityCounts[v] = (cityCounts[v] as number) + 1;
-        }
-        if (countryCounts !== null) {
-          const v = country[slot] as number;
-          countryCounts[v] = (countryCounts[v] as number) + 1;
-        }
-        if (tagCounts !== null) {
-          const to = offsets[slot + 1] as number;
-          for (let p = offsets[slot] as number; p < to; p += 1) {
-            const t = tagIds[p] as number;
-            tagCounts[t] = (tagCounts[t] as number) + 1;
-          }
-        }
-      }
-    }
-    const out: Facets = {};
-    for (const name of names) {
-      if (name === 'category') out.category = topValues(categoryCounts as Int32Array, this.categories.values);
-      else if (name === 'city') out.city = topValues(cityCounts as Int32Array, this.cities.values);
-      else if (name === 'country')
-        out.country = topValues(countryCounts as Int32Array, this.countries.values);
-      else out.tag = topValues(tagCounts as Int32Array, this.tags.values);
-    }
-    return out;
-  }
-}
-
-function emptyFacets(names: readonly FacetName[]): Facets {
-  const out: Facets = {};
-  for (const name of names) out[name] = [];
-  return out;
-}
-
-function topValues(counts: Int32Array, values: readonly string[]) {
-  const out: Array<{ value: string; count: number }> = [];
-  counts.forEach((count, id) => {
-    if (count > 0) out.push({ value: values[id] as string, count });
-  });
-  out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-  return out.slice(0, FACET_TOP);
 }
 
 function hasSequence(
