@@ -1,23 +1,21 @@
-import type { CursorValue } from '../offers/cursor.js';
 import { distanceKm } from '../offers/geo.js';
 import type { FacetName, OfferStatus } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
+import { keysOf, position } from './cursor-keys.js';
 import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
 import { emptyFacets, facetsOf, topValues } from './facets.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
 import { LateOffers } from './late-offers.js';
-import { matchSet, stemsSet, unitSets } from './match-set.js';
-import { type Plan, planText, type Unit } from './plan.js';
-import { bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
-import { PROXIMITY_CAP } from './rules.js';
+import { matchSet, unitSets } from './match-set.js';
+import { type Plan, planText } from './plan.js';
+import type { ClassPager } from './rank-buckets.js';
+import { newestPager, relevancePage } from './relevance.js';
 import { and, type Bits, BucketSets, membersOf, releaseScratch, ValueSets } from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
 import { forEachIndexWord } from './tokens.js';
 import { type Position, selectPage } from './top-k.js';
-
-type Words = Uint16Array | Int32Array;
 
 /** Late offers the status-only path adjusts its kept facet counts for, at most (see statusOnly). */
 const LATE_ADJUST_MAX = 4096;
@@ -71,8 +69,6 @@ class Interned {
     return id;
   }
 }
-
-type Keys = CursorValue[];
 
 /**
  * An offer's slot is its position in every column. Slots are never reused: an update is a removal
@@ -174,6 +170,9 @@ export class Index implements SearchIndex {
     this.tagOffsets.push(0);
     this.textOffsets.push(0);
   }
+
+  /** Within a relevance class: the newest members (relevance.ts). */
+  readonly pager: ClassPager = newestPager(this);
 
   private readonly pushWord = (word: string): void => {
     this.text.push(this.dict.wordId(word));
@@ -404,7 +403,7 @@ export class Index implements SearchIndex {
       ids: slots.map((slot) => this.ids[slot] as string),
       total,
       facets,
-      nextKeys: more && last !== undefined ? this.keysOf(query, last, column[last] as number) : null,
+      nextKeys: more && last !== undefined ? keysOf(this, query, last, column[last] as number) : null,
     };
   }
 
@@ -469,7 +468,7 @@ export class Index implements SearchIndex {
     const plan = query.text ? planText(this.dict, query.text) : null;
     if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
     this.growScratch();
-    const after = this.position(query);
+    const after = position(query);
     const quick = plan === null ? this.statusOnly(query, after, facetNames) : null;
     if (quick !== null) return quick;
     const units = plan ? unitSets(this, plan) : [];
@@ -482,7 +481,7 @@ export class Index implements SearchIndex {
         ids: slots.map((slot) => this.ids[slot] as string),
         total: count,
         facets,
-        nextKeys: more && last >= 0 ? this.keysOf(query, slots[last] as number, primary(last)) : null,
+        nextKeys: more && last >= 0 ? keysOf(this, query, slots[last] as number, primary(last)) : null,
       });
     };
     const sortedPage = this.walkPage(query, bits, after);
@@ -491,43 +490,8 @@ export class Index implements SearchIndex {
       return page(slots, more, (i) => column[slots[i] as number] as number);
     }
     const relevance = query.sort === 'relevance';
-    const unit = units[0];
-    if (relevance && plan !== null && unit !== undefined && units.length === 1 && plan.phrases.length === 0) {
-      const own = plan.units[0]?.wordId ?? -1;
-      const exact = own >= 0 && (this.dict.wordDocs.data[own] as number) > 0 ? this.sets.word.get(own) : null;
-      const title = stemsSet(this, plan.unitsOfStem.keys(), 'title');
-      const k = query.limit + 1;
-      const { slots, ranks } = bucketPage(bits, unit, title, exact, after, k, this.pager, (t, a, e) =>
-        packRank(t, 0, a, e),
-      );
-      const more = slots.length > query.limit;
-      if (more) slots.length = query.limit;
-      return page(slots, more, (i) => ranks[i] as number);
-    }
     if (relevance && plan !== null) {
-      const stemBits = this.stemBits;
-      for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
-      const pairs = Math.max(0, plan.units.length - 1);
-      const { slots, ranks } = scanPage(bits, units, after, query.limit + 1, {
-        rankOf: (slot) => this.scanRank(slot, plan),
-        floor: (typos) => packRank(typos, pairs, 0, 0),
-        typosOf: (rank) => unpackRank(rank)[0] as number,
-        published: this.publishedAt.data,
-        ids: this.ids,
-        size: this.ids.length,
-        walkCost: this.tuning.rankWalkCost,
-        walkNewest: (members, visit, maxSteps) =>
-          this.byPublished.walk(
-            this.ids.length,
-            true,
-            null,
-            (slot) => members.has(slot) && visit(slot),
-            1,
-            maxSteps,
-          ) !== null,
-        members: (set) => membersOf(set, this.matchBuffer),
-      });
-      for (const s of plan.unitsOfStem.keys()) stemBits[s] = 0;
+      const { slots, ranks } = relevancePage(this, plan, units, bits, after, query.limit + 1);
       const more = slots.length > query.limit;
       if (more) slots.length = query.limit;
       return page(slots, more, (i) => ranks[i] as number);
@@ -554,34 +518,6 @@ export class Index implements SearchIndex {
       (i) => primary[selected.page[i] as number] as number,
     );
   }
-
-  /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
-  private readonly pager: ClassPager = {
-    newest: (members, from, k) => {
-      const size = this.ids.length;
-      const n = members.size;
-      const expected = (k * size) / n;
-      if (expected * this.tuning.walkCost <= n) {
-        const walked = this.byPublished.walk(
-          size,
-          true,
-          from,
-          (slot) => members.has(slot),
-          k,
-          4 * expected + 64,
-        );
-        if (walked !== null) return walked;
-      }
-      const slots = membersOf(members, this.matchBuffer);
-      const published = this.publishedAt.data;
-      const primary = this.primaries(slots.length);
-      for (let i = 0; i < slots.length; i += 1) primary[i] = published[slots[i] as number] as number;
-      const rows = { slots, primary, published, ids: this.ids };
-      const position = from ? { primary: from.value, published: 0, id: from.id } : null;
-      const order = { primaryDescending: true, relevance: false };
-      return selectPage(rows, slots.length, order, position, k).page.map((i) => slots[i] as number);
-    },
-  };
 
   /** A scratch array of `n` sort values (reused: large arrays per query bring on full collections). */
   primaries(n: number): Float64Array {
@@ -709,27 +645,6 @@ export class Index implements SearchIndex {
     return { slots: slots.view(), primary: distances.data.subarray(0, distances.length) };
   }
 
-  /** The cursor as a position in the order (cursor values are trusted only to be numbers or strings). */
-  private position(query: EngineQuery): Position | null {
-    const after = query.after;
-    if (after === null) return null;
-    if (query.sort === 'relevance') {
-      const [typos, proximity, attribute, inexact, published, id] = after;
-      return {
-        primary: packRank(Number(typos), Number(proximity), Number(attribute), Number(inexact)),
-        published: Number(published),
-        id: String(id),
-      };
-    }
-    return { primary: Number(after[0]), published: 0, id: String(after[1]) };
-  }
-
-  private keysOf(query: EngineQuery, slot: number, primary: number): Keys {
-    const id = this.ids[slot] as string;
-    if (query.sort !== 'relevance') return [primary, id];
-    return [...unpackRank(primary), this.publishedAt.data[slot] as number, id];
-  }
-
   private growScratch(): void {
     const n = this.ids.length;
     if (this.matchBuffer.length < n)
@@ -758,134 +673,6 @@ export class Index implements SearchIndex {
       primary[i] = distanceKm(near, point);
     }
   }
-  /** Phrases present and exclusions absent in the slot's words. */
-  textHolds(slot: number, plan: Plan): boolean {
-    const text = this.text.data;
-    const wordStem = this.dict.wordStem.data;
-    const start = this.textOffsets.data[2 * slot] as number;
-    const middle = this.textOffsets.data[2 * slot + 1] as number;
-    const end = this.textOffsets.data[2 * slot + 2] as number;
-    for (const sequence of plan.excluded) {
-      if (
-        hasSequence(text, wordStem, start, middle, sequence) ||
-        hasSequence(text, wordStem, middle, end, sequence)
-      )
-        return false;
-    }
-    for (const sequence of plan.phrases) {
-      if (!hasSequence(text, wordStem, start, end, sequence, middle)) return false;
-    }
-    return true;
-  }
-
-  /** Whether every phrase is in the title (for the attribute rule). */
-  private phrasesInTitle(slot: number, plan: Plan): boolean {
-    const start = this.textOffsets.data[2 * slot] as number;
-    const middle = this.textOffsets.data[2 * slot + 1] as number;
-    for (const sequence of plan.phrases)
-      if (!hasSequence(this.text.data, this.dict.wordStem.data, start, middle, sequence)) return false;
-    return true;
-  }
-
-  /** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
-  private scanRank(slot: number, plan: Plan): number {
-    const text = this.text.data;
-    const wordStem = this.dict.wordStem.data;
-    const stemBits = this.stemBits;
-    const start = this.textOffsets.data[2 * slot] as number;
-    const middle = this.textOffsets.data[2 * slot + 1] as number;
-    const end = this.textOffsets.data[2 * slot + 2] as number;
-    const units = plan.units;
-    const n = units.length;
-    const best = plan.scratchBest;
-    const exact = plan.scratchExact;
-    const inTitle = plan.scratchTitle;
-    const pair = plan.scratchPair;
-    const last = plan.scratchLast;
-    best.fill(255);
-    exact.fill(0);
-    inTitle.fill(0);
-    pair.fill(PROXIMITY_CAP);
-    for (let field = 0; field < 2; field += 1) {
-      const from = field === 0 ? start : middle;
-      const to = field === 0 ? middle : end;
-      last.fill(-1);
-      for (let p = from; p < to; p += 1) {
-        const w = text[p] as number;
-        const s = wordStem[w] as number;
-        const bits = stemBits[s] as number;
-        if (bits === 0) continue;
-        for (let u = 0; u < n; u += 1) {
-          if ((bits & (1 << u)) === 0) continue;
-          const unit = units[u] as Unit;
-          const c = unit.costs.get(s) as number;
-          if (c < (best[u] as number)) best[u] = c;
-          if (w === unit.wordId) exact[u] = 1;
-          if (field === 0) inTitle[u] = 1;
-        }
-        for (let u = 0; u + 1 < n; u += 1) {
-          const a = (bits & (1 << u)) !== 0;
-          const b = (bits & (1 << (u + 1))) !== 0;
-          if (!a && !b) continue;
-          let g = PROXIMITY_CAP;
-          if (a && b) g = 1;
-          if (b && (last[u] as number) >= 0) g = Math.min(g, p - (last[u] as number));
-          if (a && (last[u + 1] as number) >= 0) g = Math.min(g, p - (last[u + 1] as number) + 1);
-          if (g < (pair[u] as number)) pair[u] = g;
-        }
-        for (let u = 0; u < n; u += 1) if ((bits & (1 << u)) !== 0) last[u] = p;
-      }
-    }
-    let typos = 0;
-    let inexact = 0;
-    let proximity = 0;
-    let titleAlone = plan.phrases.length === 0 || this.phrasesInTitle(slot, plan);
-    for (let u = 0; u < n; u += 1) {
-      typos += best[u] as number;
-      if (exact[u] === 0) inexact += 1;
-      if (inTitle[u] === 0) titleAlone = false;
-      if (u + 1 < n) proximity += pair[u] as number;
-    }
-    return packRank(typos, proximity, titleAlone ? 0 : 1, inexact);
-  }
-}
-
-function hasSequence(
-  text: Words,
-  wordStem: Int32Array,
-  from: number,
-  to: number,
-  sequence: readonly number[],
-  /** A field boundary no match may cross, or −1. */
-  split = -1,
-): boolean {
-  const n = sequence.length;
-  for (let p = from; p + n <= to; p += 1) {
-    if (p < split && p + n > split) continue;
-    let k = 0;
-    while (k < n && wordStem[text[p + k] as number] === sequence[k]) k += 1;
-    if (k === n) return true;
-  }
-  return false;
-}
-
-// Relevance tuple packed into one number: typos ≤ 32, proximity ≤ 128, attribute ≤ 1, inexact ≤ 16.
-const PROX_RANGE = 256;
-const ATTR_RANGE = 2;
-const INEXACT_RANGE = 32;
-
-function packRank(typos: number, proximity: number, attribute: number, inexact: number): number {
-  return ((typos * PROX_RANGE + proximity) * ATTR_RANGE + attribute) * INEXACT_RANGE + inexact;
-}
-
-function unpackRank(packed: number): number[] {
-  const inexact = packed % INEXACT_RANGE;
-  let rest = (packed - inexact) / INEXACT_RANGE;
-  const attribute = rest % ATTR_RANGE;
-  rest = (rest - attribute) / ATTR_RANGE;
-  const proximity = rest % PROX_RANGE;
-  const typos = (rest - proximity) / PROX_RANGE;
-  return [typos, proximity, attribute, inexact];
 }
 
 /**
