@@ -1,4 +1,3 @@
-import { distanceKm } from '../offers/geo.js';
 import type { FacetName, OfferStatus } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
 import { keysOf, position } from './cursor-keys.js';
@@ -12,8 +11,9 @@ import { matchSet, unitSets } from './match-set.js';
 import { type Plan, planText } from './plan.js';
 import type { ClassPager } from './rank-buckets.js';
 import { newestPager, relevancePage } from './relevance.js';
-import { and, type Bits, BucketSets, membersOf, releaseScratch, ValueSets } from './slot-sets.js';
+import { BucketSets, membersOf, releaseScratch, ValueSets } from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
+import { nearest, sortValues, walkPage } from './sorted-pages.js';
 import { forEachIndexWord } from './tokens.js';
 import { type Position, selectPage } from './top-k.js';
 
@@ -484,7 +484,7 @@ export class Index implements SearchIndex {
         nextKeys: more && last >= 0 ? keysOf(this, query, slots[last] as number, primary(last)) : null,
       });
     };
-    const sortedPage = this.walkPage(query, bits, after);
+    const sortedPage = walkPage(this, query, bits, after);
     if (sortedPage !== null) {
       const { slots, more, column } = sortedPage;
       return page(slots, more, (i) => column[slots[i] as number] as number);
@@ -499,12 +499,12 @@ export class Index implements SearchIndex {
     let ordered: Int32Array;
     let primary: Float64Array;
     if (query.sort === 'distance' && query.near !== null) {
-      ({ slots: ordered, primary } = this.nearest(query.near, bits, after, query.limit));
+      ({ slots: ordered, primary } = nearest(this, query.near, bits, after, query.limit));
     } else {
       ordered = membersOf(bits, this.matchBuffer);
       primary = this.primaries(count);
       // Relevance without `q` ranks every match equal: newest first, then the greater id.
-      if (!relevance) this.sortValues(query, ordered, primary);
+      if (!relevance) sortValues(this, query, ordered, primary);
     }
     const order = {
       primaryDescending: query.sort === '-publishedAt' || query.sort === '-price',
@@ -534,144 +534,12 @@ export class Index implements SearchIndex {
     return result;
   }
 
-  /**
-   * sort=publishedAt / price in either direction: the page by walking the precomputed order from
-   * the cursor, testing membership in the matches, when that walk is expected to be shorter than
-   * a pass over the matches (the walk reads about (limit + 1) × slots / matches slots). Null when
-   * the pass over the matches is the cheaper (or the only) way.
-   */
-  private walkPage(
-    query: EngineQuery,
-    bits: Bits,
-    after: Position | null,
-  ): { slots: number[]; more: boolean; column: Float64Array } | null {
-    const sort = query.sort;
-    if (sort !== 'publishedAt' && sort !== '-publishedAt' && sort !== 'price' && sort !== '-price')
-      return null;
-    const count = bits.size;
-    const size = this.ids.length;
-    const k = query.limit + 1;
-    const expected = k * (size / count);
-    const published = sort === 'publishedAt' || sort === '-publishedAt';
-    if (count === 0) return null;
-    if (expected * this.tuning.walkCost > count) return published ? null : this.pricePage(query, bits, after);
-    const order = published ? this.byPublished : this.byPrice;
-    const slots = order.walk(
-      size,
-      sort === '-publishedAt' || sort === '-price',
-      after ? { value: after.primary, id: after.id } : null,
-      (slot) => bits.has(slot),
-      k,
-      // The matches may cluster at the far end of the order: past this, the pass is cheaper.
-      4 * expected + 64,
-    );
-    if (slots === null) return published ? null : this.pricePage(query, bits, after);
-    const more = slots.length > query.limit;
-    if (more) slots.length = query.limit;
-    return { slots, more, column: published ? this.publishedAt.data : this.price.data };
-  }
-
-  /**
-   * sort=price / -price without a short walk: the price buckets in order from the cursor's, each
-   * ANDed with the matches, the page selected among the members of the few buckets it needs
-   * (every value of a bucket comes before every value of the next).
-   */
-  private pricePage(
-    query: EngineQuery,
-    bits: Bits,
-    after: Position | null,
-  ): { slots: number[]; more: boolean; column: Float64Array } {
-    const descending = query.sort === '-price';
-    const k = query.limit + 1;
-    const out: number[] = [];
-    const price = this.price.data;
-    const order = { primaryDescending: descending, relevance: false };
-    for (const bucket of this.priceBuckets.from(after ? after.primary : null, descending)) {
-      const members = membersOf(and(bucket, bits), this.matchBuffer);
-      if (members.length === 0) continue;
-      const primary = this.primaries(members.length);
-      for (let i = 0; i < members.length; i += 1) primary[i] = price[members[i] as number] as number;
-      const rows = { slots: members, primary, published: this.publishedAt.data, ids: this.ids };
-      const { page } = selectPage(rows, members.length, order, after, k - out.length);
-      for (const i of page) out.push(members[i] as number);
-      if (out.length >= k) break;
-    }
-    const more = out.length > query.limit;
-    if (more) out.length = query.limit;
-    return { slots: out, more, column: price };
-  }
-
-  /**
-   * sort=distance: the matches of the grid cells nearest `near`, cell after cell, until more
-   * than a page lies after the cursor and no further cell can hold anything nearer than the
-   * page's last (the (limit + 1)-th nearest read so far); with their distances. Everything left
-   * out comes after all of them.
-   */
-  private nearest(
-    near: { lat: number; lon: number },
-    bits: Bits,
-    after: Position | null,
-    limit: number,
-  ): { slots: Int32Array; primary: Float64Array } {
-    const slots = new GrowableInt32(64);
-    const distances = new GrowableFloat64(64);
-    const point = { lat: 0, lon: 0 };
-    const from = after ? after.primary : Number.NEGATIVE_INFINITY;
-    // The limit + 1 smallest distances read after the cursor, ascending.
-    const best: number[] = [];
-    for (const { cell, min, max } of this.grid.nearestFirst(near)) {
-      if (best.length > limit && min > (best[limit] as number)) break;
-      if (max < from) continue;
-      const members = membersOf(and(cell.bits, bits), this.matchBuffer);
-      for (let k = 0; k < members.length; k += 1) {
-        const slot = members[k] as number;
-        point.lat = this.lat.data[slot] as number;
-        point.lon = this.lon.data[slot] as number;
-        const d = distanceKm(near, point);
-        if (d < from || (d === from && after !== null && (this.ids[slot] as string) <= after.id)) continue;
-        slots.push(slot);
-        distances.push(d);
-        if (best.length <= limit || d < (best[limit] as number)) {
-          let at = best.length <= limit ? best.length : limit;
-          while (at > 0 && (best[at - 1] as number) > d) {
-            best[at] = best[at - 1] as number;
-            at -= 1;
-          }
-          best[at] = d;
-          if (best.length > limit + 1) best.length = limit + 1;
-        }
-      }
-    }
-    return { slots: slots.view(), primary: distances.data.subarray(0, distances.length) };
-  }
-
   private growScratch(): void {
     const n = this.ids.length;
     if (this.matchBuffer.length < n)
       this.matchBuffer = new Int32Array(Math.max(n, this.matchBuffer.length * 2, 1024));
     if (this.stemBits.length < this.dict.stemCount)
       this.stemBits = new Int32Array(Math.max(this.dict.stemCount * 2, 1024));
-  }
-
-  private sortValues(query: EngineQuery, matches: Int32Array, primary: Float64Array): void {
-    const column =
-      query.sort === 'price' || query.sort === '-price'
-        ? this.price.data
-        : query.sort === 'distance'
-          ? null
-          : this.publishedAt.data;
-    if (column) {
-      for (let i = 0; i < matches.length; i += 1) primary[i] = column[matches[i] as number] as number;
-      return;
-    }
-    const near = query.near ?? { lat: 0, lon: 0 };
-    const point = { lat: 0, lon: 0 };
-    for (let i = 0; i < matches.length; i += 1) {
-      const slot = matches[i] as number;
-      point.lat = this.lat.data[slot] as number;
-      point.lon = this.lon.data[slot] as number;
-      primary[i] = distanceKm(near, point);
-    }
   }
 }
 
