@@ -1,9 +1,8 @@
-import type { FacetName, OfferStatus } from '../offers/schemas.js';
-import type { Facets } from '../offers/store.js';
+import type { FacetName } from '../offers/schemas.js';
 import { keysOf, position } from './cursor-keys.js';
 import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
-import { emptyFacets, facetsOf, topValues } from './facets.js';
+import { emptyFacets, facetsOf } from './facets.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
 import { LateOffers } from './late-offers.js';
@@ -14,13 +13,9 @@ import { newestPager, relevancePage } from './relevance.js';
 import { BucketSets, membersOf, releaseScratch, ValueSets } from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
 import { nearest, sortValues, walkPage } from './sorted-pages.js';
+import { STATUS_CODE, statusOnly } from './status-only.js';
 import { forEachIndexWord } from './tokens.js';
-import { type Position, selectPage } from './top-k.js';
-
-/** Late offers the status-only path adjusts its kept facet counts for, at most (see statusOnly). */
-const LATE_ADJUST_MAX = 4096;
-const EMPTY_SLOTS = new Uint32Array(0);
-const STATUS_CODE: Record<OfferStatus, number> = { active: 0, expired: 1, withdrawn: 2 };
+import { selectPage } from './top-k.js';
 
 /**
  * Where the engine switches between two exact ways of answering (ADR 0019). The defaults are
@@ -307,107 +302,6 @@ export class Index implements SearchIndex {
   }
 
   /**
-   * A query filtering on the status alone (no text, no other filter) sorted by publishedAt or
-   * price: the total and facets from the maintained counts, adjusted for the active offers past
-   * their expiry (the expiry order read up to `now`), and the page walked in the sorted order
-   * testing the status. Null when the query is not of that kind or the walk would be long.
-   */
-  private statusOnly(
-    query: EngineQuery,
-    after: Position | null,
-    facetNames: readonly FacetName[],
-  ): EngineResult | null {
-    const sort = query.sort;
-    if (sort !== 'publishedAt' && sort !== '-publishedAt' && sort !== 'price' && sort !== '-price')
-      return null;
-    const q = query;
-    if (
-      q.text !== null ||
-      q.categories.length > 0 ||
-      q.tags.length > 0 ||
-      q.city !== null ||
-      q.country !== null ||
-      q.currency !== null ||
-      q.priceMin !== null ||
-      q.priceMax !== null ||
-      q.publishedAfter !== null ||
-      q.publishedBefore !== null ||
-      q.updatedSince !== null ||
-      (q.near !== null && q.radiusKm !== null)
-    )
-      return null;
-    const wanted = STATUS_CODE[q.status];
-    const size = this.ids.length;
-    const now = q.now;
-    // Offers stored active but past their expiry count as expired.
-    const lateSet = this.late.at(now, size);
-    const alive = this.alive.data;
-    const status = this.status.data;
-    const sign = wanted === 0 ? -1 : wanted === 1 ? 1 : 0;
-    const total = (this.statusCounts[wanted] as number) + sign * lateSet.size;
-    const k = query.limit + 1;
-    if (total <= 0 || k * (size / total) > total) return null;
-    // Adjusting the kept counts visits each late offer: past a few thousand, the bitmap path's
-    // AND-counts are cheaper.
-    if (sign !== 0 && facetNames.length > 0 && lateSet.size > LATE_ADJUST_MAX) return null;
-    const late = sign !== 0 && facetNames.length > 0 ? lateSet.toUint32Array() : EMPTY_SLOTS;
-    const facets: Facets = {};
-    for (const name of facetNames) {
-      const table =
-        name === 'category'
-          ? this.categories
-          : name === 'city'
-            ? this.cities
-            : name === 'country'
-              ? this.countries
-              : this.tags;
-      const kept = (this.valueCounts[wanted] as (typeof this.valueCounts)[number])[name];
-      const counts = new Int32Array(table.values.length);
-      counts.set(kept.data.subarray(0, Math.min(kept.length, counts.length)));
-      if (sign !== 0) {
-        for (const slot of late) {
-          if (name === 'tag') {
-            const to = this.tagOffsets.data[slot + 1] as number;
-            for (let p = this.tagOffsets.data[slot] as number; p < to; p += 1) {
-              const t = this.tagIds.data[p] as number;
-              counts[t] = (counts[t] as number) + sign;
-            }
-          } else {
-            const column = name === 'category' ? this.category : name === 'city' ? this.city : this.country;
-            const v = column.data[slot] as number;
-            counts[v] = (counts[v] as number) + sign;
-          }
-        }
-      }
-      facets[name] = topValues(counts, table.values);
-    }
-    const expires = this.activeUntil.data;
-    const published = sort === 'publishedAt' || sort === '-publishedAt';
-    const slots = (published ? this.byPublished : this.byPrice).walk(
-      size,
-      sort === '-publishedAt' || sort === '-price',
-      after ? { value: after.primary, id: after.id } : null,
-      (slot) => {
-        if (alive[slot] === 0) return false;
-        let st = status[slot] as number;
-        if (st === 0 && (expires[slot] as number) <= now) st = 1;
-        return st === wanted;
-      },
-      k,
-    ) as number[];
-    const more = slots.length > query.limit;
-    if (more) slots.length = query.limit;
-    const column = published ? this.publishedAt.data : this.price.data;
-    const last = slots[slots.length - 1];
-    return {
-      ids: slots.map((slot) => this.ids[slot] as string),
-      total,
-      facets,
-      nextKeys: more && last !== undefined ? keysOf(this, query, last, column[last] as number) : null,
-    };
-  }
-
-  /**
    * Adds (+1) or withdraws (−1) the slot's distinct words and stems: the dictionary's counts and
    * the word bitmaps (anywhere, in the title).
    */
@@ -469,7 +363,7 @@ export class Index implements SearchIndex {
     if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
     this.growScratch();
     const after = position(query);
-    const quick = plan === null ? this.statusOnly(query, after, facetNames) : null;
+    const quick = plan === null ? statusOnly(this, query, after, facetNames) : null;
     if (quick !== null) return quick;
     const units = plan ? unitSets(this, plan) : [];
     const bits = matchSet(this, query, plan, units);
