@@ -1,53 +1,17 @@
 import type { FacetName } from '../offers/schemas.js';
-import { keysOf, position } from './cursor-keys.js';
+import { answer } from './answer.js';
 import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
-import { emptyFacets, facetsOf } from './facets.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
 import { LateOffers } from './late-offers.js';
-import { matchSet, unitSets } from './match-set.js';
-import { type Plan, planText } from './plan.js';
 import type { ClassPager } from './rank-buckets.js';
-import { newestPager, relevancePage } from './relevance.js';
-import { BucketSets, membersOf, releaseScratch, ValueSets } from './slot-sets.js';
+import { newestPager } from './relevance.js';
+import { BucketSets, releaseScratch, ValueSets } from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
-import { nearest, sortValues, walkPage } from './sorted-pages.js';
-import { STATUS_CODE, statusOnly } from './status-only.js';
+import { STATUS_CODE } from './status-only.js';
 import { forEachIndexWord } from './tokens.js';
-import { selectPage } from './top-k.js';
-
-/**
- * Where the engine switches between two exact ways of answering (ADR 0019). The defaults are
- * the measured break-even points; tests move them to force each path on small data.
- */
-export interface Tuning {
-  /** Facets by one pass over the matches below this many matches, by AND-cardinalities above. */
-  facetPassBelow: number;
-  /**
-   * Cost of reading one slot of a precomputed order (membership test included) against selecting
-   * among one match: a page is walked when the walk's expected length × this ≤ the matches.
-   * 0: always walk; Infinity: never.
-   */
-  walkCost: number;
-  /**
-   * Same for a range or a radius: ANDed as bitmaps (a slice of the publication order; the price
-   * buckets or grid cells inside) when their size × this ≤ the matches, else a test per match.
-   */
-  rangeSliceCost: number;
-  /**
-   * Same for a relevance page of several words: a step of the newest-first walk against ranking
-   * one match from its words (much dearer than a selection step, hence below 1).
-   */
-  rankWalkCost: number;
-}
-
-export const DEFAULT_TUNING: Tuning = {
-  facetPassBelow: 4096,
-  walkCost: 4,
-  rangeSliceCost: 1,
-  rankWalkCost: 0.3,
-};
+import { DEFAULT_TUNING, type Tuning } from './tuning.js';
 
 /** Strings of one column (category, city, …) as small integers. */
 class Interned {
@@ -68,7 +32,8 @@ class Interned {
 /**
  * An offer's slot is its position in every column. Slots are never reused: an update is a removal
  * (the old slot dies) and an insert (a new slot at the end), so posting lists stay sorted by
- * appending.
+ * appending. The class holds the columns, sets and counts and their writes (upsert, remove);
+ * reading them is done by functions over the Index in the modules beside it (answer.ts first).
  */
 export class Index implements SearchIndex {
   readonly dict = new Dictionary();
@@ -352,65 +317,10 @@ export class Index implements SearchIndex {
 
   search(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
     try {
-      return this.answer(query, facetNames);
+      return answer(this, query, facetNames);
     } finally {
       releaseScratch();
     }
-  }
-
-  private answer(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
-    const plan = query.text ? planText(this.dict, query.text) : null;
-    if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
-    this.growScratch();
-    const after = position(query);
-    const quick = plan === null ? statusOnly(this, query, after, facetNames) : null;
-    if (quick !== null) return quick;
-    const units = plan ? unitSets(this, plan) : [];
-    const bits = matchSet(this, query, plan, units);
-    const count = bits.size;
-    const facets = facetsOf(this, bits, facetNames);
-    const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
-      const last = slots.length - 1;
-      return this.finish(plan, {
-        ids: slots.map((slot) => this.ids[slot] as string),
-        total: count,
-        facets,
-        nextKeys: more && last >= 0 ? keysOf(this, query, slots[last] as number, primary(last)) : null,
-      });
-    };
-    const sortedPage = walkPage(this, query, bits, after);
-    if (sortedPage !== null) {
-      const { slots, more, column } = sortedPage;
-      return page(slots, more, (i) => column[slots[i] as number] as number);
-    }
-    const relevance = query.sort === 'relevance';
-    if (relevance && plan !== null) {
-      const { slots, ranks } = relevancePage(this, plan, units, bits, after, query.limit + 1);
-      const more = slots.length > query.limit;
-      if (more) slots.length = query.limit;
-      return page(slots, more, (i) => ranks[i] as number);
-    }
-    let ordered: Int32Array;
-    let primary: Float64Array;
-    if (query.sort === 'distance' && query.near !== null) {
-      ({ slots: ordered, primary } = nearest(this, query.near, bits, after, query.limit));
-    } else {
-      ordered = membersOf(bits, this.matchBuffer);
-      primary = this.primaries(count);
-      // Relevance without `q` ranks every match equal: newest first, then the greater id.
-      if (!relevance) sortValues(this, query, ordered, primary);
-    }
-    const order = {
-      primaryDescending: query.sort === '-publishedAt' || query.sort === '-price',
-      relevance,
-    };
-    const rows = { slots: ordered, primary, published: this.publishedAt.data, ids: this.ids };
-    const selected = selectPage(rows, ordered.length, order, after, query.limit);
-    return page(
-      selected.page.map((i) => ordered[i] as number),
-      selected.more,
-      (i) => primary[selected.page[i] as number] as number,
-    );
   }
 
   /** A scratch array of `n` sort values (reused: large arrays per query bring on full collections). */
@@ -420,15 +330,8 @@ export class Index implements SearchIndex {
     return this.primaryBuffer.subarray(0, n);
   }
 
-  private finish(plan: Plan | null, result: EngineResult): EngineResult {
-    if (plan) {
-      const live = [...plan.unitsOfStem.keys()].filter((s) => (this.dict.stemDocs.data[s] as number) > 0);
-      result.matchedStems = live.map((s) => this.dict.stemText[s] as string).sort();
-    }
-    return result;
-  }
-
-  private growScratch(): void {
+  /** Scratch sized for the index as it is now (called once per query, before any use). */
+  growScratch(): void {
     const n = this.ids.length;
     if (this.matchBuffer.length < n)
       this.matchBuffer = new Int32Array(Math.max(n, this.matchBuffer.length * 2, 1024));
@@ -445,6 +348,8 @@ export class Index implements SearchIndex {
 function flatString(value: string): string {
   return JSON.parse(JSON.stringify(value)) as string;
 }
+
+export type { Tuning } from './tuning.js';
 
 export function createSearchIndex(tuning: Partial<Tuning> = {}): SearchIndex {
   return new Index({ ...DEFAULT_TUNING, ...tuning });
