@@ -131,9 +131,6 @@ export class Index implements SearchIndex {
     this.textOffsets.push(0);
   }
 
-  /** Within a relevance class: the newest members (relevance.ts). */
-  readonly pager: ClassPager = newestPager(this);
-
   private readonly pushWord = (word: string): void => {
     this.text.push(this.dict.wordId(word));
   };
@@ -158,6 +155,9 @@ export class Index implements SearchIndex {
     () => this.activeUntil.data,
     () => this.alive.data,
   );
+
+  /** Within a relevance class: the newest members (relevance.ts). */
+  readonly pager: ClassPager = newestPager(this);
 
   upsert(doc: IndexDocument): void {
     this.remove(doc.id);
