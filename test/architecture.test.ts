@@ -127,8 +127,8 @@ describe('the layering of issue 14', () => {
     expect(builders.map(rel)).toEqual([]);
   });
 
-  it('keeps every code file within 400 lines (data and the search engine aside)', () => {
-    const EXEMPT = new Set(['offers/seed-data.ts', 'search/search-index.ts']);
+  it('keeps every code file within 400 lines (data aside)', () => {
+    const EXEMPT = new Set(['offers/seed-data.ts']);
     const long = files
       .filter((f) => !EXEMPT.has(rel(f)))
       .map((f) => ({ file: rel(f), lines: fs.readFileSync(f, 'utf8').split('\n').length }))

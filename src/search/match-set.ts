@@ -1,5 +1,6 @@
 import { distanceKm } from '../offers/geo.js';
 import type { EngineQuery } from './engine.js';
+import { textHolds } from './phrases.js';
 import type { Plan } from './plan.js';
 import type { Index } from './search-index.js';
 import { andNot, type Bits, copyOf, keepCovered, membersOf, or, scratch, unionOf } from './slot-sets.js';
@@ -101,7 +102,7 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
     tests.push((slot) => (updated[slot] as number) >= since);
   }
   if (plan !== null && (plan.phrases.length > 0 || plan.excluded.length > 0))
-    tests.push((slot) => ix.textHolds(slot, plan));
+    tests.push((slot) => textHolds(ix, slot, plan));
   if (tests.length > 0) {
     // The members that fail a test, compacted in place in the scratch buffer.
     const members = membersOf(bits, ix.scratchMembers());

@@ -1,68 +1,17 @@
-import type { CursorValue } from '../offers/cursor.js';
-import { distanceKm } from '../offers/geo.js';
-import type { FacetName, OfferStatus } from '../offers/schemas.js';
-import type { Facets } from '../offers/store.js';
+import type { FacetName } from '../offers/schemas.js';
+import { answer } from './answer.js';
 import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
 import { LateOffers } from './late-offers.js';
-import { matchSet, stemsSet, unitSets } from './match-set.js';
-import { type Plan, planText, type Unit } from './plan.js';
-import { bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
-import { PROXIMITY_CAP } from './rules.js';
-import {
-  and,
-  type Bits,
-  BucketSets,
-  countValues,
-  membersOf,
-  releaseScratch,
-  ValueSets,
-} from './slot-sets.js';
+import type { ClassPager } from './rank-buckets.js';
+import { newestPager } from './relevance.js';
+import { BucketSets, releaseScratch, ValueSets } from './slot-sets.js';
 import { SortedOrder } from './sorted-order.js';
+import { STATUS_CODE } from './status-only.js';
 import { forEachIndexWord } from './tokens.js';
-import { type Position, selectPage } from './top-k.js';
-
-type Words = Uint16Array | Int32Array;
-
-/** Late offers the status-only path adjusts its kept facet counts for, at most (see statusOnly). */
-const LATE_ADJUST_MAX = 4096;
-const EMPTY_SLOTS = new Uint32Array(0);
-const STATUS_CODE: Record<OfferStatus, number> = { active: 0, expired: 1, withdrawn: 2 };
-const FACET_TOP = 20;
-
-/**
- * Where the engine switches between two exact ways of answering (ADR 0019). The defaults are
- * the measured break-even points; tests move them to force each path on small data.
- */
-export interface Tuning {
-  /** Facets by one pass over the matches below this many matches, by AND-cardinalities above. */
-  facetPassBelow: number;
-  /**
-   * Cost of reading one slot of a precomputed order (membership test included) against selecting
-   * among one match: a page is walked when the walk's expected length × this ≤ the matches.
-   * 0: always walk; Infinity: never.
-   */
-  walkCost: number;
-  /**
-   * Same for a range or a radius: ANDed as bitmaps (a slice of the publication order; the price
-   * buckets or grid cells inside) when their size × this ≤ the matches, else a test per match.
-   */
-  rangeSliceCost: number;
-  /**
-   * Same for a relevance page of several words: a step of the newest-first walk against ranking
-   * one match from its words (much dearer than a selection step, hence below 1).
-   */
-  rankWalkCost: number;
-}
-
-export const DEFAULT_TUNING: Tuning = {
-  facetPassBelow: 4096,
-  walkCost: 4,
-  rangeSliceCost: 1,
-  rankWalkCost: 0.3,
-};
+import { DEFAULT_TUNING, type Tuning } from './tuning.js';
 
 /** Strings of one column (category, city, …) as small integers. */
 class Interned {
@@ -80,16 +29,15 @@ class Interned {
   }
 }
 
-type Keys = CursorValue[];
-
 /**
  * An offer's slot is its position in every column. Slots are never reused: an update is a removal
  * (the old slot dies) and an insert (a new slot at the end), so posting lists stay sorted by
- * appending.
+ * appending. The class holds the columns, sets and counts and their writes (upsert, remove);
+ * reading them is done by functions over the Index in the modules beside it (answer.ts first).
  */
 export class Index implements SearchIndex {
   readonly dict = new Dictionary();
-  private readonly ids: string[] = [];
+  readonly ids: string[] = [];
   private readonly slotOf = new Map<string, number>();
   readonly alive = new GrowableUint8();
   readonly status = new GrowableUint8();
@@ -100,15 +48,15 @@ export class Index implements SearchIndex {
   readonly price = new GrowableFloat64();
   readonly lat = new GrowableFloat64();
   readonly lon = new GrowableFloat64();
-  private readonly category = new GrowableInt32();
-  private readonly city = new GrowableInt32();
-  private readonly country = new GrowableInt32();
-  private readonly currency = new GrowableInt32();
-  private readonly categories = new Interned();
-  private readonly cities = new Interned();
-  private readonly countries = new Interned();
-  private readonly currencies = new Interned();
-  private readonly tags = new Interned();
+  readonly category = new GrowableInt32();
+  readonly city = new GrowableInt32();
+  readonly country = new GrowableInt32();
+  readonly currency = new GrowableInt32();
+  readonly categories = new Interned();
+  readonly cities = new Interned();
+  readonly countries = new Interned();
+  readonly currencies = new Interned();
+  readonly tags = new Interned();
   readonly tables = {
     category: this.categories,
     city: this.cities,
@@ -117,11 +65,11 @@ export class Index implements SearchIndex {
     tag: this.tags,
   };
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
-  private readonly tagOffsets = new GrowableInt32();
-  private readonly tagIds = new GrowableInt32();
+  readonly tagOffsets = new GrowableInt32();
+  readonly tagIds = new GrowableInt32();
   /** Word ids in text order, stop words left out: slot s's title is [textOffsets[2s], textOffsets[2s + 1]), its description runs to textOffsets[2s + 2]. */
-  private readonly text = new GrowableWords();
-  private readonly textOffsets = new GrowableInt32();
+  readonly text = new GrowableWords();
+  readonly textOffsets = new GrowableInt32();
   readonly grid = new GeoGrid();
   /** Live slots per stored status, per value of each column, per word (anywhere; in the title). */
   readonly sets = {
@@ -138,11 +86,11 @@ export class Index implements SearchIndex {
   readonly priceBuckets = new BucketSets();
   private live = 0;
   /** The matches of the query being answered (reused: a query's matches never outlive it). */
-  private matchBuffer = new Int32Array(0);
+  matchBuffer = new Int32Array(0);
   /** The sort value of each of those matches (reused likewise). */
   private primaryBuffer = new Float64Array(0);
   /** Stem id → bit u set when plan unit u matches it, during a ranking scan; all 0 otherwise. */
-  private stemBits = new Int32Array(0);
+  stemBits = new Int32Array(0);
   // Per-term scratch of an insert or removal: the call that last counted each word (anywhere,
   // in the title) and stem.
   private wordSeen = new Int32Array(0);
@@ -165,8 +113,8 @@ export class Index implements SearchIndex {
    * country, tag): a query filtering on the status alone reads its total and facets here,
    * adjusted for the active offers past their expiry.
    */
-  private readonly statusCounts = new Int32Array(3);
-  private readonly valueCounts = [0, 1, 2].map(() => ({
+  readonly statusCounts = new Int32Array(3);
+  readonly valueCounts = [0, 1, 2].map(() => ({
     category: new GrowableInt32(),
     city: new GrowableInt32(),
     country: new GrowableInt32(),
@@ -207,6 +155,9 @@ export class Index implements SearchIndex {
     () => this.activeUntil.data,
     () => this.alive.data,
   );
+
+  /** Within a relevance class: the newest members (relevance.ts). */
+  readonly pager: ClassPager = newestPager(this);
 
   upsert(doc: IndexDocument): void {
     this.remove(doc.id);
@@ -316,107 +267,6 @@ export class Index implements SearchIndex {
   }
 
   /**
-   * A query filtering on the status alone (no text, no other filter) sorted by publishedAt or
-   * price: the total and facets from the maintained counts, adjusted for the active offers past
-   * their expiry (the expiry order read up to `now`), and the page walked in the sorted order
-   * testing the status. Null when the query is not of that kind or the walk would be long.
-   */
-  private statusOnly(
-    query: EngineQuery,
-    after: Position | null,
-    facetNames: readonly FacetName[],
-  ): EngineResult | null {
-    const sort = query.sort;
-    if (sort !== 'publishedAt' && sort !== '-publishedAt' && sort !== 'price' && sort !== '-price')
-      return null;
-    const q = query;
-    if (
-      q.text !== null ||
-      q.categories.length > 0 ||
-      q.tags.length > 0 ||
-      q.city !== null ||
-      q.country !== null ||
-      q.currency !== null ||
-      q.priceMin !== null ||
-      q.priceMax !== null ||
-      q.publishedAfter !== null ||
-      q.publishedBefore !== null ||
-      q.updatedSince !== null ||
-      (q.near !== null && q.radiusKm !== null)
-    )
-      return null;
-    const wanted = STATUS_CODE[q.status];
-    const size = this.ids.length;
-    const now = q.now;
-    // Offers stored active but past their expiry count as expired.
-    const lateSet = this.late.at(now, size);
-    const alive = this.alive.data;
-    const status = this.status.data;
-    const sign = wanted === 0 ? -1 : wanted === 1 ? 1 : 0;
-    const total = (this.statusCounts[wanted] as number) + sign * lateSet.size;
-    const k = query.limit + 1;
-    if (total <= 0 || k * (size / total) > total) return null;
-    // Adjusting the kept counts visits each late offer: past a few thousand, the bitmap path's
-    // AND-counts are cheaper.
-    if (sign !== 0 && facetNames.length > 0 && lateSet.size > LATE_ADJUST_MAX) return null;
-    const late = sign !== 0 && facetNames.length > 0 ? lateSet.toUint32Array() : EMPTY_SLOTS;
-    const facets: Facets = {};
-    for (const name of facetNames) {
-      const table =
-        name === 'category'
-          ? this.categories
-          : name === 'city'
-            ? this.cities
-            : name === 'country'
-              ? this.countries
-              : this.tags;
-      const kept = (this.valueCounts[wanted] as (typeof this.valueCounts)[number])[name];
-      const counts = new Int32Array(table.values.length);
-      counts.set(kept.data.subarray(0, Math.min(kept.length, counts.length)));
-      if (sign !== 0) {
-        for (const slot of late) {
-          if (name === 'tag') {
-            const to = this.tagOffsets.data[slot + 1] as number;
-            for (let p = this.tagOffsets.data[slot] as number; p < to; p += 1) {
-              const t = this.tagIds.data[p] as number;
-              counts[t] = (counts[t] as number) + sign;
-            }
-          } else {
-            const column = name === 'category' ? this.category : name === 'city' ? this.city : this.country;
-            const v = column.data[slot] as number;
-            counts[v] = (counts[v] as number) + sign;
-          }
-        }
-      }
-      facets[name] = topValues(counts, table.values);
-    }
-    const expires = this.activeUntil.data;
-    const published = sort === 'publishedAt' || sort === '-publishedAt';
-    const slots = (published ? this.byPublished : this.byPrice).walk(
-      size,
-      sort === '-publishedAt' || sort === '-price',
-      after ? { value: after.primary, id: after.id } : null,
-      (slot) => {
-        if (alive[slot] === 0) return false;
-        let st = status[slot] as number;
-        if (st === 0 && (expires[slot] as number) <= now) st = 1;
-        return st === wanted;
-      },
-      k,
-    ) as number[];
-    const more = slots.length > query.limit;
-    if (more) slots.length = query.limit;
-    const column = published ? this.publishedAt.data : this.price.data;
-    const last = slots[slots.length - 1];
-    return {
-      ids: slots.map((slot) => this.ids[slot] as string),
-      total,
-      facets,
-      nextKeys: more && last !== undefined ? this.keysOf(query, last, column[last] as number) : null,
-    };
-  }
-
-  /**
    * Adds (+1) or withdraws (−1) the slot's distinct words and stems: the dictionary's counts and
    * the word bitmaps (anywhere, in the title).
    */
@@ -467,507 +317,27 @@ export class Index implements SearchIndex {
 
   search(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
     try {
-      return this.answer(query, facetNames);
+      return answer(this, query, facetNames);
     } finally {
       releaseScratch();
     }
   }
 
-  private answer(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
-    const plan = query.text ? planText(this.dict, query.text) : null;
-    if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
-    this.growScratch();
-    const after = this.position(query);
-    const quick = plan === null ? this.statusOnly(query, after, facetNames) : null;
-    if (quick !== null) return quick;
-    const units = plan ? unitSets(this, plan) : [];
-    const bits = matchSet(this, query, plan, units);
-    const count = bits.size;
-    const facets = this.facetsOf(bits, facetNames);
-    const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
-      const last = slots.length - 1;
-      return this.finish(plan, {
-        ids: slots.map((slot) => this.ids[slot] as string),
-        total: count,
-        facets,
-        nextKeys: more && last >= 0 ? this.keysOf(query, slots[last] as number, primary(last)) : null,
-      });
-    };
-    const sortedPage = this.walkPage(query, bits, after);
-    if (sortedPage !== null) {
-      const { slots, more, column } = sortedPage;
-      return page(slots, more, (i) => column[slots[i] as number] as number);
-    }
-    const relevance = query.sort === 'relevance';
-    const unit = units[0];
-    if (relevance && plan !== null && unit !== undefined && units.length === 1 && plan.phrases.length === 0) {
-      const own = plan.units[0]?.wordId ?? -1;
-      const exact = own >= 0 && (this.dict.wordDocs.data[own] as number) > 0 ? this.sets.word.get(own) : null;
-      const title = stemsSet(this, plan.unitsOfStem.keys(), 'title');
-      const k = query.limit + 1;
-      const { slots, ranks } = bucketPage(bits, unit, title, exact, after, k, this.pager, (t, a, e) =>
-        packRank(t, 0, a, e),
-      );
-      const more = slots.length > query.limit;
-      if (more) slots.length = query.limit;
-      return page(slots, more, (i) => ranks[i] as number);
-    }
-    if (relevance && plan !== null) {
-      const stemBits = this.stemBits;
-      for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
-      const pairs = Math.max(0, plan.units.length - 1);
-      const { slots, ranks } = scanPage(bits, units, after, query.limit + 1, {
-        rankOf: (slot) => this.scanRank(slot, plan),
-        floor: (typos) => packRank(typos, pairs, 0, 0),
-        typosOf: (rank) => unpackRank(rank)[0] as number,
-        published: this.publishedAt.data,
-        ids: this.ids,
-        size: this.ids.length,
-        walkCost: this.tuning.rankWalkCost,
-        walkNewest: (members, visit, maxSteps) =>
-          this.byPublished.walk(
-            this.ids.length,
-            true,
-            null,
-            (slot) => members.has(slot) && visit(slot),
-            1,
-            maxSteps,
-          ) !== null,
-        members: (set) => membersOf(set, this.matchBuffer),
-      });
-      for (const s of plan.unitsOfStem.keys()) stemBits[s] = 0;
-      const more = slots.length > query.limit;
-      if (more) slots.length = query.limit;
-      return page(slots, more, (i) => ranks[i] as number);
-    }
-    let ordered: Int32Array;
-    let primary: Float64Array;
-    if (query.sort === 'distance' && query.near !== null) {
-      ({ slots: ordered, primary } = this.nearest(query.near, bits, after, query.limit));
-    } else {
-      ordered = membersOf(bits, this.matchBuffer);
-      primary = this.primaries(count);
-      // Relevance without `q` ranks every match equal: newest first, then the greater id.
-      if (!relevance) this.sortValues(query, ordered, primary);
-    }
-    const order = {
-      primaryDescending: query.sort === '-publishedAt' || query.sort === '-price',
-      relevance,
-    };
-    const rows = { slots: ordered, primary, published: this.publishedAt.data, ids: this.ids };
-    const selected = selectPage(rows, ordered.length, order, after, query.limit);
-    return page(
-      selected.page.map((i) => ordered[i] as number),
-      selected.more,
-      (i) => primary[selected.page[i] as number] as number,
-    );
-  }
-
-  /** Exact counts: one AND-cardinality per value, or one pass over the matches when they are few. */
-  private facetsOf(bits: Bits, names: readonly FacetName[]): Facets {
-    if (names.length === 0) return {};
-    if (bits.size < this.tuning.facetPassBelow) return this.facets(membersOf(bits, this.matchBuffer), names);
-    const out: Facets = {};
-    for (const name of names)
-      out[name] = topValues(countValues(bits, this.sets[name]), this.tables[name].values);
-    return out;
-  }
-
-  /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
-  private readonly pager: ClassPager = {
-    newest: (members, from, k) => {
-      const size = this.ids.length;
-      const n = members.size;
-      const expected = (k * size) / n;
-      if (expected * this.tuning.walkCost <= n) {
-        const walked = this.byPublished.walk(
-          size,
-          true,
-          from,
-          (slot) => members.has(slot),
-          k,
-          4 * expected + 64,
-        );
-        if (walked !== null) return walked;
-      }
-      const slots = membersOf(members, this.matchBuffer);
-      const published = this.publishedAt.data;
-      const primary = this.primaries(slots.length);
-      for (let i = 0; i < slots.length; i += 1) primary[i] = published[slots[i] as number] as number;
-      const rows = { slots, primary, published, ids: this.ids };
-      const position = from ? { primary: from.value, published: 0, id: from.id } : null;
-      const order = { primaryDescending: true, relevance: false };
-      return selectPage(rows, slots.length, order, position, k).page.map((i) => slots[i] as number);
-    },
-  };
-
   /** A scratch array of `n` sort values (reused: large arrays per query bring on full collections). */
-  private primaries(n: number): Float64Array {
+  primaries(n: number): Float64Array {
     if (this.primaryBuffer.length < n)
       this.primaryBuffer = new Float64Array(Math.max(n, this.matchBuffer.length));
     return this.primaryBuffer.subarray(0, n);
   }
 
-  private finish(plan: Plan | null, result: EngineResult): EngineResult {
-    if (plan) {
-      const live = [...plan.unitsOfStem.keys()].filter((s) => (this.dict.stemDocs.data[s] as number) > 0);
-      result.matchedStems = live.map((s) => this.dict.stemText[s] as string).sort();
-    }
-    return result;
-  }
-
-  /**
-   * sort=publishedAt / price in either direction: the page by walking the precomputed order from
-   * the cursor, testing membership in the matches, when that walk is expected to be shorter than
-   * a pass over the matches (the walk reads about (limit + 1) × slots / matches slots). Null when
-   * the pass over the matches is the cheaper (or the only) way.
-   */
-  private walkPage(
-    query: EngineQuery,
-    bits: Bits,
-    after: Position | null,
-  ): { slots: number[]; more: boolean; column: Float64Array } | null {
-    const sort = query.sort;
-    if (sort !== 'publishedAt' && sort !== '-publishedAt' && sort !== 'price' && sort !== '-price')
-      return null;
-    const count = bits.size;
-    const size = this.ids.length;
-    const k = query.limit + 1;
-    const expected = k * (size / count);
-    const published = sort === 'publishedAt' || sort === '-publishedAt';
-    if (count === 0) return null;
-    if (expected * this.tuning.walkCost > count) return published ? null : this.pricePage(query, bits, after);
-    const order = published ? this.byPublished : this.byPrice;
-    const slots = order.walk(
-      size,
-      sort === '-publishedAt' || sort === '-price',
-      after ? { value: after.primary, id: after.id } : null,
-      (slot) => bits.has(slot),
-      k,
-      // The matches may cluster at the far end of the order: past this, the pass is cheaper.
-      4 * expected + 64,
-    );
-    if (slots === null) return published ? null : this.pricePage(query, bits, after);
-    const more = slots.length > query.limit;
-    if (more) slots.length = query.limit;
-    return { slots, more, column: published ? this.publishedAt.data : this.price.data };
-  }
-
-  /**
-   * sort=price / -price without a short walk: the price buckets in order from the cursor's, each
-   * ANDed with the matches, the page selected among the members of the few buckets it needs
-   * (every value of a bucket comes before every value of the next).
-   */
-  private pricePage(
-    query: EngineQuery,
-    bits: Bits,
-    after: Position | null,
-  ): { slots: number[]; more: boolean; column: Float64Array } {
-    const descending = query.sort === '-price';
-    const k = query.limit + 1;
-    const out: number[] = [];
-    const price = this.price.data;
-    const order = { primaryDescending: descending, relevance: false };
-    for (const bucket of this.priceBuckets.from(after ? after.primary : null, descending)) {
-      const members = membersOf(and(bucket, bits), this.matchBuffer);
-      if (members.length === 0) continue;
-      const primary = this.primaries(members.length);
-      for (let i = 0; i < members.length; i += 1) primary[i] = price[members[i] as number] as number;
-      const rows = { slots: members, primary, published: this.publishedAt.data, ids: this.ids };
-      const { page } = selectPage(rows, members.length, order, after, k - out.length);
-      for (const i of page) out.push(members[i] as number);
-      if (out.length >= k) break;
-    }
-    const more = out.length > query.limit;
-    if (more) out.length = query.limit;
-    return { slots: out, more, column: price };
-  }
-
-  /**
-   * sort=distance: the matches of the grid cells nearest `near`, cell after cell, until more
-   * than a page lies after the cursor and no further cell can hold anything nearer than the
-   * page's last (the (limit + 1)-th nearest read so far); with their distances. Everything left
-   * out comes after all of them.
-   */
-  private nearest(
-    near: { lat: number; lon: number },
-    bits: Bits,
-    after: Position | null,
-    limit: number,
-  ): { slots: Int32Array; primary: Float64Array } {
-    const slots = new GrowableInt32(64);
-    const distances = new GrowableFloat64(64);
-    const point = { lat: 0, lon: 0 };
-    const from = after ? after.primary : Number.NEGATIVE_INFINITY;
-    // The limit + 1 smallest distances read after the cursor, ascending.
-    const best: number[] = [];
-    for (const { cell, min, max } of this.grid.nearestFirst(near)) {
-      if (best.length > limit && min > (best[limit] as number)) break;
-      if (max < from) continue;
-      const members = membersOf(and(cell.bits, bits), this.matchBuffer);
-      for (let k = 0; k < members.length; k += 1) {
-        const slot = members[k] as number;
-        point.lat = this.lat.data[slot] as number;
-        point.lon = this.lon.data[slot] as number;
-        const d = distanceKm(near, point);
-        if (d < from || (d === from && after !== null && (this.ids[slot] as string) <= after.id)) continue;
-        slots.push(slot);
-        distances.push(d);
-        if (best.length <= limit || d < (best[limit] as number)) {
-          let at = best.length <= limit ? best.length : limit;
-          while (at > 0 && (best[at - 1] as number) > d) {
-            best[at] = best[at - 1] as number;
-            at -= 1;
-          }
-          best[at] = d;
-          if (best.length > limit + 1) best.length = limit + 1;
-        }
-      }
-    }
-    return { slots: slots.view(), primary: distances.data.subarray(0, distances.length) };
-  }
-
-  /** The cursor as a position in the order (cursor values are trusted only to be numbers or strings). */
-  private position(query: EngineQuery): Position | null {
-    const after = query.after;
-    if (after === null) return null;
-    if (query.sort === 'relevance') {
-      const [typos, proximity, attribute, inexact, published, id] = after;
-      return {
-        primary: packRank(Number(typos), Number(proximity), Number(attribute), Number(inexact)),
-        published: Number(published),
-        id: String(id),
-      };
-    }
-    return { primary: Number(after[0]), published: 0, id: String(after[1]) };
-  }
-
-  private keysOf(query: EngineQuery, slot: number, primary: number): Keys {
-    const id = this.ids[slot] as string;
-    if (query.sort !== 'relevance') return [primary, id];
-    return [...unpackRank(primary), this.publishedAt.data[slot] as number, id];
-  }
-
-  private growScratch(): void {
+  /** Scratch sized for the index as it is now (called once per query, before any use). */
+  growScratch(): void {
     const n = this.ids.length;
     if (this.matchBuffer.length < n)
       this.matchBuffer = new Int32Array(Math.max(n, this.matchBuffer.length * 2, 1024));
     if (this.stemBits.length < this.dict.stemCount)
       this.stemBits = new Int32Array(Math.max(this.dict.stemCount * 2, 1024));
   }
-
-  private sortValues(query: EngineQuery, matches: Int32Array, primary: Float64Array): void {
-    const column =
-      query.sort === 'price' || query.sort === '-price'
-        ? this.price.data
-        : query.sort === 'distance'
-          ? null
-          : this.publishedAt.data;
-    if (column) {
-      for (let i = 0; i < matches.length; i += 1) primary[i] = column[matches[i] as number] as number;
-      return;
-    }
-    const near = query.near ?? { lat: 0, lon: 0 };
-    const point = { lat: 0, lon: 0 };
-    for (let i = 0; i < matches.length; i += 1) {
-      const slot = matches[i] as number;
-      point.lat = this.lat.data[slot] as number;
-      point.lon = this.lon.data[slot] as number;
-      primary[i] = distanceKm(near, point);
-    }
-  }
-  /** Phrases present and exclusions absent in the slot's words. */
-  textHolds(slot: number, plan: Plan): boolean {
-    const text = this.text.data;
-    const wordStem = this.dict.wordStem.data;
-    const start = this.textOffsets.data[2 * slot] as number;
-    const middle = this.textOffsets.data[2 * slot + 1] as number;
-    const end = this.textOffsets.data[2 * slot + 2] as number;
-    for (const sequence of plan.excluded) {
-      if (
-        hasSequence(text, wordStem, start, middle, sequence) ||
-        hasSequence(text, wordStem, middle, end, sequence)
-      )
-        return false;
-    }
-    for (const sequence of plan.phrases) {
-      if (!hasSequence(text, wordStem, start, end, sequence, middle)) return false;
-    }
-    return true;
-  }
-
-  /** Whether every phrase is in the title (for the attribute rule). */
-  private phrasesInTitle(slot: number, plan: Plan): boolean {
-    const start = this.textOffsets.data[2 * slot] as number;
-    const middle = this.textOffsets.data[2 * slot + 1] as number;
-    for (const sequence of plan.phrases)
-      if (!hasSequence(this.text.data, this.dict.wordStem.data, start, middle, sequence)) return false;
-    return true;
-  }
-
-  /** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
-  private scanRank(slot: number, plan: Plan): number {
-    const text = this.text.data;
-    const wordStem = this.dict.wordStem.data;
-    const stemBits = this.stemBits;
-    const start = this.textOffsets.data[2 * slot] as number;
-    const middle = this.textOffsets.data[2 * slot + 1] as number;
-    const end = this.textOffsets.data[2 * slot + 2] as number;
-    const units = plan.units;
-    const n = units.length;
-    const best = plan.scratchBest;
-    const exact = plan.scratchExact;
-    const inTitle = plan.scratchTitle;
-    const pair = plan.scratchPair;
-    const last = plan.scratchLast;
-    best.fill(255);
-    exact.fill(0);
-    inTitle.fill(0);
-    pair.fill(PROXIMITY_CAP);
-    for (let field = 0; field < 2; field += 1) {
-      const from = field === 0 ? start : middle;
-      const to = field === 0 ? middle : end;
-      last.fill(-1);
-      for (let p = from; p < to; p += 1) {
-        const w = text[p] as number;
-        const s = wordStem[w] as number;
-        const bits = stemBits[s] as number;
-        if (bits === 0) continue;
-        for (let u = 0; u < n; u += 1) {
-          if ((bits & (1 << u)) === 0) continue;
-          const unit = units[u] as Unit;
-          const c = unit.costs.get(s) as number;
-          if (c < (best[u] as number)) best[u] = c;
-          if (w === unit.wordId) exact[u] = 1;
-          if (field === 0) inTitle[u] = 1;
-        }
-        for (let u = 0; u + 1 < n; u += 1) {
-          const a = (bits & (1 << u)) !== 0;
-          const b = (bits & (1 << (u + 1))) !== 0;
-          if (!a && !b) continue;
-          let g = PROXIMITY_CAP;
-          if (a && b) g = 1;
-          if (b && (last[u] as number) >= 0) g = Math.min(g, p - (last[u] as number));
-          if (a && (last[u + 1] as number) >= 0) g = Math.min(g, p - (last[u + 1] as number) + 1);
-          if (g < (pair[u] as number)) pair[u] = g;
-        }
-        for (let u = 0; u < n; u += 1) if ((bits & (1 << u)) !== 0) last[u] = p;
-      }
-    }
-    let typos = 0;
-    let inexact = 0;
-    let proximity = 0;
-    let titleAlone = plan.phrases.length === 0 || this.phrasesInTitle(slot, plan);
-    for (let u = 0; u < n; u += 1) {
-      typos += best[u] as number;
-      if (exact[u] === 0) inexact += 1;
-      if (inTitle[u] === 0) titleAlone = false;
-      if (u + 1 < n) proximity += pair[u] as number;
-    }
-    return packRank(typos, proximity, titleAlone ? 0 : 1, inexact);
-  }
-
-  /** Every requested facet counted in one pass over the matches (local arrays, no per-match allocation). */
-  private facets(matches: Int32Array, names: readonly FacetName[]): Facets {
-    const counter = (wanted: FacetName, size: number) =>
-      names.includes(wanted) ? new Int32Array(size) : null;
-    const categoryCounts = counter('category', this.categories.values.length);
-    const cityCounts = counter('city', this.cities.values.length);
-    const countryCounts = counter('country', this.countries.values.length);
-    const tagCounts = counter('tag', this.tags.values.length);
-    if (categoryCounts || cityCounts || countryCounts || tagCounts) {
-      const category = this.category.data;
-      const city = this.city.data;
-      const country = this.country.data;
-      const offsets = this.tagOffsets.data;
-      const tagIds = this.tagIds.data;
-      const count = matches.length;
-      for (let i = 0; i < count; i += 1) {
-        const slot = matches[i] as number;
-        if (categoryCounts !== null) {
-          const v = category[slot] as number;
-          categoryCounts[v] = (categoryCounts[v] as number) + 1;
-        }
-        if (cityCounts !== null) {
-          const v = city[slot] as number;
-          cityCounts[v] = (cityCounts[v] as number) + 1;
-        }
-        if (countryCounts !== null) {
-          const v = country[slot] as number;
-          countryCounts[v] = (countryCounts[v] as number) + 1;
-        }
-        if (tagCounts !== null) {
-          const to = offsets[slot + 1] as number;
-          for (let p = offsets[slot] as number; p < to; p += 1) {
-            const t = tagIds[p] as number;
-            tagCounts[t] = (tagCounts[t] as number) + 1;
-          }
-        }
-      }
-    }
-    const out: Facets = {};
-    for (const name of names) {
-      if (name === 'category') out.category = topValues(categoryCounts as Int32Array, this.categories.values);
-      else if (name === 'city') out.city = topValues(cityCounts as Int32Array, this.cities.values);
-      else if (name === 'country')
-        out.country = topValues(countryCounts as Int32Array, this.countries.values);
-      else out.tag = topValues(tagCounts as Int32Array, this.tags.values);
-    }
-    return out;
-  }
-}
-
-function emptyFacets(names: readonly FacetName[]): Facets {
-  const out: Facets = {};
-  for (const name of names) out[name] = [];
-  return out;
-}
-
-function topValues(counts: Int32Array, values: readonly string[]) {
-  const out: Array<{ value: string; count: number }> = [];
-  counts.forEach((count, id) => {
-    if (count > 0) out.push({ value: values[id] as string, count });
-  });
-  out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-  return out.slice(0, FACET_TOP);
-}
-
-function hasSequence(
-  text: Words,
-  wordStem: Int32Array,
-  from: number,
-  to: number,
-  sequence: readonly number[],
-  /** A field boundary no match may cross, or −1. */
-  split = -1,
-): boolean {
-  const n = sequence.length;
-  for (let p = from; p + n <= to; p += 1) {
-    if (p < split && p + n > split) continue;
-    let k = 0;
-    while (k < n && wordStem[text[p + k] as number] === sequence[k]) k += 1;
-    if (k === n) return true;
-  }
-  return false;
-}
-
-// Relevance tuple packed into one number: typos ≤ 32, proximity ≤ 128, attribute ≤ 1, inexact ≤ 16.
-const PROX_RANGE = 256;
-const ATTR_RANGE = 2;
-const INEXACT_RANGE = 32;
-
-function packRank(typos: number, proximity: number, attribute: number, inexact: number): number {
-  return ((typos * PROX_RANGE + proximity) * ATTR_RANGE + attribute) * INEXACT_RANGE + inexact;
-}
-
-function unpackRank(packed: number): number[] {
-  const inexact = packed % INEXACT_RANGE;
-  let rest = (packed - inexact) / INEXACT_RANGE;
-  const attribute = rest % ATTR_RANGE;
-  rest = (rest - attribute) / ATTR_RANGE;
-  const proximity = rest % PROX_RANGE;
-  const typos = (rest - proximity) / PROX_RANGE;
-  return [typos, proximity, attribute, inexact];
 }
 
 /**
@@ -978,6 +348,8 @@ function unpackRank(packed: number): number[] {
 function flatString(value: string): string {
   return JSON.parse(JSON.stringify(value)) as string;
 }
+
+export type { Tuning } from './tuning.js';
 
 export function createSearchIndex(tuning: Partial<Tuning> = {}): SearchIndex {
   return new Index({ ...DEFAULT_TUNING, ...tuning });

@@ -1,0 +1,83 @@
+import type { FacetName } from '../offers/schemas.js';
+import { keysOf, position } from './cursor-keys.js';
+import type { EngineQuery, EngineResult } from './engine.js';
+import { emptyFacets, facetsOf } from './facets.js';
+import { matchSet, unitSets } from './match-set.js';
+import { type Plan, planText } from './plan.js';
+import { relevancePage } from './relevance.js';
+import type { Index } from './search-index.js';
+import { membersOf } from './slot-sets.js';
+import { nearest, sortValues, walkPage } from './sorted-pages.js';
+import { statusOnly } from './status-only.js';
+import { selectPage } from './top-k.js';
+
+/**
+ * How the engine answers a query (ADR 0014, ADR 0019): the status-only path when it applies,
+ * else the matches as one bitmap (match-set.ts), their facets (facets.ts) and the page by the
+ * cheapest exact way for its sort (sorted-pages.ts, relevance.ts, or a selection among all).
+ */
+
+/** The page, total and facets of a query (Index.search releases the scratch bitmaps after). */
+export function answer(ix: Index, query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
+  const plan = query.text ? planText(ix.dict, query.text) : null;
+  if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
+  ix.growScratch();
+  const after = position(query);
+  const quick = plan === null ? statusOnly(ix, query, after, facetNames) : null;
+  if (quick !== null) return quick;
+  const units = plan ? unitSets(ix, plan) : [];
+  const bits = matchSet(ix, query, plan, units);
+  const count = bits.size;
+  const facets = facetsOf(ix, bits, facetNames);
+  const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
+    const last = slots.length - 1;
+    return finish(ix, plan, {
+      ids: slots.map((slot) => ix.ids[slot] as string),
+      total: count,
+      facets,
+      nextKeys: more && last >= 0 ? keysOf(ix, query, slots[last] as number, primary(last)) : null,
+    });
+  };
+  const sortedPage = walkPage(ix, query, bits, after);
+  if (sortedPage !== null) {
+    const { slots, more, column } = sortedPage;
+    return page(slots, more, (i) => column[slots[i] as number] as number);
+  }
+  const relevance = query.sort === 'relevance';
+  if (relevance && plan !== null) {
+    const { slots, ranks } = relevancePage(ix, plan, units, bits, after, query.limit + 1);
+    const more = slots.length > query.limit;
+    if (more) slots.length = query.limit;
+    return page(slots, more, (i) => ranks[i] as number);
+  }
+  let ordered: Int32Array;
+  let primary: Float64Array;
+  if (query.sort === 'distance' && query.near !== null) {
+    ({ slots: ordered, primary } = nearest(ix, query.near, bits, after, query.limit));
+  } else {
+    ordered = membersOf(bits, ix.matchBuffer);
+    primary = ix.primaries(count);
+    // Relevance without `q` ranks every match equal: newest first, then the greater id.
+    if (!relevance) sortValues(ix, query, ordered, primary);
+  }
+  const order = {
+    primaryDescending: query.sort === '-publishedAt' || query.sort === '-price',
+    relevance,
+  };
+  const rows = { slots: ordered, primary, published: ix.publishedAt.data, ids: ix.ids };
+  const selected = selectPage(rows, ordered.length, order, after, query.limit);
+  return page(
+    selected.page.map((i) => ordered[i] as number),
+    selected.more,
+    (i) => primary[selected.page[i] as number] as number,
+  );
+}
+
+/** With `q`: the stems it matched that some offer still holds (for highlighting). */
+function finish(ix: Index, plan: Plan | null, result: EngineResult): EngineResult {
+  if (plan) {
+    const live = [...plan.unitsOfStem.keys()].filter((s) => (ix.dict.stemDocs.data[s] as number) > 0);
+    result.matchedStems = live.map((s) => ix.dict.stemText[s] as string).sort();
+  }
+  return result;
+}

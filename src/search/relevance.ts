@@ -1,0 +1,151 @@
+import { packRank, unpackRank } from './cursor-keys.js';
+import { stemsSet, type UnitSets } from './match-set.js';
+import { phrasesInTitle } from './phrases.js';
+import type { Plan, Unit } from './plan.js';
+import { type BucketPage, bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
+import { PROXIMITY_CAP } from './rules.js';
+import type { Index } from './search-index.js';
+import { type Bits, membersOf } from './slot-sets.js';
+import { type Position, selectPage } from './top-k.js';
+
+/**
+ * Relevance (ADR 0014, ADR 0019): a page of the matches of `q` in the relevance order, and the
+ * tuple of one offer read from its words (packed as cursor-keys.ts packs it).
+ */
+
+/**
+ * The first `k` matches after the cursor by relevance: by rank buckets for one unit and no
+ * phrase (rank-buckets.ts bucketPage), else ranking from the words (scanPage).
+ */
+export function relevancePage(
+  ix: Index,
+  plan: Plan,
+  units: UnitSets[],
+  bits: Bits,
+  after: Position | null,
+  k: number,
+): BucketPage {
+  const unit = units[0];
+  if (unit !== undefined && units.length === 1 && plan.phrases.length === 0) {
+    const own = plan.units[0]?.wordId ?? -1;
+    const exact = own >= 0 && (ix.dict.wordDocs.data[own] as number) > 0 ? ix.sets.word.get(own) : null;
+    const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
+    return bucketPage(bits, unit, title, exact, after, k, ix.pager, (t, a, e) => packRank(t, 0, a, e));
+  }
+  const stemBits = ix.stemBits;
+  for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
+  const pairs = Math.max(0, plan.units.length - 1);
+  const page = scanPage(bits, units, after, k, {
+    rankOf: (slot) => scanRank(ix, slot, plan),
+    floor: (typos) => packRank(typos, pairs, 0, 0),
+    typosOf: (rank) => unpackRank(rank)[0] as number,
+    published: ix.publishedAt.data,
+    ids: ix.ids,
+    size: ix.ids.length,
+    walkCost: ix.tuning.rankWalkCost,
+    walkNewest: (members, visit, maxSteps) =>
+      ix.byPublished.walk(
+        ix.ids.length,
+        true,
+        null,
+        (slot) => members.has(slot) && visit(slot),
+        1,
+        maxSteps,
+      ) !== null,
+    members: (set) => membersOf(set, ix.matchBuffer),
+  });
+  for (const s of plan.unitsOfStem.keys()) stemBits[s] = 0;
+  return page;
+}
+
+/** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
+export function newestPager(ix: Index): ClassPager {
+  return {
+    newest: (members, from, k) => {
+      const size = ix.ids.length;
+      const n = members.size;
+      const expected = (k * size) / n;
+      if (expected * ix.tuning.walkCost <= n) {
+        const walked = ix.byPublished.walk(
+          size,
+          true,
+          from,
+          (slot) => members.has(slot),
+          k,
+          4 * expected + 64,
+        );
+        if (walked !== null) return walked;
+      }
+      const slots = membersOf(members, ix.matchBuffer);
+      const published = ix.publishedAt.data;
+      const primary = ix.primaries(slots.length);
+      for (let i = 0; i < slots.length; i += 1) primary[i] = published[slots[i] as number] as number;
+      const rows = { slots, primary, published, ids: ix.ids };
+      const position = from ? { primary: from.value, published: 0, id: from.id } : null;
+      const order = { primaryDescending: true, relevance: false };
+      return selectPage(rows, slots.length, order, position, k).page.map((i) => slots[i] as number);
+    },
+  };
+}
+
+/** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
+function scanRank(ix: Index, slot: number, plan: Plan): number {
+  const text = ix.text.data;
+  const wordStem = ix.dict.wordStem.data;
+  const stemBits = ix.stemBits;
+  const start = ix.textOffsets.data[2 * slot] as number;
+  const middle = ix.textOffsets.data[2 * slot + 1] as number;
+  const end = ix.textOffsets.data[2 * slot + 2] as number;
+  const units = plan.units;
+  const n = units.length;
+  const best = plan.scratchBest;
+  const exact = plan.scratchExact;
+  const inTitle = plan.scratchTitle;
+  const pair = plan.scratchPair;
+  const last = plan.scratchLast;
+  best.fill(255);
+  exact.fill(0);
+  inTitle.fill(0);
+  pair.fill(PROXIMITY_CAP);
+  for (let field = 0; field < 2; field += 1) {
+    const from = field === 0 ? start : middle;
+    const to = field === 0 ? middle : end;
+    last.fill(-1);
+    for (let p = from; p < to; p += 1) {
+      const w = text[p] as number;
+      const s = wordStem[w] as number;
+      const bits = stemBits[s] as number;
+      if (bits === 0) continue;
+      for (let u = 0; u < n; u += 1) {
+        if ((bits & (1 << u)) === 0) continue;
+        const unit = units[u] as Unit;
+        const c = unit.costs.get(s) as number;
+        if (c < (best[u] as number)) best[u] = c;
+        if (w === unit.wordId) exact[u] = 1;
+        if (field === 0) inTitle[u] = 1;
+      }
+      for (let u = 0; u + 1 < n; u += 1) {
+        const a = (bits & (1 << u)) !== 0;
+        const b = (bits & (1 << (u + 1))) !== 0;
+        if (!a && !b) continue;
+        let g = PROXIMITY_CAP;
+        if (a && b) g = 1;
+        if (b && (last[u] as number) >= 0) g = Math.min(g, p - (last[u] as number));
+        if (a && (last[u + 1] as number) >= 0) g = Math.min(g, p - (last[u + 1] as number) + 1);
+        if (g < (pair[u] as number)) pair[u] = g;
+      }
+      for (let u = 0; u < n; u += 1) if ((bits & (1 << u)) !== 0) last[u] = p;
+    }
+  }
+  let typos = 0;
+  let inexact = 0;
+  let proximity = 0;
+  let titleAlone = plan.phrases.length === 0 || phrasesInTitle(ix, slot, plan);
+  for (let u = 0; u < n; u += 1) {
+    typos += best[u] as number;
+    if (exact[u] === 0) inexact += 1;
+    if (inTitle[u] === 0) titleAlone = false;
+    if (u + 1 < n) proximity += pair[u] as number;
+  }
+  return packRank(typos, proximity, titleAlone ? 0 : 1, inexact);
+}

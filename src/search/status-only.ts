@@ -1,0 +1,121 @@
+import type { FacetName, OfferStatus } from '../offers/schemas.js';
+import type { Facets } from '../offers/store.js';
+import { keysOf } from './cursor-keys.js';
+import type { EngineQuery, EngineResult } from './engine.js';
+import { topValues } from './facets.js';
+import type { Index } from './search-index.js';
+import type { Position } from './top-k.js';
+
+/**
+ * The status-only path: a query filtering on the status alone answered from the counts the
+ * index keeps per stored status (and per status and facet value) and a walk of a sorted order,
+ * without building its matches.
+ */
+
+/** A stored status as the index codes it (its status column, the ids of its status sets). */
+export const STATUS_CODE: Record<OfferStatus, number> = { active: 0, expired: 1, withdrawn: 2 };
+
+/** Late offers the status-only path adjusts its kept facet counts for, at most (see statusOnly). */
+const LATE_ADJUST_MAX = 4096;
+const EMPTY_SLOTS = new Uint32Array(0);
+
+/**
+ * A query filtering on the status alone (no text, no other filter) sorted by publishedAt or
+ * price: the total and facets from the maintained counts, adjusted for the active offers past
+ * their expiry (the expiry order read up to `now`), and the page walked in the sorted order
+ * testing the status. Null when the query is not of that kind or the walk would be long.
+ */
+export function statusOnly(
+  ix: Index,
+  query: EngineQuery,
+  after: Position | null,
+  facetNames: readonly FacetName[],
+): EngineResult | null {
+  const sort = query.sort;
+  if (sort !== 'publishedAt' && sort !== '-publishedAt' && sort !== 'price' && sort !== '-price') return null;
+  const q = query;
+  if (
+    q.text !== null ||
+    q.categories.length > 0 ||
+    q.tags.length > 0 ||
+    q.city !== null ||
+    q.country !== null ||
+    q.currency !== null ||
+    q.priceMin !== null ||
+    q.priceMax !== null ||
+    q.publishedAfter !== null ||
+    q.publishedBefore !== null ||
+    q.updatedSince !== null ||
+    (q.near !== null && q.radiusKm !== null)
+  )
+    return null;
+  const wanted = STATUS_CODE[q.status];
+  const size = ix.ids.length;
+  const now = q.now;
+  // Offers stored active but past their expiry count as expired.
+  const lateSet = ix.late.at(now, size);
+  const alive = ix.alive.data;
+  const status = ix.status.data;
+  const sign = wanted === 0 ? -1 : wanted === 1 ? 1 : 0;
+  const total = (ix.statusCounts[wanted] as number) + sign * lateSet.size;
+  const k = query.limit + 1;
+  if (total <= 0 || k * (size / total) > total) return null;
+  // Adjusting the kept counts visits each late offer: past a few thousand, the bitmap path's
+  // AND-counts are cheaper.
+  if (sign !== 0 && facetNames.length > 0 && lateSet.size > LATE_ADJUST_MAX) return null;
+  const late = sign !== 0 && facetNames.length > 0 ? lateSet.toUint32Array() : EMPTY_SLOTS;
+  const facets: Facets = {};
+  for (const name of facetNames) {
+    const table =
+      name === 'category'
+        ? ix.categories
+        : name === 'city'
+          ? ix.cities
+          : name === 'country'
+            ? ix.countries
+            : ix.tags;
+    const kept = (ix.valueCounts[wanted] as (typeof ix.valueCounts)[number])[name];
+    const counts = new Int32Array(table.values.length);
+    counts.set(kept.data.subarray(0, Math.min(kept.length, counts.length)));
+    if (sign !== 0) {
+      for (const slot of late) {
+        if (name === 'tag') {
+          const to = ix.tagOffsets.data[slot + 1] as number;
+          for (let p = ix.tagOffsets.data[slot] as number; p < to; p += 1) {
+            const t = ix.tagIds.data[p] as number;
+            counts[t] = (counts[t] as number) + sign;
+          }
+        } else {
+          const column = name === 'category' ? ix.category : name === 'city' ? ix.city : ix.country;
+          const v = column.data[slot] as number;
+          counts[v] = (counts[v] as number) + sign;
+        }
+      }
+    }
+    facets[name] = topValues(counts, table.values);
+  }
+  const expires = ix.activeUntil.data;
+  const published = sort === 'publishedAt' || sort === '-publishedAt';
+  const slots = (published ? ix.byPublished : ix.byPrice).walk(
+    size,
+    sort === '-publishedAt' || sort === '-price',
+    after ? { value: after.primary, id: after.id } : null,
+    (slot) => {
+      if (alive[slot] === 0) return false;
+      let st = status[slot] as number;
+      if (st === 0 && (expires[slot] as number) <= now) st = 1;
+      return st === wanted;
+    },
+    k,
+  ) as number[];
+  const more = slots.length > query.limit;
+  if (more) slots.length = query.limit;
+  const column = published ? ix.publishedAt.data : ix.price.data;
+  const last = slots[slots.length - 1];
+  return {
+    ids: slots.map((slot) => ix.ids[slot] as string),
+    total,
+    facets,
+    nextKeys: more && last !== undefined ? keysOf(ix, query, last, column[last] as number) : null,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Where the engine switches between two exact ways of answering (ADR 0019). The defaults are
+ * the measured break-even points; tests move them to force each path on small data.
+ */
+export interface Tuning {
+  /** Facets by one pass over the matches below this many matches, by AND-cardinalities above. */
+  facetPassBelow: number;
+  /**
+   * Cost of reading one slot of a precomputed order (membership test included) against selecting
+   * among one match: a page is walked when the walk's expected length × this ≤ the matches.
+   * 0: always walk; Infinity: never.
+   */
+  walkCost: number;
+  /**
+   * Same for a range or a radius: ANDed as bitmaps (a slice of the publication order; the price
+   * buckets or grid cells inside) when their size × this ≤ the matches, else a test per match.
+   */
+  rangeSliceCost: number;
+  /**
+   * Same for a relevance page of several words: a step of the newest-first walk against ranking
+   * one match from its words (much dearer than a selection step, hence below 1).
+   */
+  rankWalkCost: number;
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  facetPassBelow: 4096,
+  walkCost: 4,
+  rangeSliceCost: 1,
+  rankWalkCost: 0.3,
+};
