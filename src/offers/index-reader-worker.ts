@@ -75,17 +75,15 @@ const data = workerData as IndexReaderWorkerData;
 const { environment, pageSize } = data;
 
 // One map per column (no key built per row), one code space for all of them.
-const codes = [new Map(), new Map(), new Map(), new Map(), new Map(), new Map()] as Array<
-  Map<string, number>
->;
+const codes = Array.from({ length: CODE_COLUMNS }, () => new Map<string, number>());
 let nextCode = 0;
 let fresh: Array<number | string> = [];
 function code(column: number, value: string): number {
-  const column_ = codes[column] as Map<string, number>;
-  let c = column_.get(value);
+  const seen = codes[column] as Map<string, number>;
+  let c = seen.get(value);
   if (c === undefined) {
     c = nextCode++;
-    column_.set(value, c);
+    seen.set(value, c);
     fresh.push(column, value);
   }
   return c;
