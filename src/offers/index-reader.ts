@@ -1,7 +1,13 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { Environment } from '../platform/environment.js';
+import { siblingModule, startModuleWorker } from '../platform/module-worker.js';
 import type { IndexDocument } from '../search/engine.js';
+import { CODE_COLUMNS, NUMBER_COLUMNS } from './index-page.js';
+import type {
+  IndexPageMessage,
+  IndexReaderCredit,
+  IndexReaderMessage,
+  IndexReaderWorkerData,
+} from './index-reader-worker.js';
 import type { OfferStatus } from './schemas.js';
 
 /**
@@ -21,8 +27,10 @@ import type { OfferStatus } from './schemas.js';
  *
  * At most `ahead` pages are read beyond the one being indexed (the main thread acknowledges each
  * page once indexed), so memory stays bounded whatever the two threads' speeds. The worker is
- * plain CommonJS evaluated from a string (as db/sqlite-readers.ts), so it runs the same under
- * tsx, vitest and the compiled build, and loads the drivers from the paths this module resolves.
+ * a module of its own (index-reader-worker.ts, issue 14), type-checked with the rest and started
+ * with `startModuleWorker` (platform/module-worker.ts): the compiled `.js` in the build, the `.ts`
+ * through tsx's loader from the sources and under vitest. The messages' types are shared with it
+ * through `import type`; the page's layout is index-page.ts.
  */
 
 export type IndexReaderSource = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
@@ -35,118 +43,7 @@ export type IndexReaderSource = { dialect: 'sqlite'; file: string } | { dialect:
  */
 export type IndexReader = (environment: Environment) => AsyncIterable<Iterable<IndexDocument>>;
 
-/** Per row: codes, then numbers (expires_at NaN when null). */
-const CODE_COLUMNS = 6; // category, tags, city, country, currency, status
-const NUMBER_COLUMNS = 6; // price_value, lat, lon, published_at, updated_at, expires_at
-
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { dialect, environment, pageSize, ahead } = workerData;
-const SQL = 'SELECT seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at FROM offers WHERE seq > ? AND environment = ? ORDER BY seq LIMIT ?';
-// One map per column (no key built per row), one code space for all of them.
-const codes = [new Map(), new Map(), new Map(), new Map(), new Map(), new Map()];
-let nextCode = 0;
-let fresh = [];
-function code(column, value) {
-  let c = codes[column].get(value);
-  if (c === undefined) {
-    c = nextCode++;
-    codes[column].set(value, c);
-    fresh.push(column, value);
-  }
-  return c;
-}
-let credit = ahead;
-let wake = null;
-parentPort.on('message', () => {
-  credit += 1;
-  if (wake) { const w = wake; wake = null; w(); }
-});
-async function send(rows, last) {
-  const n = rows.length;
-  const ids = new Array(n), texts = new Array(2 * n);
-  const ends = new Int32Array(2 * n);
-  let at = 0;
-  const c = new Int32Array(n * ${CODE_COLUMNS});
-  const x = new Float64Array(n * ${NUMBER_COLUMNS});
-  for (let i = 0; i < n; i += 1) {
-    const r = rows[i];
-    ids[i] = r[1]; texts[2 * i] = r[2]; texts[2 * i + 1] = r[3];
-    at += r[2].length; ends[2 * i] = at;
-    at += r[3].length; ends[2 * i + 1] = at;
-    const k = i * ${CODE_COLUMNS};
-    c[k] = code(0, r[4]); c[k + 1] = code(1, r[5]); c[k + 2] = code(2, r[6]);
-    c[k + 3] = code(3, r[7]); c[k + 4] = code(4, r[8]); c[k + 5] = code(5, r[12]);
-    const m = i * ${NUMBER_COLUMNS};
-    x[m] = Number(r[9]); x[m + 1] = Number(r[10]); x[m + 2] = Number(r[11]);
-    x[m + 3] = Number(r[13]); x[m + 4] = Number(r[14]); x[m + 5] = r[15] === null ? NaN : Number(r[15]);
-  }
-  while (credit === 0) await new Promise((resolve) => { wake = resolve; });
-  credit -= 1;
-  const values = fresh;
-  fresh = [];
-  const text = texts.join('');
-  parentPort.postMessage({ ids, text, ends, codes: c, numbers: x, values, last }, [ends.buffer, c.buffer, x.buffer]);
-}
-async function main() {
-  let after = 0;
-  if (dialect === 'sqlite') {
-    const Database = require(workerData.driver);
-    const db = new Database(workerData.file, { readonly: true });
-    db.pragma('busy_timeout = 5000');
-    const statement = db.prepare(SQL).raw();
-    try {
-      for (;;) {
-        const rows = statement.all(after, environment, pageSize);
-        const last = rows.length < pageSize;
-        await send(rows, last);
-        if (last) return;
-        after = rows[rows.length - 1][0];
-      }
-    } finally {
-      db.close();
-    }
-  }
-  const pg = require(workerData.driver);
-  const client = new pg.Client({ connectionString: workerData.url, options: '-c jit=off' });
-  const types = { getTypeParser: (oid, format) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) };
-  let n = 0;
-  const text = SQL.replace(/\\?/g, () => '$' + ++n);
-  await client.connect();
-  try {
-    for (;;) {
-      const { rows } = await client.query({ text, values: [after, environment, pageSize], rowMode: 'array', types });
-      const last = rows.length < pageSize;
-      await send(rows, last);
-      if (last) return;
-      after = rows[rows.length - 1][0];
-    }
-  } finally {
-    await client.end();
-  }
-}
-main().then(
-  // Nothing more to send: the worker ends once the messages already posted are delivered.
-  () => parentPort.unref(),
-  (error) => {
-    parentPort.postMessage({ error: { message: String(error && error.message), code: error && error.code } });
-  },
-);
-`;
-
-interface PageMessage {
-  ids: string[];
-  /** Every title and description of the page, one after the other (see `ends`). */
-  text: string;
-  /** Where each title and description ends in `text`: [title 0, description 0, title 1, …]. */
-  ends: Int32Array;
-  codes: Int32Array;
-  numbers: Float64Array;
-  /** (column, value) pairs of the codes first used in this page, in code order. */
-  values: Array<number | string>;
-  last: boolean;
-  error?: { message: string; code?: string };
-}
+const WORKER_MODULE = siblingModule('index-reader-worker', import.meta.url);
 
 /**
  * Opens one worker per call to the returned reader; it ends when the environment's last page is
@@ -157,8 +54,6 @@ export function createIndexReader(
   source: IndexReaderSource,
   options: { pageSize?: number; ahead?: number } = {},
 ): IndexReader {
-  const require = createRequire(import.meta.url);
-  const driver = require.resolve(source.dialect === 'sqlite' ? 'better-sqlite3' : 'pg');
   // 2 500 rows a page: a page's rows are alive at each of the worker's young collections, and
   // pages of 10 000 cost ~1.5 s more CPU at 1M offers in those (measured); four pages ahead keep
   // the main thread from waiting.
@@ -166,11 +61,9 @@ export function createIndexReader(
   const ahead = options.ahead ?? 4;
   return (environment) => ({
     [Symbol.asyncIterator]: () => {
-      const worker = new Worker(WORKER_SOURCE, {
-        eval: true,
-        workerData: { ...source, driver, environment, pageSize, ahead },
-      });
-      const queue: PageMessage[] = [];
+      const workerData: IndexReaderWorkerData = { ...source, environment, pageSize, ahead };
+      const worker = startModuleWorker(WORKER_MODULE, { workerData });
+      const queue: IndexPageMessage[] = [];
       let failure: Error | null = null;
       let ended = false;
       let waiting: (() => void) | null = null;
@@ -179,7 +72,7 @@ export function createIndexReader(
         waiting = null;
         w?.();
       };
-      worker.on('message', (message: PageMessage) => {
+      worker.on('message', (message: IndexReaderMessage) => {
         if (message.error) failure = Object.assign(new Error(message.error.message), message.error);
         else queue.push(message);
         notify();
@@ -201,7 +94,7 @@ export function createIndexReader(
         async next(): Promise<IteratorResult<Iterable<IndexDocument>>> {
           if (done) return { done: true, value: undefined };
           // The previous page is indexed: the worker may read one more ahead.
-          if (!first) worker.postMessage(0);
+          if (!first) worker.postMessage(0 satisfies IndexReaderCredit);
           first = false;
           while (queue.length === 0 && !failure && !ended) await new Promise<void>((r) => (waiting = r));
           const page = queue.shift();
@@ -232,7 +125,7 @@ export function createIndexReader(
 }
 
 function* documents(
-  page: PageMessage,
+  page: IndexPageMessage,
   decoded: ReadonlyArray<string | readonly string[]>,
 ): Generator<IndexDocument> {
   const { ids, text, ends, codes: c, numbers: x } = page;
