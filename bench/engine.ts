@@ -16,6 +16,7 @@ import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
 import { parseTextQuery } from '../src/offers/text.js';
 import type { EngineQuery, IndexDocument } from '../src/search/engine.js';
 import { createSearchIndex } from '../src/search/search-index.js';
+import { engineQuery } from '../test/support/engine-query.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 200);
@@ -34,27 +35,7 @@ function memory() {
 }
 
 function baseQuery(more: Partial<EngineQuery>): EngineQuery {
-  return {
-    text: null,
-    categories: [],
-    tags: [],
-    city: null,
-    country: null,
-    currency: null,
-    priceMin: null,
-    priceMax: null,
-    publishedAfter: null,
-    publishedBefore: null,
-    updatedSince: null,
-    near: null,
-    radiusKm: null,
-    status: 'active',
-    sort: more.text ? 'relevance' : '-publishedAt',
-    limit: 20,
-    after: null,
-    now: NOW,
-    ...more,
-  };
+  return engineQuery(NOW, { sort: more.text ? 'relevance' : '-publishedAt', ...more });
 }
 
 const text = (q: string) => parseTextQuery(q);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { engineQuery } from '../../test/support/engine-query.js';
 import { referenceSearch } from '../../test/support/search-reference.js';
 import { FACET_NAMES, type FacetName, SORTS, STATUSES } from '../offers/schemas.js';
 import { parseTextQuery } from '../offers/text.js';
@@ -422,26 +423,12 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
               },
             });
           });
-          const query: EngineQuery = {
-            text: null,
-            categories: [],
-            tags: [],
-            city: null,
-            country: null,
-            currency: null,
-            priceMin: null,
-            priceMax: null,
-            publishedAfter: null,
-            publishedBefore: null,
-            updatedSince: null,
+          const query = engineQuery(NOW, {
             near: { lat: 48 + dLat, lon: 2 + dLon },
             radiusKm,
-            status: 'active',
             sort: 'distance',
             limit,
-            after: null,
-            now: NOW,
-          };
+          });
           let after: EngineQuery['after'] = null;
           for (let page = 0; page < 100; page += 1) {
             const q = { ...query, after };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { engineQuery } from '../../test/support/engine-query.js';
 import { parseTextQuery } from '../offers/text.js';
 import type { EngineQuery, IndexDocument } from './engine.js';
 import { createSearchIndex } from './search-index.js';
@@ -31,27 +32,7 @@ function doc(title: string, description = '', daysOld = 0, id?: string): IndexDo
 }
 
 function query(q: string, more: Partial<EngineQuery> = {}): EngineQuery {
-  return {
-    text: parseTextQuery(q),
-    categories: [],
-    tags: [],
-    city: null,
-    country: null,
-    currency: null,
-    priceMin: null,
-    priceMax: null,
-    publishedAfter: null,
-    publishedBefore: null,
-    updatedSince: null,
-    near: null,
-    radiusKm: null,
-    status: 'active',
-    sort: 'relevance',
-    limit: 20,
-    after: null,
-    now: T0,
-    ...more,
-  };
+  return engineQuery(T0, { text: parseTextQuery(q), sort: 'relevance', ...more });
 }
 
 function titles(docs: IndexDocument[], q: string): string[] {

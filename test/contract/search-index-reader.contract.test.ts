@@ -11,6 +11,7 @@ import { parseTextQuery } from '../../src/offers/text.js';
 import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
 import { createSearchIndex } from '../../src/search/search-index.js';
 import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { engineQuery } from '../support/engine-query.js';
 import { createNaiveIndex } from '../support/naive-index.js';
 
 /**
@@ -53,27 +54,7 @@ async function readAll(reader: ReturnType<typeof createIndexReader>): Promise<In
 }
 
 function query(more: Partial<EngineQuery>): EngineQuery {
-  return {
-    text: null,
-    categories: [],
-    tags: [],
-    city: null,
-    country: null,
-    currency: null,
-    priceMin: null,
-    priceMax: null,
-    publishedAfter: null,
-    publishedBefore: null,
-    updatedSince: null,
-    near: null,
-    radiusKm: null,
-    status: 'active',
-    sort: '-publishedAt',
-    limit: 100,
-    after: null,
-    now: NOW,
-    ...more,
-  };
+  return engineQuery(NOW, { limit: 100, ...more });
 }
 
 for (const { dialect, available } of backends()) {

@@ -1,0 +1,29 @@
+import type { EngineQuery } from '../../src/search/engine.js';
+
+/**
+ * An engine query with every filter unset (active offers, newest first, 20 a page), changed by
+ * `more`: each test or bench states only what its query is about.
+ */
+export function engineQuery(now: number, more: Partial<EngineQuery> = {}): EngineQuery {
+  return {
+    text: null,
+    categories: [],
+    tags: [],
+    city: null,
+    country: null,
+    currency: null,
+    priceMin: null,
+    priceMax: null,
+    publishedAfter: null,
+    publishedBefore: null,
+    updatedSince: null,
+    near: null,
+    radiusKm: null,
+    status: 'active',
+    sort: '-publishedAt',
+    limit: 20,
+    after: null,
+    now,
+    ...more,
+  };
+}
