@@ -26,7 +26,10 @@ export interface Instance {
   stop(): Promise<number | null>;
 }
 
-/** `vitrine serve --env testing` on a free port; resolves when it answers /healthz. */
+/**
+ * `vitrine serve --env testing` on a free port; resolves when it is ready (/readyz 200: the
+ * database answers and the search index is built), as a load balancer would wait for it.
+ */
 export async function startInstance(env: NodeJS.ProcessEnv): Promise<Instance> {
   const port = await freePort();
   const child = spawn(
@@ -54,7 +57,7 @@ export async function startInstance(env: NodeJS.ProcessEnv): Promise<Instance> {
       throw new Error(`instance did not start:\n${out}`);
     }
     try {
-      if ((await fetch(`${origin}/healthz`)).ok) break;
+      if ((await fetch(`${origin}/readyz`)).ok) break;
     } catch {
       // not listening yet
     }
