@@ -10,6 +10,7 @@ import { type Result, run, type Scenario } from './load.js';
 import { DEEP_PAGE, SEARCH_MIX } from './mix.js';
 import { compareOverhead, type OverheadComparison } from './overhead.js';
 import { admin, adminUrl } from './postgres-admin.js';
+import { variedMix } from './varied.js';
 
 /**
  * `npm run bench`: seeds a fresh SQLite database with `vitrine seed`, starts `vitrine serve
@@ -228,6 +229,8 @@ async function main(): Promise<void> {
       ).flat(),
       headers,
     });
+    // The same five types with every request different: what the engine does without the cache.
+    all.push({ id: 'varied', name: 'the mix, no search repeated', paths: variedMix(), headers });
     if (only) {
       const unknown = only.filter((id) => id !== 'limits' && !all.some((s) => s.id === id));
       if (unknown.length > 0)

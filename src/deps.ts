@@ -38,7 +38,8 @@ import { cursorKeyFrom } from './offers/cursor.js';
 import { createOfferImports, type OfferImports } from './offers/import-http.js';
 import { createIndexReader } from './offers/index-reader.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
-import { createOfferService, type OfferService } from './offers/service.js';
+import { createSearchCache } from './offers/search-cache.js';
+import { createOfferService, type OfferService, type SearchAnswer } from './offers/service.js';
 import { createOfferStore } from './offers/store-sql.js';
 import { createOperatorService, type OperatorService } from './operators/service.js';
 import { createOperatorStore } from './operators/store.js';
@@ -250,11 +251,13 @@ export function createDeps(
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
   });
+  const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024);
   const offers = createOfferService({
     store: offerStore,
     clock,
     cursorKey: cursorKeyFrom(masterSecret),
     indexes: searchIndexes,
+    cache: searchCache,
     onWritten: async (environment) => {
       await searchIndexes.catchUp(environment);
       await changeBus.publish(OFFER_CHANGES_TOPIC, environment);
@@ -277,6 +280,7 @@ export function createDeps(
     keyVerifier,
     redisState: () => redis?.state ?? 'not_configured',
     usagePending: () => usageMeter?.pending ?? 0,
+    searchCache: () => searchCache.stats(),
   });
   const local = createMemoryRateLimiter(clock);
   const rateLimiter = !config.rateLimiting

@@ -173,6 +173,12 @@ export const CONFIG_SPEC = {
     parseInteger(20, 1000),
     'How often each serving process reads the offers change counter and applies new writes to its in-memory search index (ms). At most 1000, so a write by another process or the CLI is searchable everywhere within one second; with REDIS_URL a change message also triggers it at once.',
   ),
+  searchCacheMb: variable(
+    'SEARCH_CACHE_MB',
+    '64',
+    parseInteger(0, 4096),
+    'Memory for recent search answers per process (MB, estimated). A cached answer is used only while it is exactly what a fresh search would return: no offer written and no offer expired since (ADR 0025). `0` computes every search.',
+  ),
   searchStartWorker: variable(
     'SEARCH_START_WORKER',
     'true',

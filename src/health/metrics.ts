@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { SearchCacheStats } from '../offers/search-cache.js';
 import type { RedisState } from '../platform/redis.js';
 import { VERSION } from '../platform/version.js';
 
@@ -23,6 +24,7 @@ export function createMetrics(sources: {
   keyVerifier: KeyVerifier;
   redisState: () => RedisState;
   usagePending: () => number;
+  searchCache?: () => SearchCacheStats;
 }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'vitrine_' });
@@ -67,6 +69,30 @@ export function createMetrics(sources: {
       this.inc({ result: 'miss' }, misses - seen.misses);
       seen.hits = hits;
       seen.misses = misses;
+    },
+  });
+  const searchSeen = { hits: 0, misses: 0 };
+  new Counter({
+    name: 'vitrine_search_cache_lookups_total',
+    help: 'Search-answer cache lookups (ADR 0025): result=hit (answered from memory, still exact) or miss.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      const stats = sources.searchCache?.();
+      if (!stats) return;
+      this.inc({ result: 'hit' }, stats.hits - searchSeen.hits);
+      this.inc({ result: 'miss' }, stats.misses - searchSeen.misses);
+      searchSeen.hits = stats.hits;
+      searchSeen.misses = stats.misses;
+    },
+  });
+  new Gauge({
+    name: 'vitrine_search_cache_bytes',
+    help: 'Estimated memory held by cached search answers (SEARCH_CACHE_MB bounds it).',
+    registers: [registry],
+    collect() {
+      const stats = sources.searchCache?.();
+      if (stats) this.set(stats.bytes);
     },
   });
   new Gauge({

@@ -16,18 +16,19 @@ import {
   type SearchQuery,
   type SortOrder,
 } from './schemas.js';
+import type { SearchCache } from './search-cache.js';
 import type { Facets, OfferStore, UpsertResult } from './store.js';
 import { parseTextQuery } from './text.js';
 
-export type SearchOutcome =
-  | {
-      ok: true;
-      offers: SearchHit[];
-      total: { value: number; relation: 'eq' };
-      facets: Facets;
-      nextCursor: string | null;
-    }
-  | { ok: false; errors: ParameterError[] };
+export interface SearchAnswer {
+  ok: true;
+  offers: SearchHit[];
+  total: { value: number; relation: 'eq' };
+  facets: Facets;
+  nextCursor: string | null;
+}
+
+export type SearchOutcome = SearchAnswer | { ok: false; errors: ParameterError[] };
 
 export interface OfferService {
   search(environment: Environment, query: SearchQuery): Promise<SearchOutcome>;
@@ -63,6 +64,18 @@ function parseFacets(value: string | undefined): FacetName[] {
   return value === undefined ? [] : [...new Set(value.split(',') as FacetName[])];
 }
 
+/** A rough size of an answer in memory (UTF-16 strings, a few hundred bytes of structure per offer). */
+function answerBytes(answer: SearchAnswer): number {
+  let bytes = 512;
+  for (const offer of answer.offers) {
+    bytes += 600 + 2 * (offer.title.length + offer.description.length);
+    bytes += 2 * JSON.stringify(offer.attributes).length;
+    if ('highlight' in offer) bytes += 2 * JSON.stringify(offer.highlight).length;
+  }
+  for (const values of Object.values(answer.facets)) bytes += 64 * (values?.length ?? 0);
+  return bytes;
+}
+
 export function createOfferService(deps: {
   store: OfferStore;
   clock: Clock;
@@ -75,6 +88,8 @@ export function createOfferService(deps: {
    * applies it (a process reads its own writes), and other processes are told (change bus).
    */
   onWritten?: (environment: Environment) => Promise<void>;
+  /** Recent answers while still exact (search-cache.ts, ADR 0025); none: every search is computed. */
+  cache?: SearchCache<SearchAnswer>;
 }): OfferService {
   return {
     async search(environment, query) {
@@ -148,24 +163,40 @@ export function createOfferService(deps: {
         );
       }
       const now = deps.clock.now();
+      const limit = query.limit ?? DEFAULT_LIMIT;
+      // Everything the answer depends on besides the index and `now`.
+      const cacheKey = deps.cache
+        ? JSON.stringify([normalised, limit, query.cursor ?? null, facets, query.highlight === true])
+        : '';
+      const version = live.index.version;
+      const cached = deps.cache?.get(environment, cacheKey, version, now);
+      if (cached) return cached;
       const { environment: _environment, q: _q, ...filters } = normalised;
-      const result = live.index.search(
-        { ...filters, text, limit: query.limit ?? DEFAULT_LIMIT, after, now },
-        facets,
-      );
+      const result = live.index.search({ ...filters, text, limit, after, now }, facets);
       // The page's rows in one statement, in the engine's order.
       const page = await deps.store.getMany(environment, result.ids, now);
       const offers: SearchHit[] =
         query.highlight === true && text
           ? page.map((offer) => ({ ...offer, highlight: highlight(offer, text, result.matchedStems) }))
           : page;
-      return {
+      const answer: SearchAnswer = {
         ok: true,
         offers,
         total: { value: result.total, relation: 'eq' },
         facets: result.facets,
         nextCursor: result.nextKeys ? encodeCursor(deps.cursorKey, fingerprint, result.nextKeys) : null,
       };
+      // Kept only if the index did not change while the rows were read (another write's catch-up).
+      if (deps.cache && live.index.version === version) {
+        deps.cache.set(environment, cacheKey, {
+          value: answer,
+          bytes: answerBytes(answer),
+          version,
+          computedAt: now,
+          validUntil: live.index.statusChangeAfter(now),
+        });
+      }
+      return answer;
     },
     get: (environment, id) => deps.store.get(environment, id, deps.clock.now()),
     async upsertMany(environment, offers) {

@@ -86,6 +86,13 @@ export interface SearchIndex {
   search(query: EngineQuery, facets: readonly FacetName[]): EngineResult;
   /** Offers held. */
   readonly size: number;
+  /**
+   * Bumped by every upsert and removal: an answer computed at one version stays right while the
+   * version is unchanged and `now` stays before `statusChangeAfter` (the search cache, ADR 0025).
+   */
+  readonly version: number;
+  /** The first moment after `now` at which a live offer stored active starts to count as expired (+∞: none). */
+  statusChangeAfter(now: number): number;
   /** Gives back spare capacity after a bulk load (optional: an index may have none). */
   compact?(): void;
 }

@@ -42,6 +42,28 @@ export class LateOffers {
     return this.bits;
   }
 
+  /**
+   * The first moment after `now` at which a live offer stored active starts to count as expired
+   * (+∞: none will): until then the set `at` gives is the same.
+   */
+  nextAfter(now: number, slots: number): number {
+    const alive = this.alive();
+    const until = this.activeUntil();
+    let next = Number.POSITIVE_INFINITY;
+    // The slices are in expiry order: the first live slot of each past `now` is its earliest.
+    for (const run of this.byExpiry.between(slots, now, Number.POSITIVE_INFINITY, false)) {
+      for (let i = 0; i < run.length; i += 1) {
+        const slot = run[i] as number;
+        const value = until[slot] as number;
+        if (value > now && alive[slot] === 1) {
+          if (value < next) next = value;
+          break;
+        }
+      }
+    }
+    return next;
+  }
+
   /** A slot was added: it is late at once when stored active and expired by the kept `now`. */
   added(slot: number): void {
     if ((this.activeUntil()[slot] as number) <= this.upTo) this.bits.add(slot);

@@ -85,6 +85,7 @@ export class Index implements SearchIndex {
   /** Live slots per price bucket (about 9 % wide), for price ranges. */
   readonly priceBuckets = new BucketSets();
   private live = 0;
+  private changes = 0;
   /** The matches of the query being answered (reused: a query's matches never outlive it). */
   matchBuffer = new Int32Array(0);
   /** The sort value of each of those matches (reused likewise). */
@@ -139,6 +140,14 @@ export class Index implements SearchIndex {
     return this.live;
   }
 
+  get version(): number {
+    return this.changes;
+  }
+
+  statusChangeAfter(now: number): number {
+    return this.late.nextAfter(now, this.ids.length);
+  }
+
   /** Slots handed out (live or dead): the bound of every per-slot array. */
   get slots(): number {
     return this.ids.length;
@@ -160,6 +169,7 @@ export class Index implements SearchIndex {
   readonly pager: ClassPager = newestPager(this);
 
   upsert(doc: IndexDocument): void {
+    this.changes += 1;
     this.remove(doc.id);
     const slot = this.ids.length;
     const id = flatString(doc.id);
@@ -220,6 +230,7 @@ export class Index implements SearchIndex {
   remove(id: string): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
+    this.changes += 1;
     this.slotOf.delete(id);
     this.alive.data[slot] = 0;
     this.late.removed(slot);

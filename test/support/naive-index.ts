@@ -6,13 +6,25 @@ import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from '../.
  */
 export function createNaiveIndex(): SearchIndex & { docs: Map<string, IndexDocument> } {
   const docs = new Map<string, IndexDocument>();
+  let version = 0;
   return {
     docs,
     upsert(doc) {
+      version += 1;
       docs.set(doc.id, doc);
     },
     remove(id) {
-      docs.delete(id);
+      if (docs.delete(id)) version += 1;
+    },
+    get version() {
+      return version;
+    },
+    statusChangeAfter(now) {
+      let next = Number.POSITIVE_INFINITY;
+      for (const d of docs.values())
+        if (d.status === 'active' && d.expiresAt !== null && d.expiresAt > now && d.expiresAt < next)
+          next = d.expiresAt;
+      return next;
     },
     search(query: EngineQuery): EngineResult {
       const ids = [...docs.values()]

@@ -1,0 +1,89 @@
+import type { Environment } from '../platform/environment.js';
+
+/**
+ * Answers of recent searches, kept while they are still exactly right (issue 12, ADR 0025).
+ *
+ * An answer depends on the index's contents and on `now` (an active offer past its expiry counts
+ * as expired). So each entry records the index version it was computed on and the first moment
+ * after its `now` at which any offer's effective status changes; a lookup with another version,
+ * at or past that moment, or at an earlier `now` (a clock moved back) misses. Exact by
+ * construction, unlike a cache with a time to live: a hit is the answer a fresh search would give.
+ *
+ * Bounded by an estimate of the bytes held, least recently used first out. Entries are shared
+ * between responses: never modify what `get` returns.
+ */
+export interface SearchCache<T> {
+  get(environment: Environment, key: string, version: number, now: number): T | undefined;
+  set(
+    environment: Environment,
+    key: string,
+    entry: { value: T; bytes: number; version: number; computedAt: number; validUntil: number },
+  ): void;
+  stats(): SearchCacheStats;
+}
+
+export interface SearchCacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+  bytes: number;
+}
+
+interface Entry<T> {
+  value: T;
+  bytes: number;
+  version: number;
+  computedAt: number;
+  validUntil: number;
+}
+
+/** Per-entry bookkeeping on top of the value's own estimate (the key, the Map slot, the entry object). */
+const ENTRY_OVERHEAD = 200;
+
+export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
+  // A Map iterates in insertion order: re-inserting on a hit makes its first key the least
+  // recently used.
+  const entries = new Map<string, Entry<T>>();
+  let bytes = 0;
+  let hits = 0;
+  let misses = 0;
+
+  const drop = (key: string, entry: Entry<T>) => {
+    entries.delete(key);
+    bytes -= entry.bytes;
+  };
+
+  return {
+    get(environment, key, version, now) {
+      const k = `${environment}\n${key}`;
+      const entry = entries.get(k);
+      if (entry === undefined) {
+        misses += 1;
+        return undefined;
+      }
+      if (entry.version !== version || now < entry.computedAt || now >= entry.validUntil) {
+        drop(k, entry);
+        misses += 1;
+        return undefined;
+      }
+      entries.delete(k);
+      entries.set(k, entry);
+      hits += 1;
+      return entry.value;
+    },
+    set(environment, key, entry) {
+      const size = entry.bytes + key.length * 2 + ENTRY_OVERHEAD;
+      if (maxBytes <= 0 || size > maxBytes / 8) return; // one answer never takes over the cache
+      const k = `${environment}\n${key}`;
+      const old = entries.get(k);
+      if (old) drop(k, old);
+      entries.set(k, { ...entry, bytes: size });
+      bytes += size;
+      for (const [oldest, e] of entries) {
+        if (bytes <= maxBytes) break;
+        drop(oldest, e);
+      }
+    },
+    stats: () => ({ hits, misses, entries: entries.size, bytes }),
+  };
+}
