@@ -53,7 +53,7 @@ export function answer(ix: Index, query: EngineQuery, facetNames: readonly Facet
   let ordered: Int32Array;
   let primary: Float64Array;
   if (query.sort === 'distance' && query.near !== null) {
-    ({ slots: ordered, primary } = nearest(ix, query.near, bits, after, query.limit));
+    ({ slots: ordered, primary } = nearest(ix, query.near, bits, after, query.limit, query.radiusKm));
   } else {
     ordered = membersOf(bits, ix.matchBuffer);
     primary = ix.primaries(count);

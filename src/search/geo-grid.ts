@@ -92,11 +92,16 @@ export class GeoGrid {
 
   /**
    * The fine cells in the order of the least distance any of their points can be from `near`
-   * (best first: a cell's fine cells are bounded only when the cell comes up).
+   * (best first: a cell's fine cells are bounded only when the cell comes up); with a radius,
+   * only the cells that may hold a point within it.
    */
-  *nearestFirst(near: { lat: number; lon: number }): Generator<Reach> {
+  *nearestFirst(near: { lat: number; lon: number }, radiusKm: number | null = null): Generator<Reach> {
     const heap = new ReachHeap();
-    for (const cell of this.list) heap.push(reachOf(near, cell));
+    const cells = radiusKm === null ? this.list : this.candidates(near, radiusKm);
+    for (const cell of cells) {
+      const reach = reachOf(near, cell);
+      if (radiusKm === null || reach.min <= radiusKm) heap.push(reach);
+    }
     for (let next = heap.pop(); next !== undefined; next = heap.pop()) {
       if (next.cell.fine === null) yield next;
       else for (const small of next.cell.fine.values()) heap.push(reachOf(near, small));

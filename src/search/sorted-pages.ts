@@ -91,6 +91,8 @@ export function nearest(
   bits: Bits,
   after: Position | null,
   limit: number,
+  /** The query's radius: cells wholly beyond it hold no match and are never read. */
+  radiusKm: number | null = null,
 ): { slots: Int32Array; primary: Float64Array } {
   const slots = new GrowableInt32(64);
   const distances = new GrowableFloat64(64);
@@ -98,10 +100,15 @@ export function nearest(
   const from = after ? after.primary : Number.NEGATIVE_INFINITY;
   // The limit + 1 smallest distances read after the cursor, ascending.
   const best: number[] = [];
-  for (const { cell, min, max } of ix.grid.nearestFirst(near)) {
+  // Every match lies in one cell: once all are read, no further cell can hold one (without this a
+  // query with few or no matches would read every cell on the globe).
+  let unread = bits.size;
+  for (const { cell, min, max } of ix.grid.nearestFirst(near, radiusKm)) {
+    if (unread === 0) break;
     if (best.length > limit && min > (best[limit] as number)) break;
-    if (max < from) continue;
     const members = membersOf(and(cell.bits, bits), ix.matchBuffer);
+    unread -= members.length;
+    if (max < from) continue;
     for (let k = 0; k < members.length; k += 1) {
       const slot = members[k] as number;
       point.lat = ix.lat.data[slot] as number;
