@@ -22,6 +22,9 @@ export interface UnitSets {
 }
 
 const STATUS_CODE = { active: 0, expired: 1, withdrawn: 2 } as const;
+/** Slots per CRoaring container, and the steps an operation on one is counted as. */
+const CONTAINER_SLOTS = 65_536;
+const CONTAINER_STEPS = 64;
 
 export function unitSets(ix: Index, plan: Plan): UnitSets[] {
   return plan.units.map((unit) => {
@@ -89,10 +92,17 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
   if (query.priceMin !== null || query.priceMax !== null) {
     const lo = query.priceMin ?? Number.NEGATIVE_INFINITY;
     const hi = query.priceMax ?? Number.POSITIVE_INFINITY;
-    const { inside, ends } = ix.priceBuckets.cover(lo, hi);
+    const { inside, ends, parts } = ix.priceRanges.cover(lo, hi);
     const price = ix.price.data;
     const test = (slot: number) => (price[slot] as number) >= lo && (price[slot] as number) <= hi;
-    coverOrTest(ix, bits, inside, ends, test, tests);
+    // The bitmaps cost about a step per container of each part and a test per member of the
+    // ends; the other way, a test per match.
+    let edge = 0;
+    for (const end of ends) edge += end.size;
+    const steps = edge + parts * Math.ceil(ix.slots / CONTAINER_SLOTS) * CONTAINER_STEPS;
+    if (steps * ix.tuning.rangeSliceCost <= bits.size)
+      keepCovered(bits, [inside()], ends, test, ix.scratchMembers());
+    else tests.push(test);
   }
   if (query.near !== null && query.radiusKm !== null) within(ix, bits, query.near, query.radiusKm, tests);
   range(ix, bits, query.publishedAfter, query.publishedBefore, tests);

@@ -5,6 +5,7 @@ import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './en
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
 import { LateOffers } from './late-offers.js';
+import { PriceRanges } from './price-ranges.js';
 import type { ClassPager } from './rank-buckets.js';
 import { newestPager } from './relevance.js';
 import { BucketSets, releaseScratch, ValueSets } from './slot-sets.js';
@@ -84,6 +85,8 @@ export class Index implements SearchIndex {
   };
   /** Live slots per price bucket (about 9 % wide), for price ranges. */
   readonly priceBuckets = new BucketSets();
+  /** Price ranges as a few bitmaps (kept unions of whole octaves of buckets). */
+  readonly priceRanges = new PriceRanges(this.priceBuckets);
   private live = 0;
   private changes = 0;
   /** The matches of the query being answered (reused: a query's matches never outlive it). */
@@ -258,10 +261,12 @@ export class Index implements SearchIndex {
       for (const [set, value] of values) set.add(value, slot);
       this.grid.add(slot, lat, lon);
       this.priceBuckets.add(price, slot);
+      this.priceRanges.added(price, slot);
     } else {
       for (const [set, value] of values) set.remove(value, slot);
       this.grid.remove(slot, lat, lon);
       this.priceBuckets.remove(price, slot);
+      this.priceRanges.removed(price, slot);
     }
     this.statusCounts[status] = (this.statusCounts[status] as number) + delta;
     const counts = this.valueCounts[status] as (typeof this.valueCounts)[number];

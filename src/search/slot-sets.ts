@@ -132,8 +132,18 @@ const BUCKETS_PER_OCTAVE = 8;
 export class BucketSets {
   private readonly sets = new ValueSets();
 
-  private bucket(value: number): number {
+  bucket(value: number): number {
     return value < 1 ? 0 : 1 + Math.floor(Math.log2(value) * BUCKETS_PER_OCTAVE);
+  }
+
+  /** Buckets handed out so far (the highest bucket + 1). */
+  get count(): number {
+    return this.sets.length;
+  }
+
+  /** The set of bucket `b` (empty when none; never modify it). */
+  set(b: number): Bits {
+    return this.sets.get(b);
   }
 
   add(value: number, slot: number): void {
@@ -154,16 +164,6 @@ export class BucketSets {
     const start = from === null ? (descending ? last : 0) : Math.min(this.bucket(Math.max(from, 0)), last);
     if (descending) for (let b = start; b >= 0; b -= 1) yield this.sets.get(b);
     else for (let b = start; b <= last; b += 1) yield this.sets.get(b);
-  }
-
-  /** The buckets wholly inside [lo, hi] and the (at most two) that hold its ends. */
-  cover(lo: number, hi: number): { inside: Bits[]; ends: Bits[] } {
-    const first = this.bucket(Math.max(lo, 0));
-    const last = Math.min(this.bucket(hi), this.sets.length - 1);
-    const inside: Bits[] = [];
-    const ends: Bits[] = [];
-    for (let b = first; b <= last; b += 1) (b === first || b === last ? ends : inside).push(this.sets.get(b));
-    return { inside, ends };
   }
 }
 
