@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 20_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
     // Tests that need PostgreSQL decide for themselves whether to skip (laptop) or fail (CI=true).
     globalSetup: ['test/support/global-setup.ts'],
   },

@@ -21,6 +21,11 @@ export interface LiveIndex {
   readonly ready: boolean;
   /** The change sequence applied so far. */
   readonly applied: number;
+  /**
+   * `performance.now()` when the database's change counter was last read and everything up to it
+   * applied (−∞ before): how current the index is known to be (the search cache, ADR 0025).
+   */
+  readonly checkedAt: number;
   /** Reads every offer and the changes made meanwhile; resolves when the index is ready. */
   build(): Promise<void>;
   /** Applies every change committed so far (a no-op before `build`). Never rejects: logs. */
@@ -71,13 +76,18 @@ export function createLiveIndex(deps: {
   const index = deps.createIndex();
   let ready = false;
   let applied = 0;
+  let checkedAt = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
 
   async function applyChanges(): Promise<void> {
+    const started = performance.now();
     const to = await store.changeSeq(environment);
-    if (to <= applied) return;
+    if (to <= applied) {
+      checkedAt = started;
+      return;
+    }
     let after: { changeSeq: number; id: string } | null = null;
     for (;;) {
       const rows = await store.changes(environment, { from: applied, to, after }, PAGE);
@@ -87,6 +97,7 @@ export function createLiveIndex(deps: {
       after = { changeSeq: last.change_seq, id: last.id };
     }
     applied = to;
+    checkedAt = started;
   }
 
   /** The start-up read on this thread: `seq` pages, the next one asked for before this one is indexed. */
@@ -140,6 +151,9 @@ export function createLiveIndex(deps: {
     },
     get applied() {
       return applied;
+    },
+    get checkedAt() {
+      return checkedAt;
     },
     async build() {
       const started = performance.now();

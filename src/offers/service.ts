@@ -64,6 +64,9 @@ function parseFacets(value: string | undefined): FacetName[] {
   return value === undefined ? [] : [...new Set(value.split(',') as FacetName[])];
 }
 
+/** How recently the index must have caught up with the database for a cached answer to be used. */
+const CACHE_CURRENT_MS = 1_000;
+
 /** A rough size of an answer in memory (UTF-16 strings, a few hundred bytes of structure per offer). */
 function answerBytes(answer: SearchAnswer): number {
   let bytes = 512;
@@ -169,7 +172,10 @@ export function createOfferService(deps: {
         ? JSON.stringify([normalised, limit, query.cursor ?? null, facets, query.highlight === true])
         : '';
       const version = live.index.version;
-      const cached = deps.cache?.get(environment, cacheKey, version, now);
+      // Only while the index is known to keep up with the database (SPEC §6: another process's
+      // write is searchable within a second): a process cut off from it reads rows and says so.
+      const current = performance.now() - live.checkedAt <= CACHE_CURRENT_MS;
+      const cached = current ? deps.cache?.get(environment, cacheKey, version, now) : undefined;
       if (cached) return cached;
       const { environment: _environment, q: _q, ...filters } = normalised;
       const result = live.index.search({ ...filters, text, limit, after, now }, facets);
@@ -187,7 +193,7 @@ export function createOfferService(deps: {
         nextCursor: result.nextKeys ? encodeCursor(deps.cursorKey, fingerprint, result.nextKeys) : null,
       };
       // Kept only if the index did not change while the rows were read (another write's catch-up).
-      if (deps.cache && live.index.version === version) {
+      if (deps.cache && current && live.index.version === version) {
         deps.cache.set(environment, cacheKey, {
           value: answer,
           bytes: answerBytes(answer),

@@ -50,9 +50,11 @@ export async function startInstance(env: NodeJS.ProcessEnv): Promise<Instance> {
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i += 1) {
+  // Generous: on a loaded 2-core machine compiling and starting the server can take many seconds.
+  const deadline = performance.now() + 90_000;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}:\n${out}`);
-    if (i > 300) {
+    if (performance.now() > deadline) {
       child.kill('SIGKILL'); // never leave a half-started server behind
       throw new Error(`instance did not start:\n${out}`);
     }
