@@ -21,7 +21,7 @@ const CATEGORIES = [
   'jobs',
   'services',
 ];
-const COUNTRIES = ['DE', 'FR', 'IT', 'ES', 'PL', 'NL', 'GB', 'US'];
+const COUNTRIES = ['DE', 'FR', 'IT', 'ES', 'PL', 'NL', 'GB', 'US', 'JP', 'AU', 'CA', 'SE'];
 const CENTRES = [
   [48.8566, 2.3522],
   [52.52, 13.405],
