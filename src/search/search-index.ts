@@ -191,6 +191,18 @@ export class Index implements SearchIndex {
     this.live += 1;
   }
 
+  /** After snapshot.ts filled the columns and sets: the lookup of live ids and the live count. */
+  restored(): void {
+    const alive = this.alive.data;
+    let live = 0;
+    for (let slot = 0; slot < this.ids.length; slot += 1) {
+      if (alive[slot] !== 1) continue;
+      this.slotOf.set(this.ids[slot] as string, slot);
+      live += 1;
+    }
+    this.live = live;
+  }
+
   /** Gives back the spare capacity of every array (call after a bulk load). */
   compact(): void {
     for (const column of [
