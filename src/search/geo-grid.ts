@@ -81,12 +81,12 @@ export class GeoGrid {
     cell.fine?.get(fineIndex(lat, 90, row) * SPLIT + fineIndex(lon, 180, column))?.bits.remove(slot);
   }
 
-  /** The first `count` cells in order, by key, with their fine cells by key (snapshot.ts). */
-  *cellsForSnapshot(count: number): Generator<{ key: number; bits: Bits; fine: Array<[number, Bits]> }> {
+  /** The first `count` cells in order, with their keys and fine cells by key (snapshot.ts). */
+  *cellsForSnapshot(count: number): Generator<{ key: number; bits: Bits; fine: ReadonlyMap<number, Cell> }> {
     let n = 0;
     for (const [key, cell] of this.cells) {
       if (n++ >= count) return;
-      yield { key, bits: cell.bits, fine: [...(cell.fine ?? [])].map(([k, c]) => [k, c.bits]) };
+      yield { key, bits: cell.bits, fine: cell.fine ?? new Map() };
     }
   }
 

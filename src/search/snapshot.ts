@@ -135,6 +135,11 @@ export function captureIndex(index: Index): IndexCapture {
 const STRINGS_PER_SECTION = 50_000;
 /** Serialized bitmap bytes per section, about. */
 const BITMAP_BYTES_PER_SECTION = 4 << 20;
+/**
+ * A section of bitmaps ends after this much work on the event loop, whatever its size: writing
+ * it awaits the disk, which lets requests in (thousands of small bitmaps take milliseconds).
+ */
+const SLICE_MS = 8;
 const ABSENT = 0xffffffff;
 
 async function writeStrings(w: SectionWriter, values: readonly string[], count: number): Promise<void> {
@@ -152,33 +157,47 @@ async function readStrings(r: SectionReader, count: number, into: (value: string
   }
 }
 
-/** Bitmaps in sections: [count][length of each, ABSENT for none][their portable serializations]. */
+/**
+ * Bitmaps in sections: [count][length of each, ABSENT for none][their portable serializations],
+ * serialized into one reused block (a Buffer per bitmap would bring on full collections).
+ */
 async function writeBitmaps(w: SectionWriter, sets: Iterable<Bits | undefined>): Promise<void> {
+  const block = Buffer.allocUnsafeSlow(BITMAP_BYTES_PER_SECTION);
+  let used = 0;
   let lengths: number[] = [];
-  let parts: Uint8Array[] = [];
-  let bytes = 0;
-  const emit = async () => {
+  let sliceStarted = performance.now();
+  const emit = async (content: Uint8Array) => {
     const head = Buffer.alloc(4 * (lengths.length + 1));
     head.writeUInt32LE(lengths.length, 0);
     lengths.forEach((n, i) => {
       head.writeUInt32LE(n, 4 * (i + 1));
     });
-    await w.section([head, ...parts]);
+    await w.section([head, content]);
     lengths = [];
-    parts = [];
-    bytes = 0;
+    used = 0;
+    sliceStarted = performance.now();
   };
   for (const set of sets) {
     if (set === undefined) lengths.push(ABSENT);
     else {
-      const serialized = set.serialize('portable');
-      lengths.push(serialized.byteLength);
-      parts.push(serialized);
-      bytes += serialized.byteLength;
+      const size = set.getSerializationSizeInBytes('portable');
+      if (used + size > block.length && lengths.length > 0) await emit(block.subarray(0, used));
+      if (size > block.length) {
+        lengths.push(size);
+        await emit(set.serialize('portable'));
+        continue;
+      }
+      set.serialize('portable', block.subarray(used, used + size));
+      lengths.push(size);
+      used += size;
     }
-    if (bytes >= BITMAP_BYTES_PER_SECTION || lengths.length >= 65_536) await emit();
+    if (
+      lengths.length >= 65_536 ||
+      (lengths.length % 64 === 0 && performance.now() - sliceStarted > SLICE_MS)
+    )
+      await emit(block.subarray(0, used));
   }
-  await emit();
+  await emit(block.subarray(0, used));
 }
 
 async function readBitmaps(r: SectionReader, count: number, slots: number): Promise<Array<Bits | undefined>> {
@@ -231,14 +250,20 @@ export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture
   await w.typed(c.stems.docs);
   for (const name of SET_NAMES) await writeBitmaps(w, index.sets[name].flushed(c.setCounts[name] as number));
   await writeBitmaps(w, index.priceBuckets.sets.flushed(c.setCounts.price as number));
-  const cells = [...index.grid.cellsForSnapshot(c.cells)];
+  // The grid's shape (cell key, fine cell count, their keys), then its bitmaps in that order.
+  // Both taken in one pass: a fine cell added while the bitmaps are written is in neither.
   const shape: number[] = [];
-  for (const cell of cells) shape.push(cell.key, cell.fine.length, ...cell.fine.map(([k]) => k));
+  const bitmaps: Bits[] = [];
+  for (const cell of index.grid.cellsForSnapshot(c.cells)) {
+    shape.push(cell.key, cell.fine.size);
+    bitmaps.push(cell.bits);
+    for (const [key, fine] of cell.fine) {
+      shape.push(key);
+      bitmaps.push(fine.bits);
+    }
+  }
   await w.typed(Int32Array.from(shape));
-  await writeBitmaps(
-    w,
-    cells.flatMap((cell) => [cell.bits, ...cell.fine.map(([, bits]) => bits)]),
-  );
+  await writeBitmaps(w, bitmaps);
   for (const order of c.orders) await w.typed(order.sorted);
   await w.json({ end: true });
 }
