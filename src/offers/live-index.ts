@@ -81,10 +81,17 @@ export function createLiveIndex(deps: {
   snapshots?: IndexSnapshots;
   /** Milliseconds now (the snapshot interval; tests inject a clock). */
   now?: () => number;
+  /** When a snapshot is written again after writes (default: the constants above; tests lower it). */
+  snapshotAfter?: { writes: number; share: number; intervalMs: number };
 }): LiveIndex {
   const { environment, store, logger, snapshots } = deps;
   const PAGE = deps.pageSize ?? PAGE_SIZE;
   const now = deps.now ?? Date.now;
+  const rule = deps.snapshotAfter ?? {
+    writes: SNAPSHOT_AFTER_WRITES,
+    share: SNAPSHOT_AFTER_SHARE,
+    intervalMs: SNAPSHOT_MIN_INTERVAL_MS,
+  };
   let index = deps.createIndex();
   let ready = false;
   let applied = 0;
@@ -128,8 +135,9 @@ export function createLiveIndex(deps: {
 
   function snapshotDue(): boolean {
     return (
-      sinceSnapshot >= Math.max(SNAPSHOT_AFTER_WRITES, SNAPSHOT_AFTER_SHARE * index.size) &&
-      now() - lastSnapshotAt >= SNAPSHOT_MIN_INTERVAL_MS
+      sinceSnapshot > 0 &&
+      sinceSnapshot >= Math.max(rule.writes, rule.share * index.size) &&
+      now() - lastSnapshotAt >= rule.intervalMs
     );
   }
 

@@ -40,9 +40,15 @@ function capturingLogger(lines: string[]) {
 const identityOf = async (db: Database) =>
   ((await db.get<{ id: string }>('SELECT id FROM database_identity WHERE one = 1')) as { id: string }).id;
 
-function start(db: Database, dir: string, lines: string[] = []) {
+function start(
+  db: Database,
+  dir: string,
+  lines: string[] = [],
+  more: Partial<Parameters<typeof createLiveIndex>[0]> = {},
+) {
   const logger = capturingLogger(lines);
   return createLiveIndex({
+    ...more,
     environment: 'testing',
     store: createOfferStore(db),
     createIndex: () => createSearchIndex(),
@@ -172,6 +178,50 @@ for (const { dialect, available } of backends()) {
       await expectFullBuild(database.db, /checksum/);
       fs.writeFileSync(file(), fs.readFileSync(file()).subarray(0, 1000));
       await expectFullBuild(database.db, /ends early|checksum/);
+    });
+
+    it('writes a snapshot again after enough writes, no sooner than the interval, and at close', async () => {
+      await rewrite(database.db);
+      const store = createOfferStore(database.db);
+      let clock = NOW;
+      const lines: string[] = [];
+      const live = start(database.db, dir, lines, {
+        now: () => clock,
+        snapshotAfter: { writes: 3, share: 0, intervalMs: 60_000 },
+      });
+      await live.build();
+      const written = () => lines.filter((l) => l.includes('wrote snapshot')).length;
+      const sequenceOnDisk = () => {
+        const bytes = fs.readFileSync(file());
+        const length = bytes.readUInt32LE(MAGIC.length);
+        const start = MAGIC.length + 8;
+        return JSON.parse(bytes.subarray(start, start + length).toString('utf8')).applied as number;
+      };
+      const more = (n: number, at: number) =>
+        store.upsertMany('testing', [...generateOffers({ count: n, seed: at, startIndex: at })], NOW);
+      await more(2, 700);
+      await live.catchUp();
+      clock += 60_000;
+      expect(written()).toBe(0); // two writes: not enough
+      await more(2, 710);
+      await live.catchUp();
+      await live.close();
+      expect(written()).toBe(1);
+      expect(sequenceOnDisk()).toBe(await store.changeSeq('testing'));
+
+      const again: string[] = [];
+      const next = start(database.db, dir, again, {
+        now: () => clock,
+        snapshotAfter: { writes: 3, share: 0, intervalMs: 60_000 },
+      });
+      await next.build();
+      await more(5, 720);
+      await next.catchUp();
+      // Enough writes, but within the interval of the load: not yet; at close, yes.
+      expect(again.filter((l) => l.includes('wrote snapshot'))).toHaveLength(0);
+      await next.close();
+      expect(again.filter((l) => l.includes('wrote snapshot'))).toHaveLength(1);
+      expect(sequenceOnDisk()).toBe(await store.changeSeq('testing'));
     });
 
     it('leaves the previous snapshot usable when a write fails half-way', async () => {
