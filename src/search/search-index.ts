@@ -191,16 +191,18 @@ export class Index implements SearchIndex {
     this.live += 1;
   }
 
-  /** After snapshot.ts filled the columns and sets: the lookup of live ids and the live count. */
-  restored(): void {
+  /**
+   * After snapshot.ts filled the columns and sets: the lookup of the live ids of slots [from, to)
+   * and their count (called on consecutive ranges from 0, so that a load can yield in between).
+   */
+  restoreSlots(from: number, to: number): void {
     const alive = this.alive.data;
-    let live = 0;
-    for (let slot = 0; slot < this.ids.length; slot += 1) {
+    if (from === 0) this.live = 0;
+    for (let slot = from; slot < to; slot += 1) {
       if (alive[slot] !== 1) continue;
       this.slotOf.set(this.ids[slot] as string, slot);
-      live += 1;
+      this.live += 1;
     }
-    this.live = live;
   }
 
   /** Gives back the spare capacity of every array (call after a bulk load). */
