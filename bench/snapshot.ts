@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createIndexReader } from '../src/offers/index-reader.js';
 import type { Environment } from '../src/platform/environment.js';
 import { createSearchIndex, type Index } from '../src/search/search-index.js';
-import { captureIndex, readIndex, writeIndex } from '../src/search/snapshot.js';
+import { captureIndex, readIndex, snapshotHeader, writeIndex } from '../src/search/snapshot.js';
 import { openSnapshot, writeAtomically } from '../src/search/snapshot-io.js';
 import { DEFAULT_TUNING } from '../src/search/tuning.js';
 
@@ -10,7 +10,7 @@ import { DEFAULT_TUNING } from '../src/search/tuning.js';
  * The search-index snapshot in process (ADR 0024), without HTTP or `serve`:
  *
  *   npx tsx bench/snapshot.ts write <sqlite file | postgres url> <snapshot file>
- *   npx tsx bench/snapshot.ts load <snapshot file>
+ *   npx tsx bench/snapshot.ts load <snapshot file>         (also a server's: read only)
  *
  * `write` builds the index as a start does (the worker read), then writes it while a 1 ms timer
  * runs: prints the write's wall time, size, the longest gap between timer ticks (the longest
@@ -62,6 +62,7 @@ if (mode === 'write' && a && b) {
   const capture = captureIndex(index);
   const run = await watched(() =>
     writeAtomically(b, async (writer) => {
+      await writer.json(snapshotHeader(capture, { environment: 'testing', databaseId: 'bench', applied: 0 }));
       await writeIndex(writer, index, capture);
     }),
   );
@@ -72,6 +73,7 @@ if (mode === 'write' && a && b) {
   const run = await watched(async () => {
     const { reader, close } = await openSnapshot(a);
     try {
+      await reader.json(); // the header
       return await readIndex(reader, DEFAULT_TUNING);
     } finally {
       await close();
