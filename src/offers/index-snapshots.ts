@@ -3,14 +3,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
 import type { Index, Tuning } from '../search/search-index.js';
-import {
-  captureIndex,
-  headerProblem,
-  readIndex,
-  type SnapshotHeader,
-  snapshotHeader,
-  writeIndex,
-} from '../search/snapshot.js';
+import { captureIndex, readIndex, writeIndex } from '../search/snapshot.js';
+import { headerProblem, type SnapshotHeader, snapshotHeader } from '../search/snapshot-header.js';
 import { openSnapshot, writeAtomically } from '../search/snapshot-io.js';
 
 /**
