@@ -28,6 +28,9 @@ import { variedMix } from './varied.js';
  *   rate-limit comparison), e.g. the overhead lines of issue #3 in a minute with BENCH_OFFERS=2000.
  *   With both `bare` and `key`, the overhead ratio is also measured in BENCH_OVERHEAD_ROUNDS
  *   (default 7) alternating rounds of BENCH_OVERHEAD_SECONDS (default 1) each (bench/overhead.ts).
+ *   BENCH_DATASET names the reused data (default `vitrine-bench-<backend>-<offers>`: the temp dir,
+ *   and with `-` as `_` the PostgreSQL database): a branch with a new migration measures on a
+ *   copy of its own, not on the data set other checkouts reuse.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
@@ -47,8 +50,9 @@ const only = process.env.BENCH_SCENARIOS?.split(',')
 const selected = (id: string) => !only || only.includes(id);
 const overheadRounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 7);
 const overheadSeconds = Number(process.env.BENCH_OVERHEAD_SECONDS ?? 1);
+const dataset = process.env.BENCH_DATASET ?? `vitrine-bench-${backend}-${offers}`;
 const dataDir = reuse
-  ? path.join(os.tmpdir(), `vitrine-bench-${backend}-${offers}`)
+  ? path.join(os.tmpdir(), dataset)
   : fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
 /**
  * A port nobody listens on: a fixed one can be taken by another checkout's bench on the same
@@ -62,7 +66,7 @@ const port = await new Promise<number>((resolve, reject) => {
     probe.close(() => resolve(typeof address === 'object' && address ? address.port : 18_581));
   });
 });
-const pgName = reuse ? `vitrine_bench_${backend}_${offers}` : `vitrine_bench_${process.pid}`;
+const pgName = reuse ? dataset.replaceAll('-', '_') : `vitrine_bench_${process.pid}`;
 /** What a reused run needs from the run that seeded: the key and the seed rate. */
 const preparedFile = path.join(dataDir, 'bench-prepared.json');
 const databaseUrl = (() => {

@@ -37,6 +37,7 @@ import { createMeStore } from './me/store.js';
 import { cursorKeyFrom } from './offers/cursor.js';
 import { createOfferImports, type OfferImports } from './offers/import-http.js';
 import { createIndexReader } from './offers/index-reader.js';
+import { createIndexSnapshots } from './offers/index-snapshots.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
 import { createSearchCache } from './offers/search-cache.js';
 import { createOfferService, type OfferService, type SearchAnswer } from './offers/service.js';
@@ -139,6 +140,8 @@ export function createDeps(
     masterSecret?: Buffer;
     /** The search engine's index factory (issue 12; default: src/search's). */
     createSearchIndex?: () => SearchIndex;
+    /** With a database handed in (tests): keep search-index snapshots anyway (ADR 0024). */
+    searchSnapshots?: boolean;
   },
 ): Deps {
   const { clock, logger } = options;
@@ -246,6 +249,19 @@ export function createDeps(
               ? { dialect: 'postgres', url: config.databaseUrl }
               : { dialect: 'sqlite', file: config.sqlitePath },
           )
+        : undefined,
+    // ADR 0024: snapshots on local disk (not for a database handed in: tests opt in).
+    snapshots:
+      config.searchSnapshot && (!options.db || options.searchSnapshots)
+        ? createIndexSnapshots({
+            dir: config.searchSnapshotDir,
+            databaseId: async () => {
+              const row = await db.get<{ id: string }>('SELECT id FROM database_identity WHERE one = 1');
+              if (!row) throw new Error('the database has no identity (migration 80 not applied)');
+              return row.id;
+            },
+            logger,
+          })
         : undefined,
   });
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
@@ -366,7 +382,8 @@ export function createDeps(
         ?.stop()
         .catch((error) => logger.error({ err: error }, 'usage counters lost on shutdown'));
       await keyVerifier.stop();
-      searchIndexes.stop();
+      // Before the database closes: a snapshot behind the database is written (ADR 0024).
+      await searchIndexes.close();
       await changeBus.close();
       await redis?.close();
       await db.close();

@@ -185,6 +185,18 @@ export const CONFIG_SPEC = {
     parseBoolean,
     'At start, read the offers for the in-memory search index in a worker thread with its own database connection while the main thread indexes them (ADR 0022). `false` reads them on the main thread (slower; for comparison).',
   ),
+  searchSnapshot: variable(
+    'SEARCH_SNAPSHOT',
+    'true',
+    parseBoolean,
+    "Keep a snapshot of each environment's in-memory search index on local disk (ADR 0024): a start loads it and applies the writes made since, instead of analysing every offer again. Written after a full build, after many changes and at shutdown. A snapshot that is missing, damaged, of another version or of another database is ignored (a warning, then a full build). `false`: always a full build, nothing written.",
+  ),
+  searchSnapshotDir: variable(
+    'SEARCH_SNAPSHOT_DIR',
+    undefined,
+    parseString,
+    'Directory of the search-index snapshots (a cache: backups need not include it; instances of one deployment may share it). Default `$DATA_DIR/search-snapshots`.',
+  ),
   bodyLimitBytes: variable(
     'BODY_LIMIT_BYTES',
     '65536',
@@ -270,9 +282,10 @@ type Spec = typeof CONFIG_SPEC;
 type Parsed<K extends keyof Spec> = ReturnType<Spec[K]['parse']>;
 type Raw = { [K in keyof Spec]: Spec[K]['fallback'] extends string ? Parsed<K> : Parsed<K> | undefined };
 
-export interface Config extends Omit<Raw, 'publicOrigin' | 'testingPublicOrigin'> {
+export interface Config extends Omit<Raw, 'publicOrigin' | 'testingPublicOrigin' | 'searchSnapshotDir'> {
   readonly publicOrigin: string;
   readonly testingPublicOrigin: string;
+  readonly searchSnapshotDir: string;
   /** Path of the SQLite file when `databaseUrl` is unset. */
   readonly sqlitePath: string;
 }
@@ -309,5 +322,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     publicOrigin: parsed.publicOrigin ?? `http://localhost:${parsed.port}`,
     testingPublicOrigin: parsed.testingPublicOrigin ?? `http://localhost:${parsed.testingPort}`,
     sqlitePath: path.resolve(parsed.dataDir, 'vitrine.db'),
+    searchSnapshotDir: path.resolve(
+      parsed.searchSnapshotDir ?? path.join(parsed.dataDir, 'search-snapshots'),
+    ),
   });
 }

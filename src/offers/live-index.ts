@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
 import type { IndexDocument, SearchIndex } from '../search/engine.js';
+import { Index } from '../search/search-index.js';
 import type { IndexReader } from './index-reader.js';
+import type { IndexSnapshots } from './index-snapshots.js';
 import type { IndexRow, OfferStore } from './store.js';
 
 /**
@@ -33,10 +35,20 @@ export interface LiveIndex {
   /** Starts polling the counter every `pollMs`. */
   startPolling(pollMs: number): void;
   stop(): void;
+  /** Stops, and writes a snapshot when changes were applied since the last one (shutdown). */
+  close(): Promise<void>;
 }
 
 /** Rows per read, at start and per catch-up page. */
 const PAGE_SIZE = 5_000;
+
+/**
+ * A snapshot is written again once this many offer writes were applied since the last one, and
+ * at least this share of the index (ADR 0024), no sooner than SNAPSHOT_MIN_INTERVAL_MS after it.
+ */
+const SNAPSHOT_AFTER_WRITES = 50_000;
+const SNAPSHOT_AFTER_SHARE = 0.05;
+const SNAPSHOT_MIN_INTERVAL_MS = 10 * 60_000;
 
 export function toIndexDocument(row: IndexRow): IndexDocument {
   return {
@@ -70,34 +82,99 @@ export function createLiveIndex(deps: {
    * start-up pages are read with `store.scan` on this thread.
    */
   reader?: IndexReader;
+  /** Snapshots of the index on disk (ADR 0024); absent: every start is a full build. */
+  snapshots?: IndexSnapshots;
+  /** Milliseconds now (the snapshot interval; tests inject a clock). */
+  now?: () => number;
+  /** When a snapshot is written again after writes (default: the constants above; tests lower it). */
+  snapshotAfter?: { writes: number; share: number; intervalMs: number };
 }): LiveIndex {
-  const { environment, store, logger } = deps;
+  const { environment, store, logger, snapshots } = deps;
   const PAGE = deps.pageSize ?? PAGE_SIZE;
-  const index = deps.createIndex();
+  const now = deps.now ?? Date.now;
+  const rule = deps.snapshotAfter ?? {
+    writes: SNAPSHOT_AFTER_WRITES,
+    share: SNAPSHOT_AFTER_SHARE,
+    intervalMs: SNAPSHOT_MIN_INTERVAL_MS,
+  };
+  let index = deps.createIndex();
   let ready = false;
   let applied = 0;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
+  /** Offer writes applied since the last snapshot, when it was written, the write under way. */
+  let sinceSnapshot = 0;
+  let lastSnapshotAt = Number.NEGATIVE_INFINITY;
+  let saving: Promise<void> | null = null;
 
-  async function applyChanges(): Promise<void> {
+  /** Applies the changes committed past `applied`; resolves to how many rows it applied. */
+  async function applyChanges(): Promise<number> {
     const started = performance.now();
     const to = await store.changeSeq(environment);
     if (to <= applied) {
       checkedAt = started;
-      return;
+      return 0;
     }
     let after: { changeSeq: number; id: string } | null = null;
+    let count = 0;
     for (;;) {
       const rows = await store.changes(environment, { from: applied, to, after }, PAGE);
       for (const row of rows) index.upsert(toIndexDocument(row));
+      count += rows.length;
       const last = rows.at(-1);
       if (!last || rows.length < PAGE) break;
       after = { changeSeq: last.change_seq, id: last.id };
     }
     applied = to;
     checkedAt = started;
+    sinceSnapshot += count;
+    return count;
+  }
+
+  /** Starts writing a snapshot of the index as it is now (call between catch-ups only). */
+  function snapshot(): Promise<void> {
+    if (!snapshots || !(index instanceof Index) || saving) return saving ?? Promise.resolve();
+    sinceSnapshot = 0;
+    lastSnapshotAt = now();
+    saving = snapshots.save(environment, index, applied).finally(() => {
+      saving = null;
+    });
+    return saving;
+  }
+
+  function snapshotDue(): boolean {
+    return (
+      sinceSnapshot > 0 &&
+      sinceSnapshot >= Math.max(rule.writes, rule.share * index.size) &&
+      now() - lastSnapshotAt >= rule.intervalMs
+    );
+  }
+
+  /** The environment's snapshot, loaded and brought up to date; false when there is none to use. */
+  async function fromSnapshot(started: number): Promise<boolean> {
+    if (!snapshots || !(index instanceof Index)) return false;
+    const loaded = await snapshots.load(environment, await store.changeSeq(environment), index.tuning);
+    if (loaded === null) return false;
+    index = loaded.index;
+    applied = loaded.applied;
+    const caughtUp = await applyChanges();
+    // The file on disk is as good as one written now, less the writes just applied.
+    sinceSnapshot = caughtUp;
+    lastSnapshotAt = now();
+    ready = true;
+    logger.info(
+      {
+        environment,
+        offers: index.size,
+        sequence: loaded.applied,
+        caughtUp,
+        seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+      },
+      'search index: loaded snapshot',
+    );
+    return true;
   }
 
   /** The start-up read on this thread: `seq` pages, the next one asked for before this one is indexed. */
@@ -136,6 +213,10 @@ export function createLiveIndex(deps: {
 
   function run(): Promise<void> {
     running = applyChanges()
+      .then(() => {
+        // Synchronously after the catch-up: the index reflects `applied` exactly.
+        if (snapshotDue()) void snapshot();
+      })
       .catch((error: unknown) => logger.error({ err: error, environment }, 'search index catch-up failed'))
       .finally(() => {
         running = null;
@@ -145,7 +226,9 @@ export function createLiveIndex(deps: {
 
   return {
     environment,
-    index,
+    get index() {
+      return index;
+    },
     get ready() {
       return ready;
     },
@@ -157,6 +240,7 @@ export function createLiveIndex(deps: {
     },
     async build() {
       const started = performance.now();
+      if (await fromSnapshot(started)) return;
       const from = await store.changeSeq(environment);
       const expected = await store.count(environment);
       logger.info({ environment, offers: expected }, 'search index: reading offers');
@@ -191,6 +275,8 @@ export function createLiveIndex(deps: {
         },
         'search index: ready',
       );
+      // Right away, so that the next start loads it (a process may be killed, not stopped).
+      void snapshot();
     },
     catchUp() {
       if (!ready) return Promise.resolve();
@@ -214,6 +300,14 @@ export function createLiveIndex(deps: {
       if (timer) clearInterval(timer);
       timer = null;
     },
+    async close() {
+      this.stop();
+      await saving;
+      if (!ready || sinceSnapshot === 0) return;
+      // Between catch-ups: wait for the one under way (a catch-up never rejects).
+      while (running || queued) await (queued ?? running);
+      await snapshot();
+    },
   };
 }
 
@@ -227,6 +321,8 @@ export interface LiveIndexes {
   /** Applies the environment's committed changes now, when its index is held here. */
   catchUp(environment: Environment): Promise<void>;
   stop(): void;
+  /** Stops, writing the snapshots that are behind (shutdown). */
+  close(): Promise<void>;
 }
 
 /** Change-bus topic on which offer writes are announced; message: the environment. */
@@ -237,6 +333,7 @@ export function createLiveIndexes(deps: {
   createIndex: () => SearchIndex;
   logger: Logger;
   reader?: IndexReader;
+  snapshots?: IndexSnapshots;
 }): LiveIndexes {
   const live = new Map<Environment, LiveIndex>();
   return {
@@ -251,6 +348,9 @@ export function createLiveIndexes(deps: {
     catchUp: (environment) => live.get(environment)?.catchUp() ?? Promise.resolve(),
     stop() {
       for (const l of live.values()) l.stop();
+    },
+    async close() {
+      await Promise.all([...live.values()].map((l) => l.close()));
     },
   };
 }

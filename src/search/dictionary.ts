@@ -58,6 +58,54 @@ export class Dictionary {
     return id;
   }
 
+  /**
+   * Fills an empty dictionary with the words and stems of a snapshot (snapshot.ts): the counts
+   * as given, the lookups, the words of each stem and the sorted keys rebuilt from them.
+   */
+  restore(parts: {
+    words: readonly string[];
+    wordStem: Int32Array;
+    wordDocs: Int32Array;
+    stems: readonly string[];
+    stemDocs: Int32Array;
+  }): void {
+    const restoreColumn = (column: GrowableInt32, data: Int32Array) => {
+      column.data = data;
+      column.length = data.length;
+    };
+    restoreColumn(this.wordStem, parts.wordStem);
+    restoreColumn(this.wordDocs, parts.wordDocs);
+    restoreColumn(this.stemDocs, parts.stemDocs);
+    const keyOf = new Map<string, { word: number; stem: number }>();
+    const key = (text: string) => {
+      let k = keyOf.get(text);
+      if (k === undefined) {
+        k = { word: NONE, stem: NONE };
+        keyOf.set(text, k);
+      }
+      return k;
+    };
+    parts.stems.forEach((stem, id) => {
+      this.stemIds.set(stem, id);
+      this.stemText.push(stem);
+      this.stemWords.push([]);
+      key(stem).stem = id;
+    });
+    parts.words.forEach((word, id) => {
+      this.wordIds.set(word, id);
+      this.wordText.push(word);
+      (this.stemWords[parts.wordStem[id] as number] as number[]).push(id);
+      key(word).word = id;
+    });
+    // Default sort: UTF-16 code unit order, the order keyAt keeps.
+    for (const text of [...keyOf.keys()].sort()) {
+      const k = keyOf.get(text) as { word: number; stem: number };
+      this.keys.push(text);
+      this.keyWord.push(k.word);
+      this.keyStem.push(k.stem);
+    }
+  }
+
   private stemId(stem: string): number {
     let id = this.stemIds.get(stem);
     if (id !== undefined) return id;

@@ -81,6 +81,39 @@ export class GeoGrid {
     cell.fine?.get(fineIndex(lat, 90, row) * SPLIT + fineIndex(lon, 180, column))?.bits.remove(slot);
   }
 
+  /** The first `count` cells in order, with their keys and fine cells by key (snapshot.ts). */
+  *cellsForSnapshot(count: number): Generator<{ key: number; bits: Bits; fine: ReadonlyMap<number, Cell> }> {
+    let n = 0;
+    for (const [key, cell] of this.cells) {
+      if (n++ >= count) return;
+      yield { key, bits: cell.bits, fine: cell.fine ?? new Map() };
+    }
+  }
+
+  get cellCount(): number {
+    return this.list.length;
+  }
+
+  /** Adds a cell as `cellsForSnapshot` gave it (snapshot.ts's load, in the same order). */
+  restoreCell(key: number, bits: Bits, fine: ReadonlyArray<readonly [number, Bits]>): void {
+    const row = Math.floor(key / COLUMNS);
+    const column = key % COLUMNS;
+    const cell = makeCell(
+      row * CELL_DEGREES - 90,
+      column * CELL_DEGREES - 180,
+      CELL_DEGREES,
+      new Map(),
+      bits,
+    );
+    for (const [fineKey, fineBits] of fine) {
+      const south = row * CELL_DEGREES - 90 + Math.floor(fineKey / SPLIT) * FINE_DEGREES;
+      const west = column * CELL_DEGREES - 180 + (fineKey % SPLIT) * FINE_DEGREES;
+      cell.fine?.set(fineKey, makeCell(south, west, FINE_DEGREES, null, fineBits));
+    }
+    this.cells.set(key, cell);
+    this.list.push(cell);
+  }
+
   trim(): void {
     for (const cell of this.list) {
       for (const c of [cell, ...(cell.fine?.values() ?? [])]) {
@@ -182,7 +215,13 @@ function fineIndex(value: number, offset: number, coarse: number): number {
   return Math.min(SPLIT - 1, Math.max(0, i));
 }
 
-function makeCell(south: number, west: number, side: number, fine: Map<number, Cell> | null): Cell {
+function makeCell(
+  south: number,
+  west: number,
+  side: number,
+  fine: Map<number, Cell> | null,
+  bits: Bits = new Bitmap(),
+): Cell {
   const centre = { lat: south + side / 2, lon: west + side / 2 };
   let reach = 0;
   for (const lat of [south, centre.lat, south + side])
@@ -191,7 +230,7 @@ function makeCell(south: number, west: number, side: number, fine: Map<number, C
   // The farthest point of a small cell is a corner; the margin covers the sphere's curvature and
   // rounding (kept small: a loose reach makes a nearest-first page read more cells).
   return {
-    bits: new Bitmap(),
+    bits,
     lat: centre.lat,
     lon: centre.lon,
     half: side / 2,

@@ -204,6 +204,20 @@ export class Index implements SearchIndex {
     this.live += 1;
   }
 
+  /**
+   * After snapshot.ts filled the columns and sets: the lookup of the live ids of slots [from, to)
+   * and their count (called on consecutive ranges from 0, so that a load can yield in between).
+   */
+  restoreSlots(from: number, to: number): void {
+    const alive = this.alive.data;
+    if (from === 0) this.live = 0;
+    for (let slot = from; slot < to; slot += 1) {
+      if (alive[slot] !== 1) continue;
+      this.slotOf.set(this.ids[slot] as string, slot);
+      this.live += 1;
+    }
+  }
+
   /** Gives back the spare capacity of every array (call after a bulk load). */
   compact(): void {
     for (const column of [

@@ -50,6 +50,24 @@ export class ValueSets {
     pending.length = 0;
   }
 
+  /** The sets of ids below `count`, pending slots added first (snapshot.ts; undefined: never used). */
+  flushed(count: number): Array<Bits | undefined> {
+    const out: Array<Bits | undefined> = [];
+    for (let id = 0; id < Math.min(count, this.sets.length); id += 1) {
+      this.flush(id);
+      out.push(this.sets[id]);
+    }
+    return out;
+  }
+
+  /** Takes `sets` as its sets (on an empty ValueSets: snapshot.ts's load). */
+  restore(sets: ReadonlyArray<Bits | undefined>): void {
+    for (const set of sets) {
+      this.sets.push(set);
+      this.pending.push(set === undefined ? undefined : []);
+    }
+  }
+
   /** Everything pending added, run-length containers where smaller, no spare capacity. */
   trim(): void {
     for (let id = 0; id < this.sets.length; id += 1) {
@@ -130,7 +148,8 @@ const BUCKETS_PER_OCTAVE = 8;
  * two end buckets, tested one by one.
  */
 export class BucketSets {
-  private readonly sets = new ValueSets();
+  /** One set per bucket (exposed for snapshot.ts). */
+  readonly sets = new ValueSets();
 
   bucket(value: number): number {
     return value < 1 ? 0 : 1 + Math.floor(Math.log2(value) * BUCKETS_PER_OCTAVE);

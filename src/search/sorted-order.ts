@@ -11,7 +11,7 @@
  * order.
  */
 export class SortedOrder {
-  private sorted = new Int32Array(0);
+  private sorted: Int32Array = new Int32Array(0);
   /** Slots below this are in `sorted` (when alive at the last build). */
   private covered = 0;
   private tail = new Int32Array(0);
@@ -24,6 +24,17 @@ export class SortedOrder {
     /** Tail length always tolerated before folding (tests fold early with 0). */
     private readonly minTail = 4096,
   ) {}
+
+  /** The folded order and the slots it covers (snapshot.ts; the array is replaced, never changed). */
+  state(): { sorted: Int32Array; covered: number } {
+    return { sorted: this.sorted, covered: this.covered };
+  }
+
+  restore(sorted: Int32Array, covered: number): void {
+    this.sorted = sorted;
+    this.covered = covered;
+    this.tailFor = -1;
+  }
 
   private compare(a: number, b: number): number {
     const values = this.column();

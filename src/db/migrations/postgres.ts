@@ -6,6 +6,7 @@ import { scopesSchema } from './v50-scopes.js';
 import { oauthSchema } from './v60-oauth.js';
 import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
+import { identitySchema } from './v80-identity.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -205,5 +206,11 @@ CREATE TABLE api_key_usage (
     version: 71,
     name: 'rolled keys keep their previous secret for an overlap',
     sql: keyRollSchema('postgres'),
+  },
+  {
+    // Issue 12: the search-index snapshot's check that it belongs to this database (ADR 0024).
+    version: 80,
+    name: 'the database has a stable random identity',
+    sql: identitySchema('postgres'),
   },
 ];

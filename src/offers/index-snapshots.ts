@@ -1,0 +1,132 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Environment } from '../platform/environment.js';
+import type { Index, Tuning } from '../search/search-index.js';
+import { captureIndex, readIndex, writeIndex } from '../search/snapshot.js';
+import { headerProblem, type SnapshotHeader, snapshotHeader } from '../search/snapshot-header.js';
+import { openSnapshot, writeAtomically } from '../search/snapshot-io.js';
+
+/**
+ * The search-index snapshots of a process (ADR 0024): one file per environment in
+ * SEARCH_SNAPSHOT_DIR, loaded at start when it was taken from this database at a change
+ * sequence the database has reached, written after a full build, after many changes and at
+ * shutdown. Any problem is a warning and a full build, never a failed start.
+ */
+export interface IndexSnapshots {
+  /** The environment's snapshot as an index at its sequence, or null (why: logged). */
+  load(
+    environment: Environment,
+    changeSeq: number,
+    tuning: Tuning,
+  ): Promise<{ index: Index; applied: number; header: SnapshotHeader } | null>;
+  /**
+   * Captures `index` at once (call it between catch-ups: `applied` must be what it reflects),
+   * then writes it. Never rejects: a failure is logged, the previous file stays.
+   */
+  save(environment: Environment, index: Index, applied: number): Promise<void>;
+}
+
+/** Temporary files left by a process that died while writing are removed after this long. */
+const STALE_TEMPORARY_MS = 3_600_000;
+
+export function createIndexSnapshots(deps: {
+  dir: string;
+  /** The database's identity (migration 80). */
+  databaseId: () => Promise<string>;
+  logger: Logger;
+}): IndexSnapshots {
+  const { dir, logger } = deps;
+  const fileOf = (environment: Environment) => path.join(dir, `${environment}.snapshot`);
+  let identity: Promise<string> | null = null;
+  const databaseId = () => {
+    identity ??= deps.databaseId().catch((error: unknown) => {
+      identity = null;
+      throw error;
+    });
+    return identity;
+  };
+
+  async function removeStaleTemporaries(): Promise<void> {
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith('.tmp'))) {
+      const file = path.join(dir, name);
+      const stat = await fs.stat(file).catch(() => null);
+      if (stat && Date.now() - stat.mtimeMs > STALE_TEMPORARY_MS) await fs.rm(file, { force: true });
+    }
+  }
+
+  return {
+    async load(environment, changeSeq, tuning) {
+      const file = fileOf(environment);
+      const started = performance.now();
+      let opened: Awaited<ReturnType<typeof openSnapshot>> | null = null;
+      try {
+        await removeStaleTemporaries();
+        try {
+          opened = await openSnapshot(file);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+            logger.info({ environment, file }, 'search index: no snapshot; building from the database');
+            return null;
+          }
+          throw error;
+        }
+        const header = await opened.reader.json<SnapshotHeader>();
+        const problem = headerProblem(header, { environment, databaseId: await databaseId(), changeSeq });
+        if (problem !== null) {
+          logger.warn(
+            { environment, file, problem },
+            'search index: snapshot not used; building from the database',
+          );
+          return null;
+        }
+        const index = await readIndex(opened.reader, tuning);
+        logger.info(
+          {
+            environment,
+            offers: index.size,
+            sequence: header.applied,
+            seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+          },
+          'search index: read snapshot',
+        );
+        return { index, applied: header.applied, header };
+      } catch (error) {
+        logger.warn(
+          { environment, file, err: error },
+          'search index: snapshot could not be read; building from the database',
+        );
+        return null;
+      } finally {
+        await opened?.close().catch(() => undefined);
+      }
+    },
+
+    async save(environment, index, applied) {
+      // Synchronously, before any await: the index as it is at `applied`.
+      const capture = captureIndex(index);
+      const started = performance.now();
+      const file = fileOf(environment);
+      try {
+        const header = snapshotHeader(capture, { environment, databaseId: await databaseId(), applied });
+        const bytes = await writeAtomically(file, async (writer) => {
+          await writer.json(header);
+          await writeIndex(writer, index, capture);
+        });
+        logger.info(
+          {
+            environment,
+            offers: capture.live,
+            sequence: applied,
+            megabytes: Math.round(bytes / 2 ** 20),
+            seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+          },
+          'search index: wrote snapshot',
+        );
+      } catch (error) {
+        logger.warn({ environment, file, err: error }, 'search index: snapshot could not be written');
+      }
+    },
+  };
+}

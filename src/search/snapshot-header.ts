@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { parseTextQuery } from '../offers/text.js';
+import type { IndexCapture } from './snapshot.js';
+import { forEachIndexWord } from './tokens.js';
+
+/**
+ * A snapshot's header and the rules for using it (ADR 0024): the format, the byte order, the
+ * analysis fingerprint, the environment, the database identity and the change sequence.
+ */
+export const SNAPSHOT_FORMAT = 1;
+
+/** Text covering folding, stop words, stemming, prefixes, phrases and exclusions. */
+const PROBE = [
+  'The QUICK brown Foxes jumped over the lazy dogs',
+  'Café crème, naïve façade; ÉCOLE Ålesund Straße Gdańsk Łódź',
+  'running runner runs ran bicycles bicycle e-bike maintenance refrigerators',
+  'a an and of to in for on with at by from',
+  '"dining chairs" -red -"road bike" lamp refrig',
+  'x 1234 4k 2-seater ünïcödé',
+];
+
+/** A hash of what the analysis makes of PROBE: analysis code changed, old snapshots refused. */
+export function analysisFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const text of PROBE) {
+    forEachIndexWord(text, (word) => {
+      hash.update(word);
+      hash.update('\u0000');
+    });
+    hash.update(JSON.stringify(parseTextQuery(text)));
+    hash.update('\u0001');
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** What a snapshot says of itself, read before anything else (ADR 0024's validity rules). */
+export interface SnapshotHeader {
+  format: number;
+  fingerprint: string;
+  littleEndian: boolean;
+  environment: string;
+  databaseId: string;
+  /** The change sequence the index reflects. */
+  applied: number;
+  offers: number;
+  slots: number;
+  writtenAt: string;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Why a snapshot cannot be used against this process and database (null: it can). */
+export function headerProblem(
+  header: SnapshotHeader,
+  expected: { environment: string; databaseId: string; changeSeq: number },
+): string | null {
+  if (header.format !== SNAPSHOT_FORMAT) return `format ${header.format}, not ${SNAPSHOT_FORMAT}`;
+  if (header.littleEndian !== LITTLE_ENDIAN) return 'written on a machine of the other byte order';
+  if (header.fingerprint !== analysisFingerprint()) return 'made by another version of the text analysis';
+  if (header.environment !== expected.environment) return `of environment ${header.environment}`;
+  if (header.databaseId !== expected.databaseId) return 'taken from another database';
+  if (header.applied > expected.changeSeq)
+    return `ahead of the database (sequence ${header.applied} > ${expected.changeSeq}: a restored backup?)`;
+  return null;
+}
+
+export function snapshotHeader(
+  capture: IndexCapture,
+  of: { environment: string; databaseId: string; applied: number },
+): SnapshotHeader {
+  return {
+    format: SNAPSHOT_FORMAT,
+    fingerprint: analysisFingerprint(),
+    littleEndian: LITTLE_ENDIAN,
+    ...of,
+    offers: capture.live,
+    slots: capture.slots,
+    writtenAt: new Date().toISOString(),
+  };
+}

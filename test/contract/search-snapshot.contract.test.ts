@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { crc32 } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { createLogger } from '../../src/http/logger.js';
+import { createIndexSnapshots } from '../../src/offers/index-snapshots.js';
+import { createLiveIndex } from '../../src/offers/live-index.js';
+import { offerIdFor } from '../../src/offers/rows.js';
+import { generateOffers } from '../../src/offers/seed.js';
+import { createOfferStore } from '../../src/offers/store-sql.js';
+import { createSearchIndex, type Index } from '../../src/search/search-index.js';
+import { captureIndex, writeIndex } from '../../src/search/snapshot.js';
+import { MAGIC, writeAtomically } from '../../src/search/snapshot-io.js';
+import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { engineQuery } from '../support/engine-query.js';
+
+/**
+ * ADR 0024 on both backends: a start from a snapshot finds the writes made after it; a snapshot
+ * that is damaged, of another database, ahead of the database or of another text analysis is
+ * ignored with a warning (a full build); a failed write leaves the previous file usable.
+ */
+const NOW = Date.UTC(2026, 10, 1);
+const offers = [...generateOffers({ count: 40, seed: 3 })];
+
+function capturingLogger(lines: string[]) {
+  return createLogger({
+    level: 'info',
+    stream: new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(String(chunk));
+        callback();
+      },
+    }),
+  });
+}
+
+const identityOf = async (db: Database) =>
+  ((await db.get<{ id: string }>('SELECT id FROM database_identity WHERE one = 1')) as { id: string }).id;
+
+function start(
+  db: Database,
+  dir: string,
+  lines: string[] = [],
+  more: Partial<Parameters<typeof createLiveIndex>[0]> = {},
+) {
+  const logger = capturingLogger(lines);
+  return createLiveIndex({
+    ...more,
+    environment: 'testing',
+    store: createOfferStore(db),
+    createIndex: () => createSearchIndex(),
+    logger,
+    pageSize: 7,
+    snapshots: createIndexSnapshots({ dir, databaseId: () => identityOf(db), logger }),
+  });
+}
+
+/** Every live id the index answers, status by status, in price order. */
+function allIds(index: Index): string[] {
+  return (['active', 'expired', 'withdrawn'] as const).flatMap(
+    (status) => index.search(engineQuery(NOW, { status, sort: 'price', limit: 10_000 }), []).ids,
+  );
+}
+
+/** The file with its header (first section) changed and its checksum made right again. */
+function rewriteHeader(file: string, patch: Record<string, unknown>): void {
+  const bytes = fs.readFileSync(file);
+  const length = bytes.readUInt32LE(MAGIC.length);
+  const start = MAGIC.length + 8;
+  const header = JSON.parse(bytes.subarray(start, start + length).toString('utf8'));
+  const next = Buffer.from(JSON.stringify({ ...header, ...patch }), 'utf8');
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(next.length, 0);
+  head.writeUInt32LE(crc32(next) >>> 0, 4);
+  fs.writeFileSync(file, Buffer.concat([MAGIC, head, next, bytes.subarray(start + length)]));
+}
+
+for (const { dialect, available } of backends()) {
+  describe.skipIf(!available)(`search-index snapshots on ${dialect}`, () => {
+    let database: TestDatabase;
+    let other: TestDatabase;
+    let dir: string;
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect);
+      other = await createTestDatabase(dialect);
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-snapshots-'));
+      const store = createOfferStore(database.db);
+      await store.upsertMany('testing', offers, NOW);
+      await store.upsertMany('testing', offers.slice(0, 5), NOW + 1);
+      await createOfferStore(other.db).upsertMany('testing', offers.slice(0, 3), NOW);
+    });
+    afterAll(async () => {
+      await database.drop();
+      await other.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const file = () => path.join(dir, 'testing.snapshot');
+
+    it('starts from the snapshot written after a full build and applies the writes made since', async () => {
+      const lines: string[] = [];
+      const first = start(database.db, dir, lines);
+      await first.build();
+      await first.close();
+      expect(lines.some((l) => l.includes('wrote snapshot'))).toBe(true);
+      expect(fs.existsSync(file())).toBe(true);
+      const store = createOfferStore(database.db);
+      const later = [...generateOffers({ count: 6, seed: 4, startIndex: 500 })];
+      await store.upsertMany('testing', later, NOW + 2);
+      const changed = offers[7] as (typeof offers)[number];
+      await store.upsertMany('testing', [{ ...changed, status: 'withdrawn' }], NOW + 3);
+
+      const startLines: string[] = [];
+      const second = start(database.db, dir, startLines);
+      await second.build();
+      const loaded = startLines.find((l) => l.includes('search index: loaded snapshot'));
+      expect(loaded).toBeDefined();
+      expect(JSON.parse(loaded as string)).toMatchObject({
+        caughtUp: 7,
+        offers: offers.length + later.length,
+      });
+      expect(second.applied).toBe(await store.changeSeq('testing'));
+      const fresh = start(database.db, path.join(dir, 'none'));
+      await fresh.build();
+      expect(allIds(second.index as Index)).toEqual(allIds(fresh.index as Index));
+      expect(allIds(second.index as Index)).toContain(offerIdFor('testing', later[0]?.externalId ?? ''));
+      const withdrawn = (second.index as Index).search(
+        engineQuery(NOW, { status: 'withdrawn', limit: 100 }),
+        [],
+      ).ids;
+      expect(withdrawn).toContain(offerIdFor('testing', changed.externalId));
+      await Promise.all([second.close(), fresh.close()]);
+    });
+
+    /** A new snapshot of `db` (none before: a full build writes it). */
+    async function rewrite(db: Database): Promise<void> {
+      fs.rmSync(file(), { force: true });
+      const live = start(db, dir);
+      await live.build();
+      await live.close();
+      expect(fs.existsSync(file())).toBe(true);
+    }
+
+    async function expectFullBuild(db: Database, problem: RegExp): Promise<void> {
+      const lines: string[] = [];
+      const live = start(db, dir, lines);
+      await live.build();
+      await live.close();
+      expect(live.ready).toBe(true);
+      expect(lines.some((l) => l.includes('loaded snapshot'))).toBe(false);
+      const warning = lines.map((l) => JSON.parse(l)).find((l) => l.level === 40);
+      expect(warning).toBeDefined();
+      expect(JSON.stringify(warning)).toMatch(problem);
+      expect(allIds(live.index as Index).length).toBe(live.index.size);
+    }
+
+    it('builds from the database when the snapshot is of another database', async () => {
+      await expectFullBuild(other.db, /another database/);
+    });
+
+    it('builds from the database when the snapshot is ahead of it (a restored backup)', async () => {
+      await rewrite(database.db);
+      const id = await identityOf(database.db);
+      await other.db.run('UPDATE database_identity SET id = ? WHERE one = 1', [id]);
+      await expectFullBuild(other.db, /ahead of the database/);
+    });
+
+    it('builds from the database when the text analysis changed or the file is damaged', async () => {
+      await rewrite(database.db);
+      rewriteHeader(file(), { fingerprint: 'not-this-analysis' });
+      await expectFullBuild(database.db, /another version of the text analysis/);
+      const bytes = fs.readFileSync(file());
+      const middle = Math.floor(bytes.length / 2);
+      bytes.writeUInt8(bytes.readUInt8(middle) ^ 0xff, middle);
+      fs.writeFileSync(file(), bytes);
+      await expectFullBuild(database.db, /checksum/);
+      fs.writeFileSync(file(), fs.readFileSync(file()).subarray(0, 1000));
+      await expectFullBuild(database.db, /ends early|checksum/);
+    });
+
+    it('writes a snapshot again after enough writes, no sooner than the interval, and at close', async () => {
+      await rewrite(database.db);
+      const store = createOfferStore(database.db);
+      let clock = NOW;
+      const lines: string[] = [];
+      const live = start(database.db, dir, lines, {
+        now: () => clock,
+        snapshotAfter: { writes: 3, share: 0, intervalMs: 60_000 },
+      });
+      await live.build();
+      const written = () => lines.filter((l) => l.includes('wrote snapshot')).length;
+      const sequenceOnDisk = () => {
+        const bytes = fs.readFileSync(file());
+        const length = bytes.readUInt32LE(MAGIC.length);
+        const start = MAGIC.length + 8;
+        return JSON.parse(bytes.subarray(start, start + length).toString('utf8')).applied as number;
+      };
+      const more = (n: number, at: number) =>
+        store.upsertMany('testing', [...generateOffers({ count: n, seed: at, startIndex: at })], NOW);
+      await more(2, 700);
+      await live.catchUp();
+      clock += 60_000;
+      expect(written()).toBe(0); // two writes: not enough
+      await more(2, 710);
+      await live.catchUp();
+      await live.close();
+      expect(written()).toBe(1);
+      expect(sequenceOnDisk()).toBe(await store.changeSeq('testing'));
+
+      const again: string[] = [];
+      const next = start(database.db, dir, again, {
+        now: () => clock,
+        snapshotAfter: { writes: 3, share: 0, intervalMs: 60_000 },
+      });
+      await next.build();
+      await more(5, 720);
+      await next.catchUp();
+      // Enough writes, but within the interval of the load: not yet; at close, yes.
+      expect(again.filter((l) => l.includes('wrote snapshot'))).toHaveLength(0);
+      await next.close();
+      expect(again.filter((l) => l.includes('wrote snapshot'))).toHaveLength(1);
+      expect(sequenceOnDisk()).toBe(await store.changeSeq('testing'));
+    });
+
+    it('leaves the previous snapshot usable when a write fails half-way', async () => {
+      await rewrite(database.db);
+      const before = fs.readFileSync(file());
+      const built = start(database.db, path.join(dir, 'elsewhere'));
+      await built.build();
+      const index = built.index as Index;
+      let sections = 0;
+      await expect(
+        writeAtomically(file(), async (writer) => {
+          const section = writer.section.bind(writer);
+          writer.section = (parts) => {
+            if (++sections === 6) throw new Error('disk full');
+            return section(parts);
+          };
+          await writeIndex(writer, index, captureIndex(index));
+        }),
+      ).rejects.toThrow('disk full');
+      expect(fs.readFileSync(file()).equals(before)).toBe(true);
+      expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      const lines: string[] = [];
+      const live = start(database.db, dir, lines);
+      await live.build();
+      expect(lines.some((l) => l.includes('loaded snapshot'))).toBe(true);
+      await live.close();
+    });
+  });
+}

@@ -1,0 +1,270 @@
+import fc from 'fast-check';
+import { FACET_NAMES, type FacetName, SORTS, STATUSES } from '../../src/offers/schemas.js';
+import { parseTextQuery } from '../../src/offers/text.js';
+import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
+
+/**
+ * Random offers and queries for the engine's property tests (src/search/*.property.test.ts,
+ * the snapshot round trip): a small vocabulary, so words collide, share stems and sit one or
+ * two edits apart, and queries over every parameter and sort.
+ */
+
+export const VOCABULARY = [
+  'chair',
+  'chairs',
+  'chiars',
+  'dining',
+  'dinning',
+  'table',
+  'bike',
+  'road',
+  'trailer',
+  'dog',
+  'running',
+  'run',
+  'maintenance',
+  'maintenence',
+  'lamp',
+  'e-bike',
+  'café',
+  'the',
+  'zorglub',
+  'zorglib',
+  'refrigerator',
+  'refrigerators',
+  'red',
+  'reed',
+  'bicycle',
+  'bicycles',
+];
+/** Pairs that also appear in offers as they are, so phrases find something. */
+export const PAIRS = ['dining chairs', 'road bike', 'red lamp', 'bike trailer'];
+export const CATEGORIES = ['furniture', 'vehicles', 'jobs', 'services'];
+export const TAGS = ['pickup-only', 'new', 'insured', 'weekends', 'remote'];
+export const CITIES = [
+  { city: 'Paris', country: 'FR', lat: 48.8566, lon: 2.3522 },
+  { city: 'Lyon', country: 'FR', lat: 45.764, lon: 4.8357 },
+  { city: 'Rome', country: 'IT', lat: 41.9028, lon: 12.4964 },
+  { city: 'Gdańsk', country: 'PL', lat: 54.352, lon: 18.6466 },
+];
+export const T0 = Date.UTC(2026, 0, 1);
+export const DAY = 86_400_000;
+export const NOW = T0 + 20 * DAY;
+
+/** Mostly absent: a filter present in every query would leave little to match. */
+function sometimes<T>(arb: fc.Arbitrary<T>, absent = 4): fc.Arbitrary<T | null> {
+  return fc.oneof({ arbitrary: fc.constant(null), weight: absent }, { arbitrary: arb, weight: 1 });
+}
+
+const text = (min: number, max: number) =>
+  fc
+    .array(fc.oneof({ arbitrary: fc.constantFrom(...VOCABULARY), weight: 4 }, fc.constantFrom(...PAIRS)), {
+      minLength: min,
+      maxLength: max,
+    })
+    .map((w) => w.join(' '));
+
+export const documentArb = (id: string): fc.Arbitrary<IndexDocument> =>
+  fc
+    .record({
+      title: text(1, 6),
+      description: text(0, 12),
+      category: fc.constantFrom(...CATEGORIES),
+      tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 3 }),
+      place: fc.constantFrom(...CITIES),
+      jitter: fc.tuple(
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+      ),
+      currency: fc.constantFrom('EUR', 'PLN'),
+      price: fc.integer({ min: 0, max: 20 }).map((p) => p * 10_000),
+      status: fc.constantFrom<IndexDocument['status']>('active', 'active', 'active', 'expired', 'withdrawn'),
+      // Few distinct dates, so ties on publishedAt are common and the id decides.
+      published: fc.integer({ min: 0, max: 8 }).map((d) => T0 + d * DAY),
+      updated: fc.integer({ min: 0, max: 30 }).map((d) => T0 + d * DAY),
+      expires: fc.option(fc.integer({ min: 10, max: 30 }).map((d) => T0 + d * DAY)),
+    })
+    .map((r) => ({
+      id,
+      title: r.title,
+      description: r.description,
+      category: r.category,
+      tags: r.tags,
+      city: r.place.city,
+      country: r.place.country,
+      currency: r.currency,
+      price: r.price,
+      lat: r.place.lat + r.jitter[0],
+      lon: r.place.lon + r.jitter[1],
+      status: r.status,
+      publishedAt: r.published,
+      updatedAt: r.updated,
+      expiresAt: r.expires,
+    }));
+
+export const idArb = fc.integer({ min: 0, max: 60 }).map((i) => `off_${String(i).padStart(3, '0')}`);
+
+/** A word of the vocabulary, sometimes with one or two random edits, sometimes cut short. */
+export const typedWord = fc
+  .tuple(
+    fc.constantFrom(...VOCABULARY),
+    fc.integer({ min: 0, max: 12 }),
+    fc.integer({ min: 0, max: 25 }),
+    fc.nat(),
+  )
+  .map(([word, edit, letter, at]) => {
+    const c = String.fromCharCode(97 + letter);
+    const i = at % (word.length + 1);
+    switch (edit) {
+      case 1:
+        return word.slice(0, i) + c + word.slice(i);
+      case 2:
+        return word.slice(0, i) + word.slice(i + 1);
+      case 3:
+        return word.slice(0, i) + word.charAt(i + 1) + word.charAt(i) + word.slice(i + 2);
+      case 4:
+        return word.slice(0, Math.max(2, i));
+      default:
+        return word;
+    }
+  });
+
+export const qArb = fc
+  .record({
+    words: fc.array(typedWord, { minLength: 1, maxLength: 2 }),
+    phrase: sometimes(
+      fc.oneof(
+        fc.constantFrom(...PAIRS),
+        fc.array(fc.constantFrom(...VOCABULARY), { minLength: 2, maxLength: 3 }).map((w) => w.join(' ')),
+      ),
+    ),
+    excluded: sometimes(fc.constantFrom(...VOCABULARY)),
+    excludedPhrase: sometimes(fc.array(fc.constantFrom(...VOCABULARY), { minLength: 2, maxLength: 2 })),
+    trailingSpace: fc.boolean(),
+  })
+  .map((r) => {
+    // Phrases and exclusions first, so the last typed word can be a prefix.
+    const parts: string[] = [];
+    if (r.excludedPhrase) parts.push(`-"${r.excludedPhrase.join(' ')}"`);
+    if (r.phrase) parts.push(`"${r.phrase}"`);
+    if (r.excluded) parts.push(`-${r.excluded}`);
+    parts.push(...r.words);
+    return parts.join(' ') + (r.trailingSpace ? ' ' : '');
+  });
+
+/** `rare`: how much more often each filter is absent than present. */
+export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facets: FacetName[] }> =>
+  fc
+    .record({
+      q: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: qArb, weight: 3 }),
+      categories: sometimes(
+        fc.uniqueArray(fc.constantFrom(...CATEGORIES), { minLength: 1, maxLength: 2 }),
+        rare,
+      ),
+      tags: sometimes(fc.uniqueArray(fc.constantFrom(...TAGS), { minLength: 1, maxLength: 2 }), rare),
+      place: sometimes(fc.constantFrom(...CITIES), rare),
+      byCountry: sometimes(fc.constantFrom('FR', 'IT', 'PL'), rare),
+      currency: sometimes(fc.constantFrom('EUR', 'PLN'), rare),
+      priceMin: sometimes(
+        fc.integer({ min: 0, max: 20 }).map((p) => p * 10_000),
+        rare,
+      ),
+      priceMax: sometimes(
+        fc.integer({ min: 0, max: 20 }).map((p) => p * 10_000),
+        rare,
+      ),
+      publishedAfter: sometimes(
+        fc.integer({ min: 0, max: 8 }).map((d) => T0 + d * DAY),
+        rare,
+      ),
+      publishedBefore: sometimes(
+        fc.integer({ min: 0, max: 9 }).map((d) => T0 + d * DAY),
+        rare,
+      ),
+      updatedSince: sometimes(
+        fc.integer({ min: 0, max: 30 }).map((d) => T0 + d * DAY),
+        rare,
+      ),
+      near: sometimes(fc.constantFrom(...CITIES), rare),
+      radiusKm: fc.option(fc.double({ min: 1, max: 2000, noNaN: true })),
+      status: rare > 4 ? fc.constant('active') : fc.constantFrom(...STATUSES, 'active', 'active', 'active'),
+      sort: fc.constantFrom(...SORTS),
+      limit: fc.integer({ min: 1, max: 4 }),
+      facets: fc.subarray([...FACET_NAMES]),
+    })
+    .map((r) => {
+      const text = r.q === null ? null : parseTextQuery(r.q);
+      let sort = r.sort;
+      if (sort === 'relevance' && text === null) sort = '-publishedAt';
+      if (sort === 'distance' && r.near === null) sort = 'price';
+      return {
+        query: {
+          text,
+          categories: r.categories ?? [],
+          tags: r.tags ?? [],
+          city: r.place?.city ?? null,
+          country: r.byCountry,
+          currency: r.currency,
+          priceMin: r.priceMin,
+          priceMax: r.priceMax,
+          publishedAfter: r.publishedAfter,
+          publishedBefore: r.publishedBefore,
+          updatedSince: r.updatedSince,
+          near: r.near ? { lat: r.near.lat, lon: r.near.lon } : null,
+          radiusKm: r.near ? r.radiusKm : null,
+          status: r.status as EngineQuery['status'],
+          sort,
+          limit: r.limit,
+          after: null,
+          now: NOW,
+        },
+        facets: r.facets,
+      };
+    });
+
+/** Text only, ranked: where the relevance rules decide the order. */
+export const rankingQueryArb = queryArb(1000).map(({ query, facets }) => ({
+  query: { ...query, sort: query.text ? ('relevance' as const) : query.sort },
+  facets,
+}));
+
+/** No text and no filter but the status, sorted: answered from maintained counts and a sorted walk. */
+export const statusOnlyQueryArb = fc
+  .tuple(
+    queryArb(1000),
+    fc.constantFrom(...STATUSES),
+    fc.constantFrom('publishedAt' as const, '-publishedAt' as const, 'price' as const, '-price' as const),
+  )
+  .map(([{ query }, status, sort]) => ({
+    query: { ...query, text: null, status: status as EngineQuery['status'], sort },
+    facets: [...FACET_NAMES],
+  }));
+
+/** Nearest first from anywhere around the cities, where the grid's cells decide what is read. */
+export const nearestQueryArb = fc
+  .tuple(
+    queryArb(1000),
+    fc.constantFrom(...CITIES),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+  )
+  .map(([{ query, facets }, city, dLat, dLon]) => ({
+    query: {
+      ...query,
+      text: null,
+      sort: 'distance' as const,
+      near: { lat: city.lat + dLat, lon: city.lon + dLon },
+    },
+    facets,
+  }));
+
+export type Change = { kind: 'upsert'; doc: IndexDocument } | { kind: 'remove'; id: string };
+
+export const changeArb: fc.Arbitrary<Change> = fc.oneof(
+  idArb.chain((id) => documentArb(id)).map((doc) => ({ kind: 'upsert' as const, doc })),
+  idArb.map((id) => ({ kind: 'remove' as const, id })),
+);
+
+export const initialDocs = fc
+  .uniqueArray(idArb, { minLength: 10, maxLength: 50 })
+  .chain((ids) => fc.tuple(...ids.map((id) => documentArb(id))));
