@@ -41,6 +41,11 @@ export class PriceRanges {
     return out;
   }
 
+  /** Builds the octave unions now (at the end of a bulk load), not at the first price range. */
+  prepare(): void {
+    this.aboveOctave ??= this.build();
+  }
+
   /** A slot was added to the buckets (keeps the octave unions exact once built). */
   added(value: number, slot: number): void {
     if (this.aboveOctave === null) return;
