@@ -168,6 +168,7 @@ export function createLiveIndex(deps: {
       }
       applied = from;
       await applyChanges();
+      index.finishBuild?.();
       ready = true;
       logger.info(
         {

@@ -88,4 +88,9 @@ export interface SearchIndex {
   readonly size: number;
   /** Gives back spare capacity after a bulk load (optional: an index may have none). */
   compact?(): void;
+  /**
+   * The end of a bulk load, before the index serves (optional): whatever the first queries
+   * would otherwise build lazily is built now, and spare capacity given back.
+   */
+  finishBuild?(): void;
 }

@@ -8,6 +8,7 @@ import { LateOffers } from './late-offers.js';
 import type { ClassPager } from './rank-buckets.js';
 import { newestPager } from './relevance.js';
 import { BucketSets, releaseScratch, ValueSets } from './slot-sets.js';
+import { rankIds } from './slot-sort.js';
 import { SortedOrder } from './sorted-order.js';
 import { STATUS_CODE } from './status-only.js';
 import { forEachIndexWord } from './tokens.js';
@@ -189,6 +190,27 @@ export class Index implements SearchIndex {
     this.countTerms(slot, 1);
     this.late.added(slot);
     this.live += 1;
+  }
+
+  /**
+   * The end of a bulk load (the start-up build, ADR 0022): every live slot put in each
+   * precomputed order at once (native sorts over one ranking of the ids, shared by the three
+   * orders), so no query after it pays the first fold of the whole index; then `compact()`.
+   */
+  finishBuild(): void {
+    this.buildOrders();
+    this.compact();
+  }
+
+  /** Every live slot put in each precomputed order (finishBuild without compact). */
+  buildOrders(): void {
+    const n = this.ids.length;
+    const alive = this.alive.data;
+    const slots = new Int32Array(this.live);
+    let k = 0;
+    for (let s = 0; s < n; s += 1) if (alive[s] === 1) slots[k++] = s;
+    const ranks = rankIds(slots, this.ids);
+    for (const order of [this.byPublished, this.byExpiry, this.byPrice]) order.rebuild(n, slots, ranks);
   }
 
   /** Gives back the spare capacity of every array (call after a bulk load). */
