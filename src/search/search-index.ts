@@ -11,7 +11,7 @@ import { BucketSets, releaseScratch, ValueSets } from './slot-sets.js';
 import { rankIds } from './slot-sort.js';
 import { SortedOrder } from './sorted-order.js';
 import { STATUS_CODE } from './status-only.js';
-import { forEachIndexWord } from './tokens.js';
+import { forEachIndexWordId, WordIds } from './tokens.js';
 import { DEFAULT_TUNING, type Tuning } from './tuning.js';
 
 /** Strings of one column (category, city, …) as small integers. */
@@ -132,8 +132,10 @@ export class Index implements SearchIndex {
     this.textOffsets.push(0);
   }
 
-  private readonly pushWord = (word: string): void => {
-    this.text.push(this.dict.wordId(word));
+  /** The dictionary's ids of the words the memo of tokens.ts has seen. */
+  private readonly wordIds = new WordIds((word) => this.dict.wordId(word));
+  private readonly pushWord = (id: number): void => {
+    this.text.push(id);
   };
 
   get size(): number {
@@ -161,9 +163,10 @@ export class Index implements SearchIndex {
   readonly pager: ClassPager = newestPager(this);
 
   upsert(doc: IndexDocument): void {
-    this.remove(doc.id);
-    const slot = this.ids.length;
+    // Flattened first: the lookup and the insert below then hash the id once (V8 caches it).
     const id = flatString(doc.id);
+    this.remove(id);
+    const slot = this.ids.length;
     this.ids.push(id);
     this.slotOf.set(id, slot);
     this.alive.push(1);
@@ -183,7 +186,7 @@ export class Index implements SearchIndex {
     for (const tag of new Set(doc.tags)) this.tagIds.push(this.tags.id(tag));
     this.tagOffsets.push(this.tagIds.length);
     for (const field of [doc.title, doc.description]) {
-      forEachIndexWord(field, this.pushWord);
+      forEachIndexWordId(field, this.wordIds, this.pushWord);
       this.textOffsets.push(this.text.length);
     }
     this.countValues(slot, 1);
@@ -195,10 +198,12 @@ export class Index implements SearchIndex {
   /**
    * The end of a bulk load (the start-up build, ADR 0022): every live slot put in each
    * precomputed order at once (native sorts over one ranking of the ids, shared by the three
-   * orders), so no query after it pays the first fold of the whole index; then `compact()`.
+   * orders), so no query after it pays the first fold of the whole index; the dictionary's
+   * keys sorted (the first typo or prefix query would); then `compact()`.
    */
   finishBuild(): void {
     this.buildOrders();
+    this.dict.settle();
     this.compact();
   }
 
