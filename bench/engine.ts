@@ -192,6 +192,23 @@ function firstQueries(index: ReturnType<typeof createSearchIndex>): string {
   return out.join('; ');
 }
 
+/**
+ * Writes after the build: one sixteenth of the offers plus one updated (each a new slot), the
+ * most a tail holds before a fold, then the queries that fold the orders in, timed alone.
+ */
+function foldAfterWrites(index: ReturnType<typeof createSearchIndex>): string {
+  const count = Math.ceil(OFFERS / 16) + 1;
+  const docs = [...generateOffers({ count })].map((offer) => ({
+    ...toDocument(offer),
+    title: `${offer.title} v2`,
+  }));
+  const t = performance.now();
+  for (const doc of docs) index.upsert(doc);
+  const writes = performance.now() - t;
+  const folds = firstQueries(index);
+  return `${count} updates ${Math.round(writes)} ms; then ${folds}`;
+}
+
 function main() {
   const before = memory();
   const index = createSearchIndex();
@@ -224,6 +241,7 @@ function main() {
   const finishCpu = process.cpuUsage(c);
   const finishCpuMs = (finishCpu.user + finishCpu.system) / 1000;
   const firsts = firstQueries(index);
+  const folds = foldAfterWrites(index);
   const after = memory();
   const heapPerOffer = (after.heap + after.external - before.heap - before.external) / OFFERS;
   console.log(`# In-memory engine, in process: ${OFFERS} offers`);
@@ -239,6 +257,7 @@ function main() {
   );
   console.log(`- queries at now = ${new Date(NOW).toISOString()} (BENCH_ENGINE_NOW=${NOW_KNOB})`);
   console.log(`- first queries after it, in this order (ms; the same query again): ${firsts}`);
+  console.log(`- writes after it: ${folds}`);
   console.log(
     `- bytes per offer (heap + buffers + bitmaps growth / offers): ${Math.round(heapPerOffer)} (bitmaps alone: ${Math.round(roaring.getRoaringUsedMemory() / OFFERS)})`,
   );
