@@ -250,7 +250,7 @@ function main() {
     `- build (upsert of every offer, analysis included, generation excluded): ${(buildMs / 1000).toFixed(1)} s wall, ${(buildCpuMs / 1000).toFixed(1)} s CPU`,
   );
   console.log(
-    `- heap + array buffers + bitmaps after build: ${mb(after.heap + after.external)} MB (before: ${mb(before.heap + before.external)} MB); RSS ${mb(after.rss)} MB`,
+    `- heap + array buffers + bitmaps after the build and the writes: ${mb(after.heap + after.external)} MB (before: ${mb(before.heap + before.external)} MB); RSS ${mb(after.rss)} MB`,
   );
   console.log(
     `- after the build (BENCH_ENGINE_FINISH=${FINISH}): ${Math.round(finishMs)} ms wall, ${Math.round(finishCpuMs)} ms CPU`,

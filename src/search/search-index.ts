@@ -199,12 +199,14 @@ export class Index implements SearchIndex {
    * The end of a bulk load (the start-up build, ADR 0022): every live slot put in each
    * precomputed order at once (native sorts over one ranking of the ids, shared by the three
    * orders), so no query after it pays the first fold of the whole index; the dictionary's
-   * keys sorted (the first typo or prefix query would); then `compact()`.
+   * keys sorted (the first typo or prefix query would); the bitmaps compacted. The columns
+   * keep their spare capacity: trimmed, the first write after start would copy every one of
+   * them into an array twice its size (more memory than before the trim; ADR 0022).
    */
   finishBuild(): void {
     this.buildOrders();
     this.dict.settle();
-    this.compact();
+    this.compactSets();
   }
 
   /** Every live slot put in each precomputed order (finishBuild without compact). */
@@ -239,6 +241,11 @@ export class Index implements SearchIndex {
       this.textOffsets,
     ])
       column.trim();
+    this.compactSets();
+  }
+
+  /** Every pending slot added to its bitmap, run-length containers where smaller, no spare capacity. */
+  private compactSets(): void {
     for (const sets of Object.values(this.sets)) sets.trim();
     this.priceBuckets.trim();
     this.grid.trim();
