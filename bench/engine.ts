@@ -4,7 +4,12 @@
  * itself costs. Run with `npm run bench:engine` (node --expose-gc, so heap figures are after a
  * full collection).
  *
- * Knobs: BENCH_OFFERS, BENCH_ENGINE_RUNS (timed runs per query type, default 200).
+ * Knobs: BENCH_OFFERS, BENCH_ENGINE_RUNS (timed runs per query type, default 200),
+ * BENCH_ENGINE_NOW (the queries' `now`: `anchor`, the seed's anchor date, by default; `real`,
+ * the clock, past most expiries as the HTTP server queries; or an ISO date), BENCH_ENGINE_FINISH
+ * (what follows the build: `finish`, the index's finishBuild() as `serve` calls it, by default;
+ * `orders`, its sorted orders without compact(); `compact`, compact() alone, as this bench did
+ * before finishBuild; `none`). The first query of a few types after it is timed on its own.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -15,12 +20,18 @@ import type { FacetName } from '../src/offers/schemas.js';
 import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
 import { parseTextQuery } from '../src/offers/text.js';
 import type { EngineQuery, IndexDocument } from '../src/search/engine.js';
-import { createSearchIndex } from '../src/search/search-index.js';
+import { createSearchIndex, type Index } from '../src/search/search-index.js';
 import { engineQuery } from '../test/support/engine-query.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 200);
-const NOW = DEFAULT_ANCHOR_MS;
+const NOW_KNOB = process.env.BENCH_ENGINE_NOW ?? 'anchor';
+const NOW =
+  NOW_KNOB === 'anchor' ? DEFAULT_ANCHOR_MS : NOW_KNOB === 'real' ? Date.now() : Date.parse(NOW_KNOB);
+if (Number.isNaN(NOW)) throw new Error(`BENCH_ENGINE_NOW: not anchor, real or an ISO date: ${NOW_KNOB}`);
+const FINISH = process.env.BENCH_ENGINE_FINISH ?? 'finish';
+if (!['finish', 'orders', 'compact', 'none'].includes(FINISH))
+  throw new Error(`BENCH_ENGINE_FINISH: not finish, orders, compact or none: ${FINISH}`);
 const ALL_FACETS: FacetName[] = ['category', 'tag', 'city', 'country'];
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -163,6 +174,41 @@ function toDocument(
   };
 }
 
+/** The first query of a few types after the build, in turn, each timed alone and then again. */
+function firstQueries(index: ReturnType<typeof createSearchIndex>): string {
+  const out: string[] = [];
+  for (const [name, query] of [
+    ['filter only, newest first', baseQuery({})],
+    ['filter only, sort=price', baseQuery({ sort: 'price' })],
+    ['word, relevance', baseQuery({ text: text('table ') })],
+  ] as const) {
+    const times = [0, 1].map(() => {
+      const t = performance.now();
+      index.search(query, []);
+      return (performance.now() - t).toFixed(1);
+    });
+    out.push(`${name} ${times[0]} (${times[1]})`);
+  }
+  return out.join('; ');
+}
+
+/**
+ * Writes after the build: one sixteenth of the offers plus one updated (each a new slot), the
+ * most a tail holds before a fold, then the queries that fold the orders in, timed alone.
+ */
+function foldAfterWrites(index: ReturnType<typeof createSearchIndex>): string {
+  const count = Math.ceil(OFFERS / 16) + 1;
+  const docs = [...generateOffers({ count })].map((offer) => ({
+    ...toDocument(offer),
+    title: `${offer.title} v2`,
+  }));
+  const t = performance.now();
+  for (const doc of docs) index.upsert(doc);
+  const writes = performance.now() - t;
+  const folds = firstQueries(index);
+  return `${count} updates ${Math.round(writes)} ms; then ${folds}`;
+}
+
 function main() {
   const before = memory();
   const index = createSearchIndex();
@@ -186,9 +232,16 @@ function main() {
       console.error(`indexed ${generated} offers, ${Math.round(buildMs)} ms in the engine so far`);
   }
   const c = process.cpuUsage();
-  index.compact?.();
-  const compactCpu = process.cpuUsage(c);
-  const compactCpuMs = (compactCpu.user + compactCpu.system) / 1000;
+  const finishStarted = performance.now();
+  const ix = index as Index;
+  if (FINISH === 'finish') ix.finishBuild();
+  else if (FINISH === 'orders') ix.buildOrders();
+  else if (FINISH === 'compact') ix.compact();
+  const finishMs = performance.now() - finishStarted;
+  const finishCpu = process.cpuUsage(c);
+  const finishCpuMs = (finishCpu.user + finishCpu.system) / 1000;
+  const firsts = firstQueries(index);
+  const folds = foldAfterWrites(index);
   const after = memory();
   const heapPerOffer = (after.heap + after.external - before.heap - before.external) / OFFERS;
   console.log(`# In-memory engine, in process: ${OFFERS} offers`);
@@ -197,9 +250,14 @@ function main() {
     `- build (upsert of every offer, analysis included, generation excluded): ${(buildMs / 1000).toFixed(1)} s wall, ${(buildCpuMs / 1000).toFixed(1)} s CPU`,
   );
   console.log(
-    `- heap + array buffers + bitmaps after build: ${mb(after.heap + after.external)} MB (before: ${mb(before.heap + before.external)} MB); RSS ${mb(after.rss)} MB`,
+    `- heap + array buffers + bitmaps after the build and the writes: ${mb(after.heap + after.external)} MB (before: ${mb(before.heap + before.external)} MB); RSS ${mb(after.rss)} MB`,
   );
-  console.log(`- compact() after the build: ${Math.round(compactCpuMs)} ms CPU`);
+  console.log(
+    `- after the build (BENCH_ENGINE_FINISH=${FINISH}): ${Math.round(finishMs)} ms wall, ${Math.round(finishCpuMs)} ms CPU`,
+  );
+  console.log(`- queries at now = ${new Date(NOW).toISOString()} (BENCH_ENGINE_NOW=${NOW_KNOB})`);
+  console.log(`- first queries after it, in this order (ms; the same query again): ${firsts}`);
+  console.log(`- writes after it: ${folds}`);
   console.log(
     `- bytes per offer (heap + buffers + bitmaps growth / offers): ${Math.round(heapPerOffer)} (bitmaps alone: ${Math.round(roaring.getRoaringUsedMemory() / OFFERS)})`,
   );

@@ -163,6 +163,7 @@ export function createLiveIndex(deps: {
     // The file on disk is as good as one written now, less the writes just applied.
     sinceSnapshot = caughtUp;
     lastSnapshotAt = now();
+    index.warm?.(now());
     ready = true;
     logger.info(
       {
@@ -266,6 +267,8 @@ export function createLiveIndex(deps: {
       }
       applied = from;
       await applyChanges();
+      index.finishBuild?.();
+      index.warm?.(now());
       ready = true;
       logger.info(
         {

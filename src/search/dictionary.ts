@@ -9,6 +9,8 @@ import { GrowableInt32 } from './growable.js';
  */
 
 const NONE = -1;
+/** Keys added since the last settle inserted one by one up to this many; more: one sort. */
+const SETTLE_IN_PLACE = 64;
 /** Walks kept (typed word, budget, prefix or not). */
 const WALK_CACHE = 512;
 
@@ -27,11 +29,16 @@ export class Dictionary {
   /** Stem id → the ids of the words seen with this stem. */
   readonly stemWords: number[][] = [];
 
-  /** Sorted (UTF-16 order) keys: every word and every stem, each once. */
-  private readonly keys: string[] = [];
+  /**
+   * Sorted (UTF-16 order) keys: every word and every stem, each once, as of the last `settle`;
+   * the keys added since wait in `added` (a sorted insert per new key made a bulk load
+   * quadratic in the vocabulary).
+   */
+  private keys: string[] = [];
   /** Per key: its word id, its stem id (when the key is a stem), or NONE. */
-  private readonly keyWord: number[] = [];
-  private readonly keyStem: number[] = [];
+  private keyWord: number[] = [];
+  private keyStem: number[] = [];
+  private added: string[] = [];
   /**
    * The keys each recent walk reached (word id, stem id, edits per key), least recently used
    * first; valid while no key is added (`cachedFor` keys). Liveness is checked on each replay.
@@ -54,7 +61,7 @@ export class Dictionary {
     this.wordStem.push(s);
     this.wordDocs.push(0);
     (this.stemWords[s] as number[]).push(id);
-    this.keyAt(word).word(id);
+    this.added.push(word);
     return id;
   }
 
@@ -114,31 +121,44 @@ export class Dictionary {
     this.stemText.push(stem);
     this.stemDocs.push(0);
     this.stemWords.push([]);
-    this.keyAt(stem).stem(id);
+    this.added.push(stem);
     return id;
   }
 
-  private keyAt(key: string): { word(id: number): void; stem(id: number): void } {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.keys[mid] as string) < key) lo = mid + 1;
-      else hi = mid;
+  /**
+   * Puts the keys added since the last call in the sorted keys (walks do it first; an index
+   * does it at the end of a bulk load): a few by binary search and insert, many by one sort.
+   */
+  settle(): void {
+    const added = this.added;
+    if (added.length === 0) return;
+    this.added = [];
+    const idsOf = (key: string) => [this.wordIds.get(key) ?? NONE, this.stemIds.get(key) ?? NONE];
+    if (added.length <= SETTLE_IN_PLACE) {
+      for (const key of added) {
+        let lo = 0;
+        let hi = this.keys.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if ((this.keys[mid] as string) < key) lo = mid + 1;
+          else hi = mid;
+        }
+        if (this.keys[lo] !== key) {
+          this.keys.splice(lo, 0, key);
+          this.keyWord.splice(lo, 0, NONE);
+          this.keyStem.splice(lo, 0, NONE);
+        }
+        [this.keyWord[lo], this.keyStem[lo]] = idsOf(key) as [number, number];
+      }
+      return;
     }
-    if (this.keys[lo] !== key) {
-      this.keys.splice(lo, 0, key);
-      this.keyWord.splice(lo, 0, NONE);
-      this.keyStem.splice(lo, 0, NONE);
-    }
-    return {
-      word: (id) => {
-        this.keyWord[lo] = id;
-      },
-      stem: (id) => {
-        this.keyStem[lo] = id;
-      },
-    };
+    // Array.prototype.sort without a comparator orders strings by UTF-16 code units, as `<` does.
+    const all = this.keys.concat(added).sort();
+    const keys: string[] = [];
+    for (const key of all) if (keys.length === 0 || keys[keys.length - 1] !== key) keys.push(key);
+    this.keys = keys;
+    this.keyWord = keys.map((key) => this.wordIds.get(key) ?? NONE);
+    this.keyStem = keys.map((key) => this.stemIds.get(key) ?? NONE);
   }
 
   /**
@@ -148,6 +168,7 @@ export class Dictionary {
    * may be visited more than once (through several keys).
    */
   walk(typed: string, budget: number, prefix: boolean, visit: (stemId: number, edits: number) => void): void {
+    this.settle();
     if (this.cachedFor !== this.keys.length) {
       this.walks.clear();
       this.cachedFor = this.keys.length;

@@ -95,4 +95,14 @@ export interface SearchIndex {
   statusChangeAfter(now: number): number;
   /** Gives back spare capacity after a bulk load (optional: an index may have none). */
   compact?(): void;
+  /**
+   * The end of a bulk load, before the index serves (optional): whatever the first queries
+   * would otherwise build lazily is built now, and spare capacity given back.
+   */
+  finishBuild?(): void;
+  /**
+   * Does ahead of the first query what that query would do (optional): the set of offers past
+   * their expiry at `now`, the price ranges' unions, the dictionary's sorted keys.
+   */
+  warm?(now: number): void;
 }

@@ -27,7 +27,13 @@ export interface Cell {
   reach: number;
   /** The cell's finer cells (by fine row × SPLIT + fine column), none for a fine cell. */
   fine: Map<number, Cell> | null;
+  /** Slots added but not yet in `bits` (the first `count`; see GeoGrid.flush). */
+  pending: Uint32Array | null;
+  count: number;
 }
+
+/** Slots added to a cell are handed to CRoaring this many at a time (one native call, not one each). */
+const BATCH = 32;
 
 /** A cell with the bounds of the distance from `near` to its points. */
 export interface Reach {
@@ -47,6 +53,28 @@ function clampColumn(lon: number): number {
 export class GeoGrid {
   private readonly cells = new Map<number, Cell>();
   private readonly list: Cell[] = [];
+  /** Cells with slots pending: flushed before any cell is read or a slot removed. */
+  private readonly dirty: Cell[] = [];
+
+  private queue(cell: Cell, slot: number): void {
+    if (cell.pending === null) cell.pending = new Uint32Array(BATCH);
+    if (cell.count === 0) this.dirty.push(cell);
+    cell.pending[cell.count] = slot;
+    cell.count += 1;
+    if (cell.count === BATCH) {
+      cell.bits.addMany(cell.pending);
+      cell.count = 0;
+    }
+  }
+
+  /** Every pending slot into its cell's bitmap. */
+  private flush(): void {
+    for (const cell of this.dirty) {
+      if (cell.count > 0) cell.bits.addMany((cell.pending as Uint32Array).subarray(0, cell.count));
+      cell.count = 0;
+    }
+    this.dirty.length = 0;
+  }
 
   add(slot: number, lat: number, lon: number): void {
     const row = clampRow(lat);
@@ -58,7 +86,7 @@ export class GeoGrid {
       this.cells.set(key, cell);
       this.list.push(cell);
     }
-    cell.bits.add(slot);
+    this.queue(cell, slot);
     const fine = cell.fine as Map<number, Cell>;
     const fineKey = fineIndex(lat, 90, row) * SPLIT + fineIndex(lon, 180, column);
     let small = fine.get(fineKey);
@@ -68,11 +96,12 @@ export class GeoGrid {
       small = makeCell(south, west, FINE_DEGREES, null);
       fine.set(fineKey, small);
     }
-    small.bits.add(slot);
+    this.queue(small, slot);
   }
 
   /** Forgets the slot (added with the same coordinates). */
   remove(slot: number, lat: number, lon: number): void {
+    this.flush();
     const row = clampRow(lat);
     const column = clampColumn(lon);
     const cell = this.cells.get(row * COLUMNS + column);
@@ -83,6 +112,7 @@ export class GeoGrid {
 
   /** The first `count` cells in order, with their keys and fine cells by key (snapshot.ts). */
   *cellsForSnapshot(count: number): Generator<{ key: number; bits: Bits; fine: ReadonlyMap<number, Cell> }> {
+    this.flush();
     let n = 0;
     for (const [key, cell] of this.cells) {
       if (n++ >= count) return;
@@ -115,8 +145,10 @@ export class GeoGrid {
   }
 
   trim(): void {
+    this.flush();
     for (const cell of this.list) {
       for (const c of [cell, ...(cell.fine?.values() ?? [])]) {
+        c.pending = null;
         c.bits.runOptimize();
         c.bits.shrinkToFit();
       }
@@ -129,6 +161,7 @@ export class GeoGrid {
    * only the cells that may hold a point within it.
    */
   *nearestFirst(near: { lat: number; lon: number }, radiusKm: number | null = null): Generator<Reach> {
+    this.flush();
     const heap = new ReachHeap();
     const cells = radiusKm === null ? this.list : this.candidates(near, radiusKm);
     for (const cell of cells) {
@@ -172,6 +205,7 @@ export class GeoGrid {
    * is within it, `boundary` the others (their points need testing one by one).
    */
   cellsWithin(near: { lat: number; lon: number }, radiusKm: number): { inside: Cell[]; boundary: Cell[] } {
+    this.flush();
     const inside: Cell[] = [];
     const boundary: Cell[] = [];
     for (const cell of this.candidates(near, radiusKm)) {
@@ -236,6 +270,8 @@ function makeCell(
     half: side / 2,
     reach: reach * 1.02 + 0.01,
     fine,
+    pending: null,
+    count: 0,
   };
 }
 

@@ -96,8 +96,9 @@ export class GrowableWords {
   push(value: number): void {
     if (value > 0xffff && this.data instanceof Uint16Array) this.data = Int32Array.from(this.data);
     if (this.length === this.data.length) {
-      const next =
-        this.data instanceof Uint16Array ? new Uint16Array(this.length * 2) : new Int32Array(this.length * 2);
+      // At least 1 024: a trimmed empty array has length 0.
+      const size = Math.max(this.length * 2, 1024);
+      const next = this.data instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size);
       next.set(this.data);
       this.data = next;
     }

@@ -101,11 +101,15 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
         initialDocs,
         fc.oneof(queryArb(4), queryArb(20), nearestQueryArb, statusOnlyQueryArb),
         fc.array(fc.array(changeArb, { maxLength: 3 }), { maxLength: 8 }),
-        (docs, { query, facets }, changes) => {
+        // Before which page the bulk load's end (finishBuild) comes: 0 as at start-up, later
+        // ones mid-way through writes and cursors.
+        fc.integer({ min: 0, max: 3 }),
+        (docs, { query, facets }, changes, finishAt) => {
           const world = new World(tuning);
           for (const doc of docs) world.apply({ kind: 'upsert', doc });
           let after: EngineQuery['after'] = null;
           for (let page = 0; page < 100; page += 1) {
+            if (page === finishAt) world.index.finishBuild?.();
             const q = { ...query, after };
             const { matchedStems: _, ...got } = world.index.search(q, facets);
             expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets));

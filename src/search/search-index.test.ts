@@ -141,4 +141,15 @@ describe('index maintenance', () => {
     index.remove('off_z');
     expect(index.search(query('zorglib '), []).total).toBe(0);
   });
+
+  it('finds offers written after the build was finished on an empty index (an environment with no offers yet)', () => {
+    const index = createSearchIndex();
+    index.finishBuild?.();
+    const chairs = doc('Dining chairs', 'oak, seats four');
+    index.upsert(chairs);
+    index.upsert(doc('Oak table'));
+    expect(index.search(query('chair '), []).ids).toEqual([chairs.id]);
+    expect(index.search(query('seats '), []).ids).toEqual([chairs.id]);
+    expect(index.search(query('oak '), []).total).toBe(2);
+  });
 });

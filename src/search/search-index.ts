@@ -4,31 +4,17 @@ import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
+import { flatString, Interned } from './interned.js';
 import { LateOffers } from './late-offers.js';
 import { PriceRanges } from './price-ranges.js';
 import type { ClassPager } from './rank-buckets.js';
 import { newestPager } from './relevance.js';
 import { BucketSets, releaseScratch, ValueSets } from './slot-sets.js';
+import { rankIds } from './slot-sort.js';
 import { SortedOrder } from './sorted-order.js';
 import { STATUS_CODE } from './status-only.js';
-import { forEachIndexWord } from './tokens.js';
+import { forEachIndexWordId, WordIds } from './tokens.js';
 import { DEFAULT_TUNING, type Tuning } from './tuning.js';
-
-/** Strings of one column (category, city, …) as small integers. */
-class Interned {
-  readonly ids = new Map<string, number>();
-  readonly values: string[] = [];
-
-  id(value: string): number {
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      id = this.values.length;
-      this.ids.set(value, id);
-      this.values.push(value);
-    }
-    return id;
-  }
-}
 
 /**
  * An offer's slot is its position in every column. Slots are never reused: an update is a removal
@@ -135,8 +121,10 @@ export class Index implements SearchIndex {
     this.textOffsets.push(0);
   }
 
-  private readonly pushWord = (word: string): void => {
-    this.text.push(this.dict.wordId(word));
+  /** The dictionary's ids of the words the memo of tokens.ts has seen. */
+  private readonly wordIds = new WordIds((word) => this.dict.wordId(word));
+  private readonly pushWord = (id: number): void => {
+    this.text.push(id);
   };
 
   get size(): number {
@@ -173,9 +161,10 @@ export class Index implements SearchIndex {
 
   upsert(doc: IndexDocument): void {
     this.changes += 1;
-    this.remove(doc.id);
-    const slot = this.ids.length;
+    // Flattened first: the lookup and the insert below then hash the id once (V8 caches it).
     const id = flatString(doc.id);
+    this.remove(id);
+    const slot = this.ids.length;
     this.ids.push(id);
     this.slotOf.set(id, slot);
     this.alive.push(1);
@@ -195,7 +184,7 @@ export class Index implements SearchIndex {
     for (const tag of new Set(doc.tags)) this.tagIds.push(this.tags.id(tag));
     this.tagOffsets.push(this.tagIds.length);
     for (const field of [doc.title, doc.description]) {
-      forEachIndexWord(field, this.pushWord);
+      forEachIndexWordId(field, this.wordIds, this.pushWord);
       this.textOffsets.push(this.text.length);
     }
     this.countValues(slot, 1);
@@ -204,10 +193,7 @@ export class Index implements SearchIndex {
     this.live += 1;
   }
 
-  /**
-   * After snapshot.ts filled the columns and sets: the lookup of the live ids of slots [from, to)
-   * and their count (called on consecutive ranges from 0, so that a load can yield in between).
-   */
+  /** snapshot.ts's load: the live ids of slots [from, to) and their count (ranges from 0 on). */
   restoreSlots(from: number, to: number): void {
     const alive = this.alive.data;
     if (from === 0) this.live = 0;
@@ -216,6 +202,35 @@ export class Index implements SearchIndex {
       this.slotOf.set(this.ids[slot] as string, slot);
       this.live += 1;
     }
+  }
+
+  /** What the first query would do first (engine.ts `warm`). */
+  warm(now: number): void {
+    this.late.at(now, this.ids.length);
+    this.priceRanges.prepare();
+    this.dict.settle();
+  }
+
+  /**
+   * The end of a bulk load (ADR 0022): every live slot put in each precomputed order at once
+   * (native sorts), the dictionary's keys sorted, the bitmaps compacted; the columns keep their
+   * spare capacity (trimmed, the first write would copy each into an array twice its size).
+   */
+  finishBuild(): void {
+    this.buildOrders();
+    this.dict.settle();
+    this.compactSets();
+  }
+
+  /** Every live slot put in each precomputed order (finishBuild without compact). */
+  buildOrders(): void {
+    const n = this.ids.length;
+    const alive = this.alive.data;
+    const slots = new Int32Array(this.live);
+    let k = 0;
+    for (let s = 0; s < n; s += 1) if (alive[s] === 1) slots[k++] = s;
+    const ranks = rankIds(slots, this.ids);
+    for (const order of [this.byPublished, this.byExpiry, this.byPrice]) order.rebuild(n, slots, ranks);
   }
 
   /** Gives back the spare capacity of every array (call after a bulk load). */
@@ -239,6 +254,11 @@ export class Index implements SearchIndex {
       this.textOffsets,
     ])
       column.trim();
+    this.compactSets();
+  }
+
+  /** Every pending slot added to its bitmap, run-length containers where smaller, no spare capacity. */
+  private compactSets(): void {
     for (const sets of Object.values(this.sets)) sets.trim();
     this.priceBuckets.trim();
     this.grid.trim();
@@ -368,15 +388,6 @@ export class Index implements SearchIndex {
     if (this.stemBits.length < this.dict.stemCount)
       this.stemBits = new Int32Array(Math.max(this.dict.stemCount * 2, 1024));
   }
-}
-
-/**
- * A flat copy of a string. Ids built by concatenation (offerIdFor appends character by
- * character) are trees of string pieces in V8, several times the size of the characters; the
- * index keeps a million of them.
- */
-function flatString(value: string): string {
-  return JSON.parse(JSON.stringify(value)) as string;
 }
 
 export type { Tuning } from './tuning.js';

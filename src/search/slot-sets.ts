@@ -15,8 +15,13 @@ const BATCH = 64;
 /** One set per small integer (a value id of a column, a word id, a status code). */
 export class ValueSets {
   private readonly sets: Array<Bits | undefined> = [];
-  /** Slots added but not yet in the bitmap (ascending: slots are handed out in order). */
-  private readonly pending: Array<number[] | undefined> = [];
+  /**
+   * Slots added but not yet in the bitmap (ascending: slots are handed out in order), the first
+   * `counts[id]` of a typed array: CRoaring reads a Uint32Array's memory directly, a JS array
+   * element by element. Dropped by `trim` (a bulk load's end), made again by the next add.
+   */
+  private readonly pending: Array<Uint32Array | undefined> = [];
+  private counts = new Int32Array(16);
 
   get length(): number {
     return this.sets.length;
@@ -29,13 +34,23 @@ export class ValueSets {
   }
 
   add(id: number, slot: number): void {
-    if (this.sets[id] === undefined) {
-      this.sets[id] = new Bitmap();
-      this.pending[id] = [];
+    let pending = this.pending[id];
+    if (pending === undefined) {
+      if (this.sets[id] === undefined) this.sets[id] = new Bitmap();
+      pending = new Uint32Array(BATCH);
+      this.pending[id] = pending;
+      if (id >= this.counts.length) {
+        const counts = new Int32Array(Math.max(id + 1, this.counts.length * 2));
+        counts.set(this.counts);
+        this.counts = counts;
+      }
     }
-    const pending = this.pending[id] as number[];
-    pending.push(slot);
-    if (pending.length >= BATCH) this.flush(id);
+    const count = this.counts[id] as number;
+    pending[count] = slot;
+    if (count + 1 === BATCH) {
+      (this.sets[id] as Bits).addMany(pending);
+      this.counts[id] = 0;
+    } else this.counts[id] = count + 1;
   }
 
   remove(id: number, slot: number): void {
@@ -44,10 +59,10 @@ export class ValueSets {
   }
 
   private flush(id: number): void {
-    const pending = this.pending[id];
-    if (pending === undefined || pending.length === 0) return;
-    (this.sets[id] as Bits).addMany(pending);
-    pending.length = 0;
+    const count = id < this.counts.length ? (this.counts[id] as number) : 0;
+    if (count === 0) return;
+    (this.sets[id] as Bits).addMany((this.pending[id] as Uint32Array).subarray(0, count));
+    this.counts[id] = 0;
   }
 
   /** The sets of ids below `count`, pending slots added first (snapshot.ts; undefined: never used). */
@@ -64,7 +79,7 @@ export class ValueSets {
   restore(sets: ReadonlyArray<Bits | undefined>): void {
     for (const set of sets) {
       this.sets.push(set);
-      this.pending.push(set === undefined ? undefined : []);
+      this.pending.push(undefined); // made by the next add
     }
   }
 
@@ -74,6 +89,7 @@ export class ValueSets {
       const set = this.sets[id];
       if (set === undefined) continue;
       this.flush(id);
+      this.pending[id] = undefined;
       set.runOptimize();
       set.shrinkToFit();
     }

@@ -1,8 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { rankIds } from './slot-sort.js';
 import { SortedOrder } from './sorted-order.js';
 
-/** The walk against a sort of the live slots, with folds forced early (minTail 0) and writes in between. */
+/**
+ * The walk against a sort of the live slots, with folds forced early (minTail 0), writes and
+ * whole rebuilds (a bulk load's end) in between; tails and folds sorted with the comparator or
+ * natively (nativeFrom 0).
+ */
 describe('SortedOrder', () => {
   it('walks the live slots in (value, id) order from any cursor, both directions, across folds', () => {
     fc.assert(
@@ -11,6 +16,7 @@ describe('SortedOrder', () => {
           fc.oneof(
             fc.record({ kind: fc.constant('add' as const), value: fc.integer({ min: 0, max: 6 }) }),
             fc.record({ kind: fc.constant('kill' as const), at: fc.nat() }),
+            fc.record({ kind: fc.constant('rebuild' as const) }),
             fc.record({
               kind: fc.constant('walk' as const),
               descending: fc.boolean(),
@@ -20,7 +26,8 @@ describe('SortedOrder', () => {
           ),
           { maxLength: 80 },
         ),
-        (steps) => {
+        fc.constantFrom(0, 256),
+        (steps, nativeFrom) => {
           const values: number[] = [];
           const ids: string[] = [];
           const alive: number[] = [];
@@ -29,6 +36,7 @@ describe('SortedOrder', () => {
             ids,
             () => Uint8Array.from(alive),
             0,
+            nativeFrom,
           );
           for (const step of steps) {
             if (step.kind === 'add') {
@@ -37,6 +45,9 @@ describe('SortedOrder', () => {
               alive.push(1);
             } else if (step.kind === 'kill') {
               if (values.length > 0) alive[step.at % values.length] = 0;
+            } else if (step.kind === 'rebuild') {
+              const live = Int32Array.from(values.map((_, s) => s).filter((s) => alive[s] === 1));
+              order.rebuild(values.length, live, rankIds(live, ids));
             } else {
               const live = values.map((_, s) => s).filter((s) => alive[s] === 1);
               const cmp = (a: number, b: number) =>

@@ -1,3 +1,5 @@
+import { rankIds, sortSlots } from './slot-sort.js';
+
 /**
  * A precomputed order of the slots by one column (value ascending, then id ascending; walked
  * backwards it is value descending, then id descending: the engine's `-publishedAt` and `-price`
@@ -8,13 +10,15 @@
  * valid: dead slots are skipped by the walk's membership test, and slots added since the last
  * build form a tail `[covered, size)` sorted on demand (small) and merged into the walk. The
  * tail is folded in (one linear merge, dead slots dropped) once it grows past a fraction of the
- * order.
+ * order. A bulk load orders every slot at once (`rebuild`, from the index's `finishBuild`), so
+ * no query pays the first fold of a million slots; lists of more than a few slots are sorted
+ * with native typed-array sorts (slot-sort.ts), never a comparator over the whole list.
  */
 export class SortedOrder {
   private sorted: Int32Array = new Int32Array(0);
   /** Slots below this are in `sorted` (when alive at the last build). */
   private covered = 0;
-  private tail = new Int32Array(0);
+  private tail: Int32Array = new Int32Array(0);
   private tailFor = -1;
 
   constructor(
@@ -23,6 +27,8 @@ export class SortedOrder {
     private readonly alive: () => Uint8Array,
     /** Tail length always tolerated before folding (tests fold early with 0). */
     private readonly minTail = 4096,
+    /** Slots from which a list is sorted natively (slot-sort.ts), not with the comparator. */
+    private readonly nativeFrom = 256,
   ) {}
 
   /** The folded order and the slots it covers (snapshot.ts; the array is replaced, never changed). */
@@ -63,19 +69,33 @@ export class SortedOrder {
     if (this.tailFor !== size) {
       const tail = new Int32Array(size - this.covered);
       for (let i = 0; i < tail.length; i += 1) tail[i] = this.covered + i;
-      tail.sort((a, b) => this.compare(a, b));
-      this.tail = tail;
+      this.tail = this.order(tail);
       this.tailFor = size;
     }
     return this.tail;
+  }
+
+  /** The slots (ascending) in (value, id) order: a comparator sort when few, native sorts else. */
+  private order(slots: Int32Array): Int32Array {
+    if (slots.length < this.nativeFrom) return slots.sort((a, b) => this.compare(a, b));
+    return sortSlots(slots, this.column(), rankIds(slots, this.ids));
+  }
+
+  /**
+   * Orders every live slot below `size` at once (the end of a bulk load, ADR 0022): `slots` are
+   * exactly those, ascending, and `ranks` their rankIds (shared by the index's orders).
+   */
+  rebuild(size: number, slots: Int32Array, ranks: Int32Array): void {
+    this.sorted = sortSlots(slots, this.column(), ranks);
+    this.covered = size;
+    this.tailFor = -1;
   }
 
   private fold(size: number): void {
     const alive = this.alive();
     const fresh: number[] = [];
     for (let s = this.covered; s < size; s += 1) if (alive[s] === 1) fresh.push(s);
-    const tail = Int32Array.from(fresh);
-    tail.sort((a, b) => this.compare(a, b));
+    const tail = this.order(Int32Array.from(fresh));
     const out = new Int32Array(this.sorted.length + tail.length);
     let i = 0;
     let j = 0;

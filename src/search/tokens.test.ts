@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isStopWord, words } from '../offers/text.js';
-import { forEachIndexWord, tokenHash } from './tokens.js';
+import { forEachIndexWord, forEachIndexWordId, tokenHash, WordIds } from './tokens.js';
 
 const indexWords = (text: string) => {
   const out: string[] = [];
@@ -72,5 +72,35 @@ describe('index words, memoised', () => {
     });
     expect(outer).toEqual(['red', 'chair', 'blue', 'table']);
     expect(inner).toEqual(Array.from({ length: 4 }, () => ['oak', 'desk']).flat());
+  });
+
+  it('give each index its own word ids, the same as a lookup per word, across clears of the memo', () => {
+    // Two indexes' dictionaries (ids handed out in order of first sight, from bases apart) fed
+    // alternately, a word common to both, more distinct words than the memo holds, and
+    // non-ASCII texts (the general path) between.
+    const dictionaries = [new Map<string, number>(), new Map<string, number>()];
+    const idOf = (d: Map<string, number>, base: number) => (w: string) => {
+      const id = d.get(w) ?? base + d.size;
+      d.set(w, id);
+      return id;
+    };
+    const ids = dictionaries.map((d, i) => new WordIds(idOf(d, i * 1_000_000)));
+    const distinct = Array.from({ length: 150_000 }, (_, i) => `w${i.toString(36)}x`);
+    for (let start = 0; start < distinct.length; start += 1000) {
+      const chunk = distinct.slice(start, start + 1000);
+      const which = (start / 1000) % 2;
+      const d = dictionaries[which] as Map<string, number>;
+      for (const text of [
+        `${chunk.join(' The ')} ${chunk[0]?.toUpperCase()} Sofa`,
+        `café ${chunk[1]} ${chunk[0]} sofa`,
+      ]) {
+        const got: number[] = [];
+        forEachIndexWordId(text, ids[which] as WordIds, (id) => got.push(id));
+        const expected = words(text)
+          .filter((w) => !isStopWord(w))
+          .map((w) => d.get(w));
+        expect(got).toEqual(expected);
+      }
+    }
   });
 });

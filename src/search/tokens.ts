@@ -11,7 +11,9 @@ import { isStopWord, words } from '../offers/text.js';
  * in a table of the words already seen, folded. A hit hands over the same string object every
  * time (its hash is cached, so the dictionary's lookup is cheap) and allocates nothing; a miss
  * slices, lower-cases and checks the stop words once, as before. The table is bounded: cleared
- * when half full, so an unusual text costs the plain path, never unbounded memory.
+ * when half full, so an unusual text costs the plain path, never unbounded memory. An index
+ * keeps its dictionary's word id per memo slot (`WordIds`), so building it costs no dictionary
+ * lookup per word either (ADR 0022).
  */
 const MAX_TOKEN_LENGTH = 64;
 
@@ -28,8 +30,9 @@ const stop = new Uint8Array(TABLE_SIZE);
 const hashes = new Int32Array(TABLE_SIZE);
 let entries = 0;
 
-/** Buffers of the words of a field being scanned, handed over once the text is known ASCII. */
-const spare: string[][] = [];
+/** Buffers of the memo slots of a field being scanned, handed over once the text is known ASCII. */
+const spare: number[][] = [];
+const spareWords: string[][] = [];
 
 /** FNV-1a over the folded character codes. */
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -42,30 +45,32 @@ export function tokenHash(word: string): number {
   return hash;
 }
 
-function lookup(text: string, start: number, end: number, hash: number): string | null {
+/** Times the table was cleared: a memo slot names the same word only within one generation. */
+let generation = 0;
+
+/** The memo slot of the folded word text[start, end), analysed and added when first seen. */
+function lookup(text: string, start: number, end: number, hash: number): number {
   let slot = hash & MASK;
   const length = end - start;
   for (;;) {
     const key = keys[slot];
     if (key === undefined) break;
-    if (hashes[slot] === hash && key.length === length && sameFolded(key, text, start)) {
-      return stop[slot] === 1 ? null : key;
-    }
+    if (hashes[slot] === hash && key.length === length && sameFolded(key, text, start)) return slot;
     slot = (slot + 1) & MASK;
   }
   // First sight of this word (since the last clear): analyse it as the plain path does.
   const word = text.slice(start, end).toLowerCase();
-  const isStop = isStopWord(word);
   if (entries >= TABLE_LIMIT) {
     keys = new Array(TABLE_SIZE);
     entries = 0;
+    generation += 1;
     slot = hash & MASK;
   }
   keys[slot] = word;
   hashes[slot] = hash;
-  stop[slot] = isStop ? 1 : 0;
+  stop[slot] = isStopWord(word) ? 1 : 0;
   entries += 1;
-  return isStop ? null : word;
+  return slot;
 }
 
 /** True when `key` (folded) equals text[start, start + key.length) once lower-cased (ASCII). */
@@ -78,21 +83,20 @@ function sameFolded(key: string, text: string, start: number): boolean {
   return true;
 }
 
-export function forEachIndexWord(text: string, visit: (word: string) => void): void {
+/**
+ * The memo slots of the text's index words, in order, into `out`; false when the text is not
+ * ASCII or the table was cleared meanwhile (then the slots are not to be used: the general path
+ * analyses the text).
+ */
+function scan(text: string, out: number[]): boolean {
   const n = text.length;
-  // A buffer of its own per call (reused): a `visit` may analyse another text meanwhile.
-  const pending = spare.pop() ?? [];
-  pending.length = 0;
+  const from = generation;
+  out.length = 0;
   let start = -1;
   let hash = FNV_OFFSET;
   for (let i = 0; i <= n; i += 1) {
     let c = i < n ? text.charCodeAt(i) : 32;
-    if (c > 127) {
-      // Not ASCII: nothing was handed over yet, the general path analyses the whole text.
-      spare.push(pending);
-      general(text, visit);
-      return;
-    }
+    if (c > 127) return false;
     if (c >= 65 && c <= 90) c += 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
       if (start < 0) {
@@ -104,13 +108,62 @@ export function forEachIndexWord(text: string, visit: (word: string) => void): v
     }
     if (start >= 0) {
       if (i - start <= MAX_TOKEN_LENGTH) {
-        const word = lookup(text, start, i, hash);
-        if (word !== null) pending.push(word);
+        const slot = lookup(text, start, i, hash);
+        if (stop[slot] === 0) out.push(slot);
       }
       start = -1;
     }
   }
-  for (let k = 0; k < pending.length; k += 1) visit(pending[k] as string);
+  return generation === from;
+}
+
+export function forEachIndexWord(text: string, visit: (word: string) => void): void {
+  // Buffers of their own per call (reused): a `visit` may analyse another text meanwhile, and
+  // the words are taken out of the memo before any visit (one may clear it).
+  const pending = spare.pop() ?? [];
+  const found = spareWords.pop() ?? [];
+  found.length = 0;
+  if (scan(text, pending)) {
+    for (let k = 0; k < pending.length; k += 1) found.push(keys[pending[k] as number] as string);
+    for (let k = 0; k < found.length; k += 1) visit(found[k] as string);
+  } else general(text, visit);
+  spare.push(pending);
+  spareWords.push(found);
+}
+
+/**
+ * One dictionary's word ids by memo slot (each index has its own; the memo is shared), so a
+ * word seen before costs no lookup in the dictionary. Reset when the memo is cleared.
+ */
+export class WordIds {
+  private readonly ids = new Int32Array(TABLE_SIZE).fill(-1);
+  private generation = generation;
+
+  constructor(readonly wordId: (word: string) => number) {}
+
+  /** The id of the word in memo slot `slot` (of the current generation). */
+  at(slot: number): number {
+    if (this.generation !== generation) {
+      this.ids.fill(-1);
+      this.generation = generation;
+    }
+    let id = this.ids[slot] as number;
+    if (id < 0) {
+      id = this.wordId(keys[slot] as string);
+      this.ids[slot] = id;
+    }
+    return id;
+  }
+}
+
+/** `forEachIndexWord` as word ids of `ids`' dictionary. */
+export function forEachIndexWordId(text: string, ids: WordIds, visit: (id: number) => void): void {
+  const pending = spare.pop() ?? [];
+  if (scan(text, pending)) {
+    // Every id taken before any visit (as above).
+    for (let k = 0; k < pending.length; k += 1) pending[k] = ids.at(pending[k] as number);
+    for (let k = 0; k < pending.length; k += 1) visit(pending[k] as number);
+  } else general(text, (word) => visit(ids.wordId(word)));
   spare.push(pending);
 }
 

@@ -118,6 +118,30 @@ for (const { dialect, available } of backends()) {
       expect(live.applied).toBe(await store.changeSeq('testing'));
     });
 
+    it('finishes the build once, after every row and the changes made meanwhile, before ready', async () => {
+      const store = createOfferStore(database.db);
+      const naive = createNaiveIndex();
+      const finished: Array<{ size: number; ready: boolean }> = [];
+      const live = createLiveIndex({
+        environment: 'testing',
+        store,
+        createIndex: () => ({
+          ...naive,
+          get size() {
+            return naive.size;
+          },
+          finishBuild: () => finished.push({ size: naive.size, ready: live.ready }),
+        }),
+        logger: quietLogger(),
+        pageSize: 6,
+      });
+      await live.build();
+      expect(finished).toEqual([{ size: await store.count('testing'), ready: false }]);
+      await store.upsertMany('testing', [...generateOffers({ count: 2, seed: 40, startIndex: 7000 })], NOW);
+      await live.catchUp();
+      expect(finished).toHaveLength(1);
+    });
+
     it('serves its own writes at once and says not ready until built', async () => {
       const config = loadConfig({ RATE_LIMITING: 'false' });
       const naive = createNaiveIndex();
