@@ -73,6 +73,7 @@ export function openPostgres(url: string, options: { poolMax: number }): Databas
   return {
     ...base,
     getByKey: base.get,
+    allByKeys: base.all,
     description: safeUrl.toString(),
     transaction: async <T>(fn: (tx: Queryable) => Promise<T>) => {
       const client = await guarded(() => pool.connect());

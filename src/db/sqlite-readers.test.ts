@@ -50,6 +50,26 @@ describe('SQLite read workers', () => {
     }
   });
 
+  it('allByKeys reads a page of rows by key on the main thread, read-only, seeing every committed write', async () => {
+    const db = openSqlite(path.join(dir, 'm.db'), { readWorkers: 1 });
+    try {
+      await db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, v INTEGER)');
+      await db.run("INSERT INTO t (id, v) VALUES ('a', 1), ('b', 2)");
+      const page = 'SELECT id, v FROM t WHERE id IN (?, ?, ?) ORDER BY id';
+      expect(await db.allByKeys(page, ['a', 'b', 'x'])).toEqual([
+        { id: 'a', v: 1 },
+        { id: 'b', v: 2 },
+      ]);
+      await db.run("UPDATE t SET v = 3 WHERE id = 'b'");
+      expect(await db.allByKeys(page, ['b', 'y', 'z'])).toEqual([{ id: 'b', v: 3 }]);
+      await expect(db.allByKeys("INSERT INTO t (id, v) VALUES ('c', 3) RETURNING v")).rejects.toMatchObject({
+        code: 'SQLITE_READONLY',
+      });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('give every read connection the page cache asked for (SQLITE_CACHE_MB), the workers and the main thread', async () => {
     const db = openSqlite(path.join(dir, 'c.db'), { readWorkers: 2, readCacheMb: 64 });
     try {

@@ -48,6 +48,7 @@ export function openSqlite(
     all: readSide.all,
     get: readSide.get,
     getByKey: mainThreadReads.get,
+    allByKeys: mainThreadReads.all,
     allInline: mainThreadReads.all,
     run: (sql, params) => exclusive(() => writeSide.run(sql, params)),
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>

@@ -180,7 +180,8 @@ export function createOfferStore(db: Database): OfferStore {
       const byId = new Map<string, OfferRow>();
       for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
         const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
-        const rows = await db.all<OfferRow>(
+        // By primary key, a page at most: on the main thread's connection (Database.allByKeys).
+        const rows = await db.allByKeys<OfferRow>(
           `SELECT ${OFFER_READ_COLUMNS} FROM offers o WHERE o.environment = ? AND o.id IN (${chunk.map(() => '?').join(', ')})`,
           [environment, ...chunk],
         );
