@@ -22,8 +22,16 @@ const WORDS = ['lamp', 'lamps', 'lanp', 'lampshade', 'table', 'desk', 'oak', 'vi
 const VALUES = Array.from({ length: 26 }, (_, i) => `v${String.fromCharCode(97 + i)}`);
 
 const TUNINGS: Array<Partial<Tuning>> = [
-  { facetPassBelow: 0, walkCost: 0, rangeSliceCost: 0, rankWalkCost: 0 },
-  { facetPassBelow: 8, walkCost: 1, rangeSliceCost: 1, rankWalkCost: 0.1 },
+  {
+    facetPassBelow: 0,
+    facetPassValues: Number.POSITIVE_INFINITY,
+    walkCost: 0,
+    rangeSliceCost: 0,
+    rankWalkCost: 0,
+  },
+  // Sparse matches: a pass for the one-value columns (26 values ≥ 16), AND-cardinalities for
+  // the tags (about two an offer: 26 < 16 × 2).
+  { facetPassBelow: 8, facetPassValues: 16, walkCost: 1, rangeSliceCost: 1, rankWalkCost: 0.1 },
   {
     facetPassBelow: Number.POSITIVE_INFINITY,
     walkCost: Number.POSITIVE_INFINITY,

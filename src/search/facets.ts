@@ -5,65 +5,67 @@ import { type Bits, countValues, membersOf } from './slot-sets.js';
 
 /**
  * A query's facets (ADR 0019): exact counts over every match, the top FACET_TOP values of each
- * requested column; one AND-cardinality per value, or one pass over the matches when few.
+ * requested column. Each column is counted the cheaper of two exact ways, chosen per column:
+ *
+ * - one AND-cardinality per value: about constant once the matches are dense (CRoaring bitset
+ *   containers, over 4 096 of a block of 65 536 slots), but between two sparse (array)
+ *   containers a merge, so its cost grows with the matches × the column's values;
+ * - a pass over the matches reading the column: grows with the matches × values per offer.
+ *
+ * So: a pass for few matches (`facetPassBelow`), or while the matches are sparse for a column
+ * of many values per value an offer holds (`facetPassValues`); else the AND-cardinalities.
  */
 
 const FACET_TOP = 20;
+/** A CRoaring container holds 2^16 slots; above this many members it is a bitset. */
+const BLOCK = 65_536;
+const SPARSE_BELOW = 4_096;
 
-/** Exact counts: one AND-cardinality per value, or one pass over the matches when they are few. */
 export function facetsOf(ix: Index, bits: Bits, names: readonly FacetName[]): Facets {
-  if (names.length === 0) return {};
-  if (bits.size < ix.tuning.facetPassBelow) return passFacets(ix, membersOf(bits, ix.matchBuffer), names);
   const out: Facets = {};
-  for (const name of names) out[name] = topValues(countValues(bits, ix.sets[name]), ix.tables[name].values);
+  if (names.length === 0) return out;
+  const n = bits.size;
+  const blocks = Math.max(1, Math.ceil(ix.ids.length / BLOCK));
+  const sparse = n < SPARSE_BELOW * blocks;
+  let members: Int32Array | null = null;
+  for (const name of names) {
+    const values = ix.tables[name].values.length;
+    const perOffer = name === 'tag' ? Math.max(1, ix.tagIds.length / Math.max(1, ix.ids.length)) : 1;
+    const pass = n < ix.tuning.facetPassBelow || (sparse && values >= ix.tuning.facetPassValues * perOffer);
+    let counts: Int32Array;
+    if (pass) {
+      members ??= membersOf(bits, ix.matchBuffer);
+      counts = name === 'tag' ? passTags(ix, members) : passColumn(ix[name].data, values, members);
+    } else counts = countValues(bits, ix.sets[name]);
+    out[name] = topValues(counts, ix.tables[name].values);
+  }
   return out;
 }
 
-/** Every requested facet counted in one pass over the matches (local arrays, no per-match allocation). */
-function passFacets(ix: Index, matches: Int32Array, names: readonly FacetName[]): Facets {
-  const counter = (wanted: FacetName, size: number) => (names.includes(wanted) ? new Int32Array(size) : null);
-  const categoryCounts = counter('category', ix.categories.values.length);
-  const cityCounts = counter('city', ix.cities.values.length);
-  const countryCounts = counter('country', ix.countries.values.length);
-  const tagCounts = counter('tag', ix.tags.values.length);
-  if (categoryCounts || cityCounts || countryCounts || tagCounts) {
-    const category = ix.category.data;
-    const city = ix.city.data;
-    const country = ix.country.data;
-    const offsets = ix.tagOffsets.data;
-    const tagIds = ix.tagIds.data;
-    const count = matches.length;
-    for (let i = 0; i < count; i += 1) {
-      const slot = matches[i] as number;
-      if (categoryCounts !== null) {
-        const v = category[slot] as number;
-        categoryCounts[v] = (categoryCounts[v] as number) + 1;
-      }
-      if (cityCounts !== null) {
-        const v = city[slot] as number;
-        cityCounts[v] = (cityCounts[v] as number) + 1;
-      }
-      if (countryCounts !== null) {
-        const v = country[slot] as number;
-        countryCounts[v] = (countryCounts[v] as number) + 1;
-      }
-      if (tagCounts !== null) {
-        const to = offsets[slot + 1] as number;
-        for (let p = offsets[slot] as number; p < to; p += 1) {
-          const t = tagIds[p] as number;
-          tagCounts[t] = (tagCounts[t] as number) + 1;
-        }
-      }
+/** Counts per value id of a one-value column (category, city, country) over the matches. */
+function passColumn(column: Int32Array, values: number, matches: Int32Array): Int32Array {
+  const counts = new Int32Array(values);
+  for (let i = 0; i < matches.length; i += 1) {
+    const v = column[matches[i] as number] as number;
+    counts[v] = (counts[v] as number) + 1;
+  }
+  return counts;
+}
+
+/** Counts per tag id over the matches (an offer's tags are distinct). */
+function passTags(ix: Index, matches: Int32Array): Int32Array {
+  const counts = new Int32Array(ix.tags.values.length);
+  const offsets = ix.tagOffsets.data;
+  const tagIds = ix.tagIds.data;
+  for (let i = 0; i < matches.length; i += 1) {
+    const slot = matches[i] as number;
+    const to = offsets[slot + 1] as number;
+    for (let p = offsets[slot] as number; p < to; p += 1) {
+      const t = tagIds[p] as number;
+      counts[t] = (counts[t] as number) + 1;
     }
   }
-  const out: Facets = {};
-  for (const name of names) {
-    if (name === 'category') out.category = topValues(categoryCounts as Int32Array, ix.categories.values);
-    else if (name === 'city') out.city = topValues(cityCounts as Int32Array, ix.cities.values);
-    else if (name === 'country') out.country = topValues(countryCounts as Int32Array, ix.countries.values);
-    else out.tag = topValues(tagCounts as Int32Array, ix.tags.values);
-  }
-  return out;
+  return counts;
 }
 
 export function emptyFacets(names: readonly FacetName[]): Facets {

@@ -54,7 +54,16 @@ class World {
  */
 const TUNINGS: Array<[string, Partial<Tuning>]> = [
   ['default switch points', {}],
-  ['bitmaps and walks everywhere', { facetPassBelow: 0, walkCost: 0, rangeSliceCost: 0, rankWalkCost: 0 }],
+  [
+    'bitmaps and walks everywhere',
+    {
+      facetPassBelow: 0,
+      facetPassValues: Number.POSITIVE_INFINITY,
+      walkCost: 0,
+      rangeSliceCost: 0,
+      rankWalkCost: 0,
+    },
+  ],
   [
     'passes and selections everywhere',
     {

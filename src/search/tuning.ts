@@ -6,6 +6,13 @@ export interface Tuning {
   /** Facets by one pass over the matches below this many matches, by AND-cardinalities above. */
   facetPassBelow: number;
   /**
+   * While the matches are sparse (CRoaring array containers), a column is counted by a pass
+   * when its values ≥ this × the values an offer holds (1; tags: their mean per offer): an
+   * AND-cardinality between sparse sets is a merge, so that way costs matches × values.
+   * Infinity: never.
+   */
+  facetPassValues: number;
+  /**
    * Cost of reading one slot of a precomputed order (membership test included) against selecting
    * among one match: a page is walked when the walk's expected length × this ≤ the matches.
    * 0: always walk; Infinity: never.
@@ -25,6 +32,7 @@ export interface Tuning {
 
 export const DEFAULT_TUNING: Tuning = {
   facetPassBelow: 4096,
+  facetPassValues: 20,
   walkCost: 4,
   rangeSliceCost: 1,
   rankWalkCost: 0.3,
