@@ -81,8 +81,11 @@ export function bucketPage(
 export interface ScanSource {
   /** The packed rank of one match (reads its words). */
   rankOf(slot: number): number;
-  /** The least packed rank a match of `typos` typos can have. */
-  floor(typos: number): number;
+  /**
+   * A lower bound of the packed ranks of `members` (all of `typos` typos): the tighter, the
+   * sooner a walk can stop; one no member reaches makes every walk run out and rank them all.
+   */
+  floor(typos: number, members: Bits): number;
   /** The typo count of a packed rank. */
   typosOf(rank: number): number;
   published: Float64Array;
@@ -182,7 +185,7 @@ export function scanPage(
       top[at] = { slot, rank };
     };
     const expected = (need * source.size) / n;
-    const floor = source.floor(t);
+    const floor = source.floor(t, members);
     const walked =
       expected * source.walkCost <= n &&
       source.walkNewest(
@@ -191,7 +194,8 @@ export function scanPage(
           offer(slot, source.rankOf(slot));
           return top.length === need && (top[need - 1] as { rank: number }).rank === floor;
         },
-        8 * expected + 1024,
+        // A walk that has not found the page by then has cost what ranking every member costs.
+        Math.min(8 * expected + 1024, n / source.walkCost),
       );
     if (!walked) {
       top.length = 0;

@@ -35,9 +35,10 @@ export function relevancePage(
   const stemBits = ix.stemBits;
   for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
   const pairs = Math.max(0, plan.units.length - 1);
+  const floor = rankFloor(ix, plan);
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
-    floor: (typos) => packRank(typos, pairs, 0, 0),
+    floor: (typos, members) => floor(typos, pairs, members),
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
     ids: ix.ids,
@@ -56,6 +57,27 @@ export function relevancePage(
   });
   for (const s of plan.unitsOfStem.keys()) stemBits[s] = 0;
   return page;
+}
+
+/**
+ * The least rank members of a typo class can have, from bitmaps: proximity at its least (each
+ * pair adjacent), the title holding every unit unless no member's does, and a unit exact unless
+ * no member holds its typed word (never, for a word no offer has: a typo, a prefix being typed).
+ */
+function rankFloor(ix: Index, plan: Plan) {
+  let titleAll: Bits | null = null;
+  const exact = plan.units.map((u) =>
+    u.wordId >= 0 && (ix.dict.wordDocs.data[u.wordId] as number) > 0 ? ix.sets.word.get(u.wordId) : null,
+  );
+  return (typos: number, pairs: number, members: Bits): number => {
+    titleAll ??= plan.units
+      .map((u) => stemsSet(ix, u.costs.keys(), 'title'))
+      .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
+    let inexact = 0;
+    for (const set of exact) if (set === null || !members.intersects(set)) inexact += 1;
+    const attribute = titleAll === null || members.intersects(titleAll) ? 0 : 1;
+    return packRank(typos, pairs, attribute, inexact);
+  };
 }
 
 /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */

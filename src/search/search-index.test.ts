@@ -84,6 +84,35 @@ describe('relevance rules, each breaking the ties of the one before', () => {
   });
 });
 
+describe('a relevance page of several words, walked newest first', () => {
+  // Forty newer matches that all share one rank, one older match that outranks them: the walk
+  // through the newest may stop early only at a rank no older match can beat (relevance.ts
+  // rankFloor), so stopping after the first page of newer ones would miss the older one.
+  const newer = (title: string, description: string) =>
+    Array.from({ length: 40 }, (_, i) => doc(`${title} ${i}`, description, i));
+
+  it('finds the one older match with every word in the title among forty newer with them in the description', () => {
+    const docs = [...newer('Item', 'good condition'), doc('Good condition sofa', '', 90)];
+    expect(titles(docs, 'good condition ')[0]).toBe('Good condition sofa');
+  });
+
+  it('finds the one older match with the typed word itself among forty newer with its stem only', () => {
+    const docs = [...newer('Good chair', ''), doc('Good chairs', '', 90)];
+    expect(titles(docs, 'good chairs ')[0]).toBe('Good chairs');
+  });
+
+  it('ranks a typo or a prefix, which no offer holds as typed, newest first among equal ranks', () => {
+    const docs = [...newer('Good condition', ''), doc('Old', 'good condition', 90)];
+    const index = createSearchIndex();
+    for (const d of docs) index.upsert(d);
+    for (const q of ['good conditon ', 'good condi']) {
+      const page = index.search(query(q, { limit: 5 }), []);
+      expect(page.ids).toEqual(docs.slice(0, 5).map((d) => d.id));
+      expect(page.total).toBe(41);
+    }
+  });
+});
+
 describe('typo tolerance', () => {
   it('corrects the last word while it is typed: chiars finds chairs', () => {
     expect(titles([doc('Four dining chairs'), doc('Sofa')], 'chiars')).toEqual(['Four dining chairs']);
