@@ -241,6 +241,8 @@ export function createDeps(
     store: offerStore,
     createIndex: options.createSearchIndex ?? createSearchIndex,
     logger,
+    // The queries' clock: warmed for another `now`, the first query would rebuild the expiry set.
+    now: () => clock.now(),
     // ADR 0022: the start-up read in a worker of its own (not for a database handed in: tests).
     reader:
       config.searchStartWorker && !options.db

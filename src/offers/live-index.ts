@@ -84,7 +84,7 @@ export function createLiveIndex(deps: {
   reader?: IndexReader;
   /** Snapshots of the index on disk (ADR 0024); absent: every start is a full build. */
   snapshots?: IndexSnapshots;
-  /** Milliseconds now (the snapshot interval; tests inject a clock). */
+  /** Milliseconds now (the warm-up's and the snapshot interval's; tests inject a clock). */
   now?: () => number;
   /** When a snapshot is written again after writes (default: the constants above; tests lower it). */
   snapshotAfter?: { writes: number; share: number; intervalMs: number };
@@ -337,6 +337,8 @@ export function createLiveIndexes(deps: {
   logger: Logger;
   reader?: IndexReader;
   snapshots?: IndexSnapshots;
+  /** Milliseconds now: the service's clock, so the warm-up prepares for the queries' `now`. */
+  now?: () => number;
 }): LiveIndexes {
   const live = new Map<Environment, LiveIndex>();
   return {

@@ -145,12 +145,14 @@ for (const { dialect, available } of backends()) {
     it('serves its own writes at once and says not ready until built', async () => {
       const config = loadConfig({ RATE_LIMITING: 'false' });
       const naive = createNaiveIndex();
+      const warmedAt: number[] = [];
       const deps: Deps = createDeps(config, {
         clock: new ManualClock(NOW),
         logger: quietLogger(),
         db: database.db,
         masterSecret: Buffer.alloc(32, 7),
-        createSearchIndex: () => naive,
+        // Not a spread copy: the stand-in's `version` and `size` are getters.
+        createSearchIndex: () => Object.assign(naive, { warm: (now: number) => void warmedAt.push(now) }),
       });
       await migrate(deps.db);
       const app = await buildApp(deps, 'testing');
@@ -160,6 +162,8 @@ for (const { dialect, available } of backends()) {
         expect(before.headers['retry-after']).toBe('1');
         await deps.searchIndexes?.start(['testing'], 1000);
         expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+        // Warmed for the service's clock, the one its queries are asked at.
+        expect(warmedAt).toEqual([NOW]);
         const mine = [...generateOffers({ count: 1, seed: 30, startIndex: 9000 })];
         await deps.offers.upsertMany('testing', mine);
         // No catch-up asked for: the write call applied it before returning.

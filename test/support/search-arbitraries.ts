@@ -5,8 +5,9 @@ import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
 
 /**
  * Random offers and queries for the engine's property tests (src/search/*.property.test.ts,
- * the snapshot round trip): a small vocabulary, so words collide, share stems and sit one or
- * two edits apart, and queries over every parameter and sort.
+ * the snapshot round trip) and, through HTTP, the service's (test/contract/
+ * search-engine.property.contract.test.ts): a small vocabulary, so words collide, share stems
+ * and sit one or two edits apart, and queries over every parameter and sort.
  */
 
 export const VOCABULARY = [
@@ -52,11 +53,12 @@ export const DAY = 86_400_000;
 export const NOW = T0 + 20 * DAY;
 
 /** Mostly absent: a filter present in every query would leave little to match. */
-function sometimes<T>(arb: fc.Arbitrary<T>, absent = 4): fc.Arbitrary<T | null> {
+export function sometimes<T>(arb: fc.Arbitrary<T>, absent = 4): fc.Arbitrary<T | null> {
   return fc.oneof({ arbitrary: fc.constant(null), weight: absent }, { arbitrary: arb, weight: 1 });
 }
 
-const text = (min: number, max: number) =>
+/** Words of the vocabulary, now and then a pair as it is. */
+export const textArb = (min: number, max: number): fc.Arbitrary<string> =>
   fc
     .array(fc.oneof({ arbitrary: fc.constantFrom(...VOCABULARY), weight: 4 }, fc.constantFrom(...PAIRS)), {
       minLength: min,
@@ -67,8 +69,8 @@ const text = (min: number, max: number) =>
 export const documentArb = (id: string): fc.Arbitrary<IndexDocument> =>
   fc
     .record({
-      title: text(1, 6),
-      description: text(0, 12),
+      title: textArb(1, 6),
+      description: textArb(0, 12),
       category: fc.constantFrom(...CATEGORIES),
       tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 3 }),
       place: fc.constantFrom(...CITIES),
