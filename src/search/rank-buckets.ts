@@ -101,6 +101,12 @@ export interface ScanSource {
   walkNewest(members: Bits, visit: (slot: number) => boolean, maxSteps: number): boolean;
   /** The members ascending (a scratch view: used before the next call). */
   members(bits: Bits): Int32Array;
+  /**
+   * Optional: a typo class cut into disjoint parts that cover it, each ranked on its own (with
+   * its own floor) and the pages merged: a part whose floor is out of the others' reach (say,
+   * the few members with every word in the title) no longer holds back the walk of the rest.
+   */
+  split?(members: Bits, need: number): Bits[];
 }
 
 /** The matches split by typo count (each unit's fewest edits, summed), fewest first. */
@@ -128,10 +134,11 @@ export function typoClasses(matches: Bits, units: readonly UnitSets[]): Bits[] {
 }
 
 /**
- * The first `k` matches after the cursor by the full relevance order, one typo class at a time.
- * A dense class is walked newest first, ranking each member from its words, until the page holds
- * `k` members of the least rank the class allows (nothing older can come before them); a sparse
- * one (or a walk that runs long) ranks every member and selects.
+ * The first `k` matches after the cursor by the full relevance order, one typo class at a time,
+ * each class in the parts `split` gives (all of it when absent). A dense part is walked newest
+ * first, ranking each member from its words, until the page holds `k` members of the least rank
+ * the part allows (nothing older can come before them); a sparse one (or a walk that runs long)
+ * ranks every member and selects. The parts' pages are merged.
  */
 export function scanPage(
   matches: Bits,
@@ -160,15 +167,10 @@ export function scanPage(
     if (p !== after.published) return p < after.published;
     return (ids[slot] as string) < after.id;
   };
-  const from = after === null ? 0 : source.typosOf(after.primary);
-  const classes = typoClasses(matches, units);
-  for (let t = from; t < classes.length && slots.length < k; t += 1) {
-    const members = classes[t] as Bits;
+  // The best `need` members of `members` after the cursor, in order.
+  const best = (members: Bits, t: number, need: number): Ranked[] => {
     const n = members.size;
-    if (n === 0) continue;
-    const need = k - slots.length;
-    // The best `need` seen so far after the cursor, in order.
-    const top: Array<{ slot: number; rank: number }> = [];
+    const top: Ranked[] = [];
     const offer = (slot: number, rank: number) => {
       if (!isAfter(rank, slot)) return;
       const last = top[need - 1];
@@ -186,26 +188,61 @@ export function scanPage(
     };
     const expected = (need * source.size) / n;
     const floor = source.floor(t, members);
+    // A walk that has not found the page by then has cost what ranking every member costs.
+    const maxSteps = Math.min(8 * expected + 1024, n / source.walkCost);
+    // Members the walk meets within maxSteps; the page is found once `need` of them rank at
+    // the floor. A walk whose members so far reach it too rarely for that is given up early.
+    const reachable = (maxSteps * n) / source.size;
+    let visited = 0;
+    let atFloor = 0;
+    let hopeless = false;
     const walked =
       expected * source.walkCost <= n &&
       source.walkNewest(
         members,
         (slot) => {
-          offer(slot, source.rankOf(slot));
-          return top.length === need && (top[need - 1] as { rank: number }).rank === floor;
+          const rank = source.rankOf(slot);
+          offer(slot, rank);
+          visited += 1;
+          if (rank === floor) atFloor += 1;
+          if (top.length === need && (top[need - 1] as Ranked).rank === floor) return true;
+          hopeless = visited >= 2 * need && atFloor * reachable < need * visited;
+          return hopeless;
         },
-        // A walk that has not found the page by then has cost what ranking every member costs.
-        Math.min(8 * expected + 1024, n / source.walkCost),
-      );
+        maxSteps,
+      ) &&
+      !hopeless;
     if (!walked) {
       top.length = 0;
       const all = source.members(members);
       for (let i = 0; i < all.length; i += 1) offer(all[i] as number, source.rankOf(all[i] as number));
     }
+    return top;
+  };
+  const from = after === null ? 0 : source.typosOf(after.primary);
+  const classes = typoClasses(matches, units);
+  for (let t = from; t < classes.length && slots.length < k; t += 1) {
+    const members = classes[t] as Bits;
+    if (members.size === 0) continue;
+    const need = k - slots.length;
+    const parts = source.split ? source.split(members, need) : [members];
+    const tops = parts.filter((part) => part.size > 0).map((part) => best(part, t, need));
+    const top =
+      tops.length === 1
+        ? (tops[0] as Ranked[])
+        : tops
+            .flat()
+            .sort((a, b) => compare(a.rank, a.slot, b.rank, b.slot))
+            .slice(0, need);
     for (const { slot, rank } of top) {
       slots.push(slot);
       ranks.push(rank);
     }
   }
   return { slots, ranks };
+}
+
+interface Ranked {
+  slot: number;
+  rank: number;
 }

@@ -5,7 +5,7 @@ import type { Plan, Unit } from './plan.js';
 import { type BucketPage, bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
 import { PROXIMITY_CAP } from './rules.js';
 import type { Index } from './search-index.js';
-import { type Bits, membersOf } from './slot-sets.js';
+import { and, andNot, type Bits, membersOf } from './slot-sets.js';
 import { type Position, selectPage } from './top-k.js';
 
 /**
@@ -38,7 +38,8 @@ export function relevancePage(
   const floor = rankFloor(ix, plan);
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
-    floor: (typos, members) => floor(typos, pairs, members),
+    floor: (typos, members) => floor.of(typos, pairs, members),
+    split: (members, need) => floor.split(members, need),
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
     ids: ix.ids,
@@ -60,23 +61,44 @@ export function relevancePage(
 }
 
 /**
- * The least rank members of a typo class can have, from bitmaps: proximity at its least (each
- * pair adjacent), the title holding every unit unless no member's does, and a unit exact unless
- * no member holds its typed word (never, for a word no offer has: a typo, a prefix being typed).
+ * The least rank members of a typo class can have, from bitmaps (`of`): proximity at its least
+ * (each pair adjacent), the title holding every unit unless no member's does, and a unit exact
+ * unless no member holds its typed word (never, for a word no offer has: a typo, a prefix being
+ * typed). `split` cuts a class into the members with every unit in the title and the rest, so
+ * that the few of the first kind do not keep the walk of the rest from stopping at its floor.
  */
 function rankFloor(ix: Index, plan: Plan) {
-  let titleAll: Bits | null = null;
+  let titled: Bits | null | undefined;
+  const titleAll = () => {
+    if (titled === undefined)
+      titled = plan.units
+        .map((u) => stemsSet(ix, u.costs.keys(), 'title'))
+        .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
+    return titled;
+  };
   const exact = plan.units.map((u) =>
     u.wordId >= 0 && (ix.dict.wordDocs.data[u.wordId] as number) > 0 ? ix.sets.word.get(u.wordId) : null,
   );
-  return (typos: number, pairs: number, members: Bits): number => {
-    titleAll ??= plan.units
-      .map((u) => stemsSet(ix, u.costs.keys(), 'title'))
-      .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
-    let inexact = 0;
-    for (const set of exact) if (set === null || !members.intersects(set)) inexact += 1;
-    const attribute = titleAll === null || members.intersects(titleAll) ? 0 : 1;
-    return packRank(typos, pairs, attribute, inexact);
+  return {
+    of(typos: number, pairs: number, members: Bits): number {
+      const title = titleAll();
+      let inexact = 0;
+      for (const set of exact) if (set === null || !members.intersects(set)) inexact += 1;
+      const attribute = title === null || members.intersects(title) ? 0 : 1;
+      return packRank(typos, pairs, attribute, inexact);
+    },
+    split(members: Bits, need: number): Bits[] {
+      const title = titleAll();
+      if (title === null) return [members];
+      const titled = and(members, title);
+      // Only when a walk of the whole class would meet too few of them within its budget to
+      // fill the page (the budget of scanPage's walks): else they fill it and the walk stops.
+      const n = members.size;
+      const size = ix.ids.length;
+      const budget = Math.min((8 * need * size) / n + 1024, n / ix.tuning.rankWalkCost);
+      if (titled.size === 0 || (need * size) / titled.size <= budget) return [members];
+      return [titled, andNot(members, title)];
+    },
   };
 }
 
