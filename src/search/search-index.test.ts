@@ -101,6 +101,15 @@ describe('a relevance page of several words, walked newest first', () => {
     expect(titles(docs, 'good chairs ')[0]).toBe('Good chairs');
   });
 
+  it('ranks every match when no match has the words together (a walk that cannot stop is given up)', () => {
+    const docs = [...newer('Item', 'good, fair and clean condition'), doc('Old', 'good clean condition', 90)];
+    const index = createSearchIndex();
+    for (const d of docs) index.upsert(d);
+    const page = index.search(query('good condition ', { limit: 3 }), []);
+    expect(page.ids[0]).toBe(docs[40]?.id);
+    expect(page.ids.slice(1)).toEqual(docs.slice(0, 2).map((d) => d.id));
+  });
+
   it('ranks a typo or a prefix, which no offer holds as typed, newest first among equal ranks', () => {
     const docs = [...newer('Good condition', ''), doc('Old', 'good condition', 90)];
     const index = createSearchIndex();
