@@ -10,6 +10,7 @@ import { createIndexSnapshots } from '../../src/offers/index-snapshots.js';
 import { createLiveIndex } from '../../src/offers/live-index.js';
 import { offerIdFor } from '../../src/offers/rows.js';
 import { generateOffers } from '../../src/offers/seed.js';
+import { createSnapshotMarks } from '../../src/offers/snapshot-marks.js';
 import { createOfferStore } from '../../src/offers/store-sql.js';
 import { createSearchIndex, type Index } from '../../src/search/search-index.js';
 import { captureIndex, writeIndex } from '../../src/search/snapshot.js';
@@ -165,6 +166,36 @@ for (const { dialect, available } of backends()) {
       const id = await identityOf(database.db);
       await other.db.run('UPDATE database_identity SET id = ? WHERE one = 1', [id]);
       await expectFullBuild(other.db, /ahead of the database/);
+    });
+
+    it('keeps the newest marks of each environment', async () => {
+      const db = await createTestDatabase(dialect);
+      try {
+        const marks = createSnapshotMarks(db.db, 3);
+        const add = (token: string, environment: 'testing' | 'production' = 'testing') =>
+          marks.add({ environment, token, applied: 7, createdAt: NOW });
+        await add('p1', 'production');
+        for (const token of ['t1', 't2', 't3', 't4', 't5']) await add(token);
+        const found = async (environment: 'testing' | 'production', token: string) =>
+          (await marks.find(environment, token)) !== null;
+        expect(await Promise.all(['t1', 't2', 't3', 't4', 't5'].map((t) => found('testing', t)))).toEqual([
+          false,
+          false,
+          true,
+          true,
+          true,
+        ]);
+        expect(await found('production', 'p1')).toBe(true);
+        expect(await found('production', 't5')).toBe(false);
+        expect(await marks.find('testing', 't5')).toEqual({
+          environment: 'testing',
+          token: 't5',
+          applied: 7,
+          createdAt: NOW,
+        });
+      } finally {
+        await db.drop();
+      }
     });
 
     it('builds from the database when the text analysis changed or the file is damaged', async () => {
