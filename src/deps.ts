@@ -41,6 +41,7 @@ import { createIndexSnapshots } from './offers/index-snapshots.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
 import { createSearchCache } from './offers/search-cache.js';
 import { createOfferService, type OfferService, type SearchAnswer } from './offers/service.js';
+import { createSnapshotMarks } from './offers/snapshot-marks.js';
 import { createOfferStore } from './offers/store-sql.js';
 import { createOperatorService, type OperatorService } from './operators/service.js';
 import { createOperatorStore } from './operators/store.js';
@@ -262,6 +263,7 @@ export function createDeps(
               if (!row) throw new Error('the database has no identity (migration 80 not applied)');
               return row.id;
             },
+            marks: createSnapshotMarks(db),
             logger,
           })
         : undefined,

@@ -1,17 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
 import type { Index, Tuning } from '../search/search-index.js';
 import { captureIndex, readIndex, writeIndex } from '../search/snapshot.js';
-import { headerProblem, type SnapshotHeader, snapshotHeader } from '../search/snapshot-header.js';
+import {
+  headerProblem,
+  markProblem,
+  type SnapshotHeader,
+  snapshotHeader,
+} from '../search/snapshot-header.js';
 import { openSnapshot, writeAtomically } from '../search/snapshot-io.js';
+import type { SnapshotMarks } from './snapshot-marks.js';
 
 /**
  * The search-index snapshots of a process (ADR 0024): one file per environment in
  * SEARCH_SNAPSHOT_DIR, loaded at start when it was taken from this database at a change
- * sequence the database has reached, written after a full build, after many changes and at
- * shutdown. Any problem is a warning and a full build, never a failed start.
+ * sequence the database has reached and its mark is in the database (it is of this database's
+ * own history, not of a timeline a restored backup discarded), written after a full build, after
+ * many changes and at shutdown. Any problem is a warning and a full build, never a failed start.
  */
 export interface IndexSnapshots {
   /** The environment's snapshot as an index at its sequence, or null (why: logged). */
@@ -22,7 +30,8 @@ export interface IndexSnapshots {
   ): Promise<{ index: Index; applied: number; header: SnapshotHeader } | null>;
   /**
    * Captures `index` at once (call it between catch-ups: `applied` must be what it reflects),
-   * then writes it. Never rejects: a failure is logged, the previous file stays.
+   * records its mark in the database, then writes it. Never rejects: a failure (of the mark too)
+   * is logged, the previous file stays.
    */
   save(environment: Environment, index: Index, applied: number): Promise<void>;
 }
@@ -34,9 +43,11 @@ export function createIndexSnapshots(deps: {
   dir: string;
   /** The database's identity (migration 80). */
   databaseId: () => Promise<string>;
+  /** The snapshots' marks in the database (migration 81). */
+  marks: SnapshotMarks;
   logger: Logger;
 }): IndexSnapshots {
-  const { dir, logger } = deps;
+  const { dir, marks, logger } = deps;
   const fileOf = (environment: Environment) => path.join(dir, `${environment}.snapshot`);
   let identity: Promise<string> | null = null;
   const databaseId = () => {
@@ -73,7 +84,9 @@ export function createIndexSnapshots(deps: {
           throw error;
         }
         const header = await opened.reader.json<SnapshotHeader>();
-        const problem = headerProblem(header, { environment, databaseId: await databaseId(), changeSeq });
+        const problem =
+          headerProblem(header, { environment, databaseId: await databaseId(), changeSeq }) ??
+          markProblem(header, (await marks.find(environment, header.mark))?.applied ?? null);
         if (problem !== null) {
           logger.warn(
             { environment, file, problem },
@@ -109,7 +122,10 @@ export function createIndexSnapshots(deps: {
       const started = performance.now();
       const file = fileOf(environment);
       try {
-        const header = snapshotHeader(capture, { environment, databaseId: await databaseId(), applied });
+        const of = { environment, databaseId: await databaseId(), applied, mark: randomUUID() };
+        // The mark first, committed: a file whose mark could not be written is never written.
+        await marks.add({ environment, token: of.mark, applied, createdAt: Date.now() });
+        const header = snapshotHeader(capture, of);
         const bytes = await writeAtomically(file, async (writer) => {
           await writer.json(header);
           await writeIndex(writer, index, capture);

@@ -5,9 +5,10 @@ import { forEachIndexWord } from './tokens.js';
 
 /**
  * A snapshot's header and the rules for using it (ADR 0024): the format, the byte order, the
- * analysis fingerprint, the environment, the database identity and the change sequence.
+ * analysis fingerprint, the environment, the database identity, the change sequence and the
+ * mark. Format 2 added the mark: a file of format 1 is refused (a full build writes a new one).
  */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 /** Text covering folding, stop words, stemming, prefixes, phrases and exclusions. */
 const PROBE = [
@@ -42,6 +43,8 @@ export interface SnapshotHeader {
   databaseId: string;
   /** The change sequence the index reflects. */
   applied: number;
+  /** The token of the snapshot's mark in the database (migration 81), committed before the file. */
+  mark: string;
   offers: number;
   slots: number;
   writtenAt: string;
@@ -64,14 +67,27 @@ export function headerProblem(
   return null;
 }
 
+/**
+ * Why a snapshot that passed `headerProblem` is not of this database's history: its mark (the
+ * `applied` recorded with its token, null when there is none) is missing, as in a backup restored
+ * from before it, or disagrees with the header.
+ */
+export function markProblem(header: SnapshotHeader, recorded: number | null): string | null {
+  if (recorded === null) return 'taken on another timeline of this database (a restored backup?)';
+  if (recorded !== header.applied) return `its mark records sequence ${recorded}, not ${header.applied}`;
+  return null;
+}
+
 export function snapshotHeader(
   capture: IndexCapture,
-  of: { environment: string; databaseId: string; applied: number },
+  of: { environment: string; databaseId: string; applied: number; mark?: string },
 ): SnapshotHeader {
   return {
     format: SNAPSHOT_FORMAT,
     fingerprint: analysisFingerprint(),
     littleEndian: LITTLE_ENDIAN,
+    // No mark (bench/snapshot.ts writes files outside a server): no database has it, never loaded.
+    mark: '',
     ...of,
     offers: capture.live,
     slots: capture.slots,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,17 +11,21 @@ import { createIndexSnapshots } from '../../src/offers/index-snapshots.js';
 import { createLiveIndex } from '../../src/offers/live-index.js';
 import { offerIdFor } from '../../src/offers/rows.js';
 import { generateOffers } from '../../src/offers/seed.js';
+import { createSnapshotMarks, type SnapshotMarks } from '../../src/offers/snapshot-marks.js';
 import { createOfferStore } from '../../src/offers/store-sql.js';
 import { createSearchIndex, type Index } from '../../src/search/search-index.js';
 import { captureIndex, writeIndex } from '../../src/search/snapshot.js';
+import type { SnapshotHeader } from '../../src/search/snapshot-header.js';
 import { MAGIC, writeAtomically } from '../../src/search/snapshot-io.js';
+import { DEFAULT_TUNING } from '../../src/search/tuning.js';
 import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { engineQuery } from '../support/engine-query.js';
 
 /**
  * ADR 0024 on both backends: a start from a snapshot finds the writes made after it; a snapshot
- * that is damaged, of another database, ahead of the database or of another text analysis is
- * ignored with a warning (a full build); a failed write leaves the previous file usable.
+ * that is damaged, of another database, ahead of the database, of another timeline of it (a
+ * restored backup: its mark is missing) or of another text analysis is ignored with a warning (a
+ * full build); a failed write leaves the previous file usable; no mark, no file.
  */
 const NOW = Date.UTC(2026, 10, 1);
 const offers = [...generateOffers({ count: 40, seed: 3 })];
@@ -40,21 +45,28 @@ function capturingLogger(lines: string[]) {
 const identityOf = async (db: Database) =>
   ((await db.get<{ id: string }>('SELECT id FROM database_identity WHERE one = 1')) as { id: string }).id;
 
+function snapshotsOf(db: Database, dir: string, lines: string[], marks = createSnapshotMarks(db)) {
+  const logger = capturingLogger(lines);
+  return {
+    logger,
+    snapshots: createIndexSnapshots({ dir, databaseId: () => identityOf(db), marks, logger }),
+  };
+}
+
 function start(
   db: Database,
   dir: string,
   lines: string[] = [],
   more: Partial<Parameters<typeof createLiveIndex>[0]> = {},
+  marks?: SnapshotMarks,
 ) {
-  const logger = capturingLogger(lines);
   return createLiveIndex({
     ...more,
     environment: 'testing',
     store: createOfferStore(db),
     createIndex: () => createSearchIndex(),
-    logger,
     pageSize: 7,
-    snapshots: createIndexSnapshots({ dir, databaseId: () => identityOf(db), logger }),
+    ...snapshotsOf(db, dir, lines, marks),
   });
 }
 
@@ -63,6 +75,13 @@ function allIds(index: Index): string[] {
   return (['active', 'expired', 'withdrawn'] as const).flatMap(
     (status) => index.search(engineQuery(NOW, { status, sort: 'price', limit: 10_000 }), []).ids,
   );
+}
+
+function headerOf(file: string): SnapshotHeader {
+  const bytes = fs.readFileSync(file);
+  const length = bytes.readUInt32LE(MAGIC.length);
+  const start = MAGIC.length + 8;
+  return JSON.parse(bytes.subarray(start, start + length).toString('utf8'));
 }
 
 /** The file with its header (first section) changed and its checksum made right again. */
@@ -106,6 +125,10 @@ for (const { dialect, available } of backends()) {
       await first.close();
       expect(lines.some((l) => l.includes('wrote snapshot'))).toBe(true);
       expect(fs.existsSync(file())).toBe(true);
+      const header = headerOf(file());
+      expect(await createSnapshotMarks(database.db).find('testing', header.mark)).toMatchObject({
+        applied: header.applied,
+      });
       const store = createOfferStore(database.db);
       const later = [...generateOffers({ count: 6, seed: 4, startIndex: 500 })];
       await store.upsertMany('testing', later, NOW + 2);
@@ -143,7 +166,8 @@ for (const { dialect, available } of backends()) {
       expect(fs.existsSync(file())).toBe(true);
     }
 
-    async function expectFullBuild(db: Database, problem: RegExp): Promise<void> {
+    /** The ids of the index a start built from the database, having refused the snapshot. */
+    async function expectFullBuild(db: Database, problem: RegExp): Promise<string[]> {
       const lines: string[] = [];
       const live = start(db, dir, lines);
       await live.build();
@@ -154,6 +178,7 @@ for (const { dialect, available } of backends()) {
       expect(warning).toBeDefined();
       expect(JSON.stringify(warning)).toMatch(problem);
       expect(allIds(live.index as Index).length).toBe(live.index.size);
+      return allIds(live.index as Index);
     }
 
     it('builds from the database when the snapshot is of another database', async () => {
@@ -165,6 +190,112 @@ for (const { dialect, available } of backends()) {
       const id = await identityOf(database.db);
       await other.db.run('UPDATE database_identity SET id = ? WHERE one = 1', [id]);
       await expectFullBuild(other.db, /ahead of the database/);
+    });
+
+    it('builds from the database when the snapshot is of a timeline a restored backup discarded', async () => {
+      const origin = await createTestDatabase(dialect);
+      const store = () => createOfferStore(origin.db);
+      await store().upsertMany('testing', offers.slice(0, 10), NOW);
+      const backup = await origin.copy(); // taken before the snapshot
+      try {
+        // Written after the backup: only the discarded timeline has them.
+        const lost = [...generateOffers({ count: 4, seed: 8, startIndex: 800 })];
+        await store().upsertMany('testing', lost, NOW + 1);
+        await rewrite(origin.db);
+        const { applied } = headerOf(file());
+        expect(applied).toBe(await store().changeSeq('testing'));
+
+        // The restore: same identity; its own writes carry its counter past the snapshot's.
+        const restored = createOfferStore(backup.db);
+        expect(await identityOf(backup.db)).toBe(await identityOf(origin.db));
+        const after = [...generateOffers({ count: 6, seed: 9, startIndex: 900 })];
+        for (const offer of after) await restored.upsertMany('testing', [offer], NOW + 2); // a write each
+        const changeSeq = await restored.changeSeq('testing');
+        expect(changeSeq).toBeGreaterThan(applied);
+
+        const lines: string[] = [];
+        const { snapshots } = snapshotsOf(backup.db, dir, lines);
+        expect(await snapshots.load('testing', changeSeq, DEFAULT_TUNING)).toBeNull();
+        expect(lines.join('')).toContain('taken on another timeline of this database (a restored backup?)');
+
+        const ids = await expectFullBuild(backup.db, /another timeline of this database/);
+        const idsOf = (list: typeof offers) => list.map((o) => offerIdFor('testing', o.externalId));
+        expect(ids.toSorted()).toEqual(idsOf([...offers.slice(0, 10), ...after]).toSorted());
+        for (const id of idsOf(lost)) expect(ids).not.toContain(id);
+      } finally {
+        await backup.drop();
+        await origin.drop();
+      }
+    });
+
+    it('builds from the database when the snapshot is of the format before marks or its mark disagrees', async () => {
+      await rewrite(database.db);
+      const { applied } = headerOf(file());
+      rewriteHeader(file(), { format: 1 });
+      await expectFullBuild(database.db, /format 1, not 2/);
+      await rewrite(database.db);
+      rewriteHeader(file(), { applied: applied - 1 });
+      await expectFullBuild(
+        database.db,
+        new RegExp(`its mark records sequence ${applied}, not ${applied - 1}`),
+      );
+      await rewrite(database.db);
+      rewriteHeader(file(), { mark: randomUUID() });
+      await expectFullBuild(database.db, /another timeline of this database/);
+    });
+
+    it('writes no snapshot when its mark cannot be recorded, and the start goes on', async () => {
+      const empty = fs.mkdtempSync(path.join(dir, 'no-mark-'));
+      const marks = createSnapshotMarks(database.db);
+      const lines: string[] = [];
+      const live = start(
+        database.db,
+        empty,
+        lines,
+        {},
+        {
+          add: () => Promise.reject(new Error('the database is read-only')),
+          find: marks.find,
+        },
+      );
+      await live.build();
+      await live.close();
+      expect(live.ready).toBe(true);
+      expect(live.index.size).toBeGreaterThan(0);
+      expect(fs.readdirSync(empty)).toEqual([]);
+      const warning = lines.map((l) => JSON.parse(l)).find((l) => l.level === 40);
+      expect(warning?.msg).toBe('search index: snapshot could not be written');
+      expect(JSON.stringify(warning)).toContain('the database is read-only');
+    });
+
+    it('keeps the newest marks of each environment', async () => {
+      const db = await createTestDatabase(dialect);
+      try {
+        const marks = createSnapshotMarks(db.db, 3);
+        const add = (token: string, environment: 'testing' | 'production' = 'testing') =>
+          marks.add({ environment, token, applied: 7, createdAt: NOW });
+        await add('p1', 'production');
+        for (const token of ['t1', 't2', 't3', 't4', 't5']) await add(token);
+        const found = async (environment: 'testing' | 'production', token: string) =>
+          (await marks.find(environment, token)) !== null;
+        expect(await Promise.all(['t1', 't2', 't3', 't4', 't5'].map((t) => found('testing', t)))).toEqual([
+          false,
+          false,
+          true,
+          true,
+          true,
+        ]);
+        expect(await found('production', 'p1')).toBe(true);
+        expect(await found('production', 't5')).toBe(false);
+        expect(await marks.find('testing', 't5')).toEqual({
+          environment: 'testing',
+          token: 't5',
+          applied: 7,
+          createdAt: NOW,
+        });
+      } finally {
+        await db.drop();
+      }
     });
 
     it('builds from the database when the text analysis changed or the file is damaged', async () => {
@@ -191,12 +322,7 @@ for (const { dialect, available } of backends()) {
       });
       await live.build();
       const written = () => lines.filter((l) => l.includes('wrote snapshot')).length;
-      const sequenceOnDisk = () => {
-        const bytes = fs.readFileSync(file());
-        const length = bytes.readUInt32LE(MAGIC.length);
-        const start = MAGIC.length + 8;
-        return JSON.parse(bytes.subarray(start, start + length).toString('utf8')).applied as number;
-      };
+      const sequenceOnDisk = () => headerOf(file()).applied;
       const more = (n: number, at: number) =>
         store.upsertMany('testing', [...generateOffers({ count: n, seed: at, startIndex: at })], NOW);
       await more(2, 700);

@@ -10,9 +10,15 @@ import { openSqlite } from '../../src/db/sqlite.js';
 import { randomBase62 } from '../../src/platform/ids.js';
 
 export interface TestDatabase {
-  db: Database;
+  /** The open database (PostgreSQL: `copy()` closes it and opens another: read it again after). */
+  readonly db: Database;
   /** Connection URL (PostgreSQL) or file (SQLite), for a second process or connection. */
   location: string;
+  /**
+   * A copy of the database as it is now, as a backup holds it (SQLite `VACUUM INTO`, PostgreSQL
+   * `CREATE DATABASE … TEMPLATE`): a database of its own, its identity included, with its own drop.
+   */
+  copy(): Promise<TestDatabase>;
   drop(): Promise<void>;
 }
 
@@ -29,42 +35,67 @@ export async function createTestDatabase(
   dialect: Dialect,
   options: { upTo?: number } = {},
 ): Promise<TestDatabase> {
-  if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-test-'));
-    const file = path.join(dir, 'vitrine.db');
-    // Reads go through a worker thread, as in `vitrine serve` (SQLITE_READ_WORKERS).
-    const db = openSqlite(file, { readWorkers: 1 });
-    await migrate(db, options);
-    return {
-      db,
-      location: file,
-      async drop() {
-        await db.close().catch(() => undefined);
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const adminUrl = inject('postgresAdminUrl');
-  if (!adminUrl) throw new Error('PostgreSQL is not available for this run');
-  const name = `vitrine_test_${randomBase62(10).toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = openPostgres(url.toString(), { poolMax: 5 });
-  await migrate(db, options);
+  const created = dialect === 'sqlite' ? await sqliteTestDatabase() : await postgresTestDatabase();
+  await migrate(created.db, options);
+  return created;
+}
+
+/** A temp file; `fill` writes it first (a copy). */
+async function sqliteTestDatabase(fill?: (file: string) => Promise<void>): Promise<TestDatabase> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-test-'));
+  const file = path.join(dir, 'vitrine.db');
+  await fill?.(file);
+  // Reads go through a worker thread, as in `vitrine serve` (SQLITE_READ_WORKERS).
+  const db = openSqlite(file, { readWorkers: 1 });
   return {
     db,
-    location: url.toString(),
+    location: file,
+    copy: () => sqliteTestDatabase((into) => db.exec(`VACUUM INTO '${into.replaceAll("'", "''")}'`)),
     async drop() {
       await db.close().catch(() => undefined);
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function asAdmin(sql: string): Promise<void> {
+  const adminUrl = inject('postgresAdminUrl');
+  if (!adminUrl) throw new Error('PostgreSQL is not available for this run');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A database this run creates (empty, or a copy of `template`, one this run created too). */
+async function postgresTestDatabase(template?: string): Promise<TestDatabase> {
+  const name = `vitrine_test_${randomBase62(10).toLowerCase()}`;
+  await asAdmin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  const url = new URL(inject('postgresAdminUrl') as string);
+  url.pathname = `/${name}`;
+  const open = () => openPostgres(url.toString(), { poolMax: 5 });
+  let db = open();
+  return {
+    get db() {
+      return db;
+    },
+    location: url.toString(),
+    async copy() {
+      // A template database must have no other connection while it is copied.
+      await db.close();
+      try {
+        return await postgresTestDatabase(name);
+      } finally {
+        db = open();
+      }
+    },
+    async drop() {
+      await db.close().catch(() => undefined);
       // Only the database this run created, never anything else.
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

@@ -7,6 +7,7 @@ import { oauthSchema } from './v60-oauth.js';
 import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
+import { snapshotMarksSchema } from './v81-snapshot-marks.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -212,5 +213,10 @@ CREATE TABLE api_key_usage (
     version: 80,
     name: 'the database has a stable random identity',
     sql: identitySchema('postgres'),
+  },
+  {
+    version: 81,
+    name: 'search-index snapshots are marked in the database they were taken from',
+    sql: snapshotMarksSchema('postgres'),
   },
 ];

@@ -5,7 +5,7 @@ import type { Dialect } from '../database.js';
  * migration runs. A search-index snapshot records the identity of the database it was taken
  * from and is only loaded against that database: another database (a copy, a fresh one under
  * the same DATA_DIR, another DATABASE_URL) gets a full build. A copy of a database keeps its
- * identity; a backup restored behind a snapshot is caught by the change sequence instead.
+ * identity; a restored backup is caught by the snapshot marks instead (migration 81).
  */
 export function identitySchema(dialect: Dialect): string {
   const randomId = dialect === 'postgres' ? 'gen_random_uuid()::text' : 'lower(hex(randomblob(16)))';
