@@ -133,13 +133,16 @@ async function readStrings(r: SectionReader, count: number, into: (value: string
 
 /**
  * Bitmaps in sections: [count][length of each, ABSENT for none][their portable serializations],
- * serialized into one reused block (a Buffer per bitmap would bring on full collections).
+ * serialized into one reused block (a Buffer per bitmap would bring on full collections). A list
+ * is one or more sections, none of them empty but the one section of an empty list, so that the
+ * reader, which knows the list's length, reads exactly the sections written.
  */
 async function writeBitmaps(w: SectionWriter, sets: Iterable<Bits | undefined>): Promise<void> {
   const block = Buffer.allocUnsafeSlow(BITMAP_BYTES_PER_SECTION);
   let used = 0;
   let lengths: number[] = [];
   let sliceStarted = performance.now();
+  let emitted = false;
   const emit = async (content: Uint8Array) => {
     const head = Buffer.alloc(4 * (lengths.length + 1));
     head.writeUInt32LE(lengths.length, 0);
@@ -150,6 +153,7 @@ async function writeBitmaps(w: SectionWriter, sets: Iterable<Bits | undefined>):
     lengths = [];
     used = 0;
     sliceStarted = performance.now();
+    emitted = true;
   };
   for (const set of sets) {
     if (set === undefined) lengths.push(ABSENT);
@@ -171,12 +175,14 @@ async function writeBitmaps(w: SectionWriter, sets: Iterable<Bits | undefined>):
     )
       await emit(block.subarray(0, used));
   }
-  await emit(block.subarray(0, used));
+  // Not an empty section after the last one (a slice's end can fall on the list's end).
+  if (lengths.length > 0 || !emitted) await emit(block.subarray(0, used));
 }
 
 async function readBitmaps(r: SectionReader, count: number, slots: number): Promise<Array<Bits | undefined>> {
   const out: Array<Bits | undefined> = [];
-  while (out.length < count) {
+  // At least one section: an empty list is written as one section of no bitmaps.
+  do {
     const section = await r.bytes();
     const n = section.readUInt32LE(0);
     let at = 4 * (n + 1);
@@ -193,7 +199,7 @@ async function readBitmaps(r: SectionReader, count: number, slots: number): Prom
       out.push(bits);
     }
     if (n === 0 && out.length < count) throw new SnapshotFormatError('snapshot bitmaps are short');
-  }
+  } while (out.length < count);
   if (out.length !== count) throw new SnapshotFormatError('snapshot holds more bitmaps than its count');
   return out;
 }

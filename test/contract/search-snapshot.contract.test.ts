@@ -25,7 +25,8 @@ import { engineQuery } from '../support/engine-query.js';
  * ADR 0024 on both backends: a start from a snapshot finds the writes made after it; a snapshot
  * that is damaged, of another database, ahead of the database, of another timeline of it (a
  * restored backup: its mark is missing) or of another text analysis is ignored with a warning (a
- * full build); a failed write leaves the previous file usable; no mark, no file.
+ * full build); a failed write leaves the previous file usable; no mark, no file; the snapshot of
+ * an environment without offers is loaded as any other.
  */
 const NOW = Date.UTC(2026, 10, 1);
 const offers = [...generateOffers({ count: 40, seed: 3 })];
@@ -155,6 +156,35 @@ for (const { dialect, available } of backends()) {
       ).ids;
       expect(withdrawn).toContain(offerIdFor('testing', changed.externalId));
       await Promise.all([second.close(), fresh.close()]);
+    });
+
+    it('starts from the snapshot of an environment without offers, without a warning', async () => {
+      const empty = await createTestDatabase(dialect);
+      const here = fs.mkdtempSync(path.join(dir, 'no-offers-'));
+      try {
+        const first = start(empty.db, here);
+        await first.build();
+        await first.close();
+        expect(fs.existsSync(path.join(here, 'testing.snapshot'))).toBe(true);
+
+        const lines: string[] = [];
+        const second = start(empty.db, here, lines);
+        await second.build();
+        const logged = lines.map((l) => JSON.parse(l));
+        expect(logged.filter((l) => l.level >= 40)).toEqual([]);
+        expect(logged.find((l) => l.msg === 'search index: loaded snapshot')).toMatchObject({
+          offers: 0,
+          caughtUp: 0,
+        });
+        expect(second.index.size).toBe(0);
+        // It keeps taking writes.
+        await createOfferStore(empty.db).upsertMany('testing', offers.slice(0, 3), NOW);
+        await second.catchUp();
+        expect(allIds(second.index as Index).length).toBe(3);
+        await second.close();
+      } finally {
+        await empty.drop();
+      }
     });
 
     /** A new snapshot of `db` (none before: a full build writes it). */
