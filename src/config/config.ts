@@ -86,13 +86,13 @@ export const CONFIG_SPEC = {
     'SQLITE_READ_WORKERS',
     '2',
     parseInteger(0, 16),
-    'SQLite only: worker threads running reads (searches) off the event loop, each with a read-only connection. 0 reads on the main thread.',
+    'SQLite only: worker threads running reads that may scan (listings, counts, portal and console pages) off the event loop, each with a read-only connection; reads by key (an API key, a search page of offers) stay on the event loop, where they take microseconds (ADR 0026). 0 reads everything on the main thread.',
   ),
   sqliteCacheMb: variable(
     'SQLITE_CACHE_MB',
     '256',
     parseInteger(2, 65_536),
-    'SQLite only: page cache of each read connection (each read worker has one), in MiB. Searches at a million offers touch hundreds of MB of index; from this cache they cost memory copies, from the operating system a system call or a disk read each (measured: 6x slower with the 2 MiB default).',
+    'SQLite only: page cache of each read connection (the one on the event loop and one per read worker), in MiB, filled only as pages are read. The rows of a search page are read by key on the event loop connection: from this cache they cost memory copies, from the operating system a system call or a disk read each.',
   ),
   redisUrl: variable(
     'REDIS_URL',
