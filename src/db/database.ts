@@ -19,14 +19,16 @@ export interface Database extends Queryable {
   /**
    * One row by primary key or unique index, nothing else (never a count, scan or search). On
    * SQLite it runs on the event loop's own read connection: a unique-index read takes a few
-   * microseconds, less than a round trip to a read worker (issue #3). On PostgreSQL it is `get`.
+   * microseconds, less than a round trip to a read worker (issue #3). On PostgreSQL it is a
+   * prepared statement, named after its text (a fixed text: see postgres.ts `preparedName`).
    */
   getByKey<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   /**
    * A bounded list of rows by primary key (a search page: at most a few hundred ids), nothing
    * else. On SQLite it runs on the event loop's own read connection, like `getByKey`: a page of
    * 20 rows by key takes tens of microseconds, a round trip to a read worker about a millisecond
-   * at p50 and five at p99 on a busy 2-core machine (issue 12). On PostgreSQL it is `all`.
+   * at p50 and five at p99 on a busy 2-core machine (issue 12). On PostgreSQL it is a prepared
+   * statement (as `getByKey`): pass a fixed text, with a list of keys as one array parameter.
    */
   allByKeys<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { boundedCache, STATEMENT_CACHE_SIZE } from './bounded-cache.js';
 import { type Database, DatabaseUnavailableError, type Queryable, type SqlValue } from './database.js';
@@ -41,6 +42,37 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Reads by key run as prepared statements, named after their text: each connection parses and
+ * plans one once, then only binds and executes it (20 rows by id at 1M: 0.26 against 0.44 ms
+ * p50). Their texts are a handful of fixed strings (ids travel as one array); past
+ * PREPARED_NAMES distinct texts a read goes unnamed, so a text built per call cannot grow every
+ * connection's statements without bound.
+ */
+const PREPARED_NAMES = 64;
+const preparedNames = new Map<string, string>();
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < PREPARED_NAMES) {
+    name = `vk_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
+/** `getByKey` and `allByKeys` on the pool: prepared, see preparedName. */
+function keyReads(pool: pg.Pool) {
+  const query = (sql: string, params: readonly SqlValue[] = []) => {
+    const text = toPg(sql);
+    return guarded(() => pool.query({ name: preparedName(text), text, values: [...params], types }));
+  };
+  return {
+    getByKey: async <T>(sql: string, params?: readonly SqlValue[]) =>
+      (await query(sql, params)).rows[0] as T | undefined,
+    allByKeys: async <T>(sql: string, params?: readonly SqlValue[]) => (await query(sql, params)).rows as T[],
+  };
+}
+
 function queryable(client: pg.Pool | pg.PoolClient): Queryable {
   const query = (sql: string, params: readonly SqlValue[] = []) =>
     guarded(() => client.query({ text: toPg(sql), values: [...params], types }));
@@ -72,8 +104,7 @@ export function openPostgres(url: string, options: { poolMax: number }): Databas
 
   return {
     ...base,
-    getByKey: base.get,
-    allByKeys: base.all,
+    ...keyReads(pool),
     description: safeUrl.toString(),
     transaction: async <T>(fn: (tx: Queryable) => Promise<T>) => {
       const client = await guarded(() => pool.connect());
