@@ -188,8 +188,7 @@ export function scanPage(
     };
     const expected = (need * source.size) / n;
     const floor = source.floor(t, members);
-    // A walk that has not found the page by then has cost what ranking every member costs.
-    const maxSteps = Math.min(8 * expected + 1024, n / source.walkCost);
+    const maxSteps = walkBudget(need, source.size, n, source.walkCost);
     // Members the walk meets within maxSteps; the page is found once `need` of them rank at
     // the floor. A walk whose members so far reach it too rarely for that is given up early.
     const reachable = (maxSteps * n) / source.size;
@@ -240,6 +239,14 @@ export function scanPage(
     }
   }
   return { slots, ranks };
+}
+
+/**
+ * The most slots a newest-first walk for `need` of `n` members (of `size` slots) may read: 8 ×
+ * its expected length, and never more than what ranking every member costs (steps × walkCost).
+ */
+export function walkBudget(need: number, size: number, n: number, walkCost: number): number {
+  return Math.min((8 * need * size) / n + 1024, n / walkCost);
 }
 
 interface Ranked {

@@ -2,7 +2,7 @@ import { packRank, unpackRank } from './cursor-keys.js';
 import { stemsSet, type UnitSets } from './match-set.js';
 import { phrasesInTitle } from './phrases.js';
 import type { Plan, Unit } from './plan.js';
-import { type BucketPage, bucketPage, type ClassPager, scanPage } from './rank-buckets.js';
+import { type BucketPage, bucketPage, type ClassPager, scanPage, walkBudget } from './rank-buckets.js';
 import { PROXIMITY_CAP } from './rules.js';
 import type { Index } from './search-index.js';
 import { and, andNot, type Bits, membersOf } from './slot-sets.js';
@@ -27,8 +27,7 @@ export function relevancePage(
 ): BucketPage {
   const unit = units[0];
   if (unit !== undefined && units.length === 1 && plan.phrases.length === 0) {
-    const own = plan.units[0]?.wordId ?? -1;
-    const exact = own >= 0 && (ix.dict.wordDocs.data[own] as number) > 0 ? ix.sets.word.get(own) : null;
+    const exact = exactSet(ix, plan.units[0] as Unit);
     const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
     return bucketPage(bits, unit, title, exact, after, k, ix.pager, (t, a, e) => packRank(t, 0, a, e));
   }
@@ -68,17 +67,16 @@ export function relevancePage(
  * that the few of the first kind do not keep the walk of the rest from stopping at its floor.
  */
 function rankFloor(ix: Index, plan: Plan) {
-  let titled: Bits | null | undefined;
+  // Offers with every unit in the title (null: no unit), built on first use.
+  let everyInTitle: Bits | null | undefined;
   const titleAll = () => {
-    if (titled === undefined)
-      titled = plan.units
+    if (everyInTitle === undefined)
+      everyInTitle = plan.units
         .map((u) => stemsSet(ix, u.costs.keys(), 'title'))
         .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
-    return titled;
+    return everyInTitle;
   };
-  const exact = plan.units.map((u) =>
-    u.wordId >= 0 && (ix.dict.wordDocs.data[u.wordId] as number) > 0 ? ix.sets.word.get(u.wordId) : null,
-  );
+  const exact = plan.units.map((u) => exactSet(ix, u));
   return {
     of(typos: number, pairs: number, members: Bits): number {
       const title = titleAll();
@@ -92,14 +90,19 @@ function rankFloor(ix: Index, plan: Plan) {
       if (title === null) return [members];
       const titled = and(members, title);
       // Only when a walk of the whole class would meet too few of them within its budget to
-      // fill the page (the budget of scanPage's walks): else they fill it and the walk stops.
-      const n = members.size;
+      // fill the page: else they fill it and the walk stops.
       const size = ix.ids.length;
-      const budget = Math.min((8 * need * size) / n + 1024, n / ix.tuning.rankWalkCost);
+      const budget = walkBudget(need, size, members.size, ix.tuning.rankWalkCost);
       if (titled.size === 0 || (need * size) / titled.size <= budget) return [members];
       return [titled, andNot(members, title)];
     },
   };
+}
+
+/** The offers holding the unit's typed word itself (exactness), or null when none does. */
+function exactSet(ix: Index, unit: Unit): Bits | null {
+  const own = unit.wordId;
+  return own >= 0 && (ix.dict.wordDocs.data[own] as number) > 0 ? ix.sets.word.get(own) : null;
 }
 
 /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
