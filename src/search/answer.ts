@@ -28,7 +28,8 @@ export function answer(ix: Index, query: EngineQuery, facetNames: readonly Facet
   const units = plan ? unitSets(ix, plan) : [];
   const bits = matchSet(ix, query, plan, units);
   const count = bits.size;
-  const facets = facetsOf(ix, bits, facetNames);
+  const base = facetNames.length > 0 ? ix.stemFacets.baseFor(query, plan, units) : null;
+  const facets = facetsOf(ix, bits, facetNames, base);
   const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
     const last = slots.length - 1;
     return finish(ix, plan, {

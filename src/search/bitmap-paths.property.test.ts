@@ -28,10 +28,19 @@ const TUNINGS: Array<Partial<Tuning>> = [
     walkCost: 0,
     rangeSliceCost: 0,
     rankWalkCost: 0,
+    keptFacetsFrom: 0,
   },
   // Sparse matches: a pass for the one-value columns (26 values ≥ 16), AND-cardinalities for
   // the tags (about two an offer: 26 < 16 × 2).
-  { facetPassBelow: 8, facetPassValues: 16, walkCost: 1, rangeSliceCost: 1, rankWalkCost: 0.1 },
+  {
+    facetPassBelow: 8,
+    facetPassValues: 16,
+    walkCost: 1,
+    rangeSliceCost: 1,
+    rankWalkCost: 0.1,
+    keptFacetsFrom: 10,
+    keptFacetsStems: 2,
+  },
   {
     facetPassBelow: Number.POSITIVE_INFINITY,
     walkCost: Number.POSITIVE_INFINITY,

@@ -1,7 +1,8 @@
 import type { FacetName } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
 import type { Index } from './search-index.js';
-import { type Bits, countValues, membersOf } from './slot-sets.js';
+import { andNot, type Bits, countValues, membersOf, scratch } from './slot-sets.js';
+import type { StemBase } from './stem-facets.js';
 
 /**
  * A query's facets (ADR 0019): exact counts over every match, the top FACET_TOP values of each
@@ -21,10 +22,18 @@ const FACET_TOP = 20;
 const BLOCK = 65_536;
 const SPARSE_BELOW = 4_096;
 
-export function facetsOf(ix: Index, bits: Bits, names: readonly FacetName[]): Facets {
+export function facetsOf(
+  ix: Index,
+  bits: Bits,
+  names: readonly FacetName[],
+  base: StemBase | null = null,
+): Facets {
   const out: Facets = {};
   if (names.length === 0) return out;
-  const n = bits.size;
+  // With a base (stem-facets.ts), `bits` holds every offer of the base's set that the kept
+  // counts count: those are added, and only the rest of the matches counted here.
+  const rest = base === null ? bits : base.all ? scratch() : andNot(bits, base.set);
+  const n = rest.size;
   const blocks = Math.max(1, Math.ceil(ix.ids.length / BLOCK));
   const sparse = n < SPARSE_BELOW * blocks;
   let members: Int32Array | null = null;
@@ -33,10 +42,16 @@ export function facetsOf(ix: Index, bits: Bits, names: readonly FacetName[]): Fa
     const perOffer = name === 'tag' ? Math.max(1, ix.tagIds.length / Math.max(1, ix.ids.length)) : 1;
     const pass = n < ix.tuning.facetPassBelow || (sparse && values >= ix.tuning.facetPassValues * perOffer);
     let counts: Int32Array;
-    if (pass) {
-      members ??= membersOf(bits, ix.matchBuffer);
+    if (n === 0) counts = new Int32Array(values);
+    else if (pass) {
+      members ??= membersOf(rest, ix.matchBuffer);
       counts = name === 'tag' ? passTags(ix, members) : passColumn(ix[name].data, values, members);
-    } else counts = countValues(bits, ix.sets[name]);
+    } else counts = countValues(rest, ix.sets[name]);
+    if (base !== null) {
+      const kept = base.counts[name];
+      for (let v = 0; v < Math.min(kept.length, counts.length); v += 1)
+        counts[v] = (counts[v] as number) + (kept.data[v] as number);
+    }
     out[name] = topValues(counts, ix.tables[name].values);
   }
   return out;

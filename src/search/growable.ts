@@ -24,6 +24,12 @@ export class GrowableInt32 {
     this.data = next;
   }
 
+  /** Adds `delta` to element `index`, first filling with zeros up to it. */
+  bump(index: number, delta: number): void {
+    while (this.length <= index) this.push(0);
+    this.data[index] = (this.data[index] as number) + delta;
+  }
+
   /** The filled part, without copying. */
   view(): Int32Array {
     return this.data.subarray(0, this.length);

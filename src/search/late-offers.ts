@@ -19,13 +19,21 @@ export class LateOffers {
     /** Expiry of each slot if stored active, else +∞ (the column byExpiry orders). */
     private readonly activeUntil: () => Float64Array,
     private readonly alive: () => Uint8Array,
+    /** Told of each slot that turns late as `now` moves forward, and of each rebuild. */
+    private readonly watcher: { late(slot: number): void; rebuilt(): void },
   ) {}
+
+  /** Whether the slot is late at the kept `now`. */
+  has(slot: number): boolean {
+    return this.bits.has(slot);
+  }
 
   /** The set at `now` (the index's own: never modify it, never keep it past the query). */
   at(now: number, slots: number): Bits {
     if (now < this.upTo) {
       this.bits.clear();
       this.upTo = Number.NEGATIVE_INFINITY;
+      this.watcher.rebuilt();
     }
     if (now === this.upTo) return this.bits;
     const alive = this.alive();
@@ -34,10 +42,12 @@ export class LateOffers {
     for (const run of this.byExpiry.between(slots, from, now, true)) {
       for (let i = 0; i < run.length; i += 1) {
         const slot = run[i] as number;
-        if (alive[slot] === 1) fresh.push(slot);
+        // The slice starts at the kept `now` itself: a slot expiring exactly then is in already.
+        if (alive[slot] === 1 && !this.bits.has(slot)) fresh.push(slot);
       }
     }
     if (fresh.length > 0) this.bits.addMany(fresh);
+    for (const slot of fresh) this.watcher.late(slot);
     this.upTo = now;
     return this.bits;
   }

@@ -9,6 +9,7 @@ import {
   initialDocs,
   NOW,
   nearestQueryArb,
+  oneWordQueryArb,
   queryArb,
   rankingQueryArb,
   statusOnlyQueryArb,
@@ -62,8 +63,11 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
       walkCost: 0,
       rangeSliceCost: 0,
       rankWalkCost: 0,
+      keptFacetsFrom: 0,
     },
   ],
+  // Facet counts kept for at most two stems: the third frequent stem counts from the bitmaps.
+  ['facet counts kept for a few words', { keptFacetsFrom: 3, keptFacetsStems: 2 }],
   [
     'passes and selections everywhere',
     {
@@ -71,6 +75,7 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
       walkCost: Number.POSITIVE_INFINITY,
       rangeSliceCost: Number.POSITIVE_INFINITY,
       rankWalkCost: Number.POSITIVE_INFINITY,
+      keptFacetsFrom: Number.POSITIVE_INFINITY,
     },
   ],
 ];
@@ -81,7 +86,14 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
     fc.assert(
       fc.property(
         initialDocs,
-        fc.oneof(queryArb(4), queryArb(20), rankingQueryArb, nearestQueryArb, statusOnlyQueryArb),
+        fc.oneof(
+          queryArb(4),
+          queryArb(20),
+          rankingQueryArb,
+          nearestQueryArb,
+          statusOnlyQueryArb,
+          oneWordQueryArb,
+        ),
         (docs, { query, facets }) => {
           const world = new World(tuning);
           for (const doc of docs) world.apply({ kind: 'upsert', doc });
@@ -108,7 +120,7 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
     fc.assert(
       fc.property(
         initialDocs,
-        fc.oneof(queryArb(4), queryArb(20), nearestQueryArb, statusOnlyQueryArb),
+        fc.oneof(queryArb(4), queryArb(20), nearestQueryArb, statusOnlyQueryArb, oneWordQueryArb),
         fc.array(fc.array(changeArb, { maxLength: 3 }), { maxLength: 8 }),
         // Before which page the bulk load's end (finishBuild) comes: 0 as at start-up, later
         // ones mid-way through writes and cursors.
@@ -139,7 +151,7 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
     fc.assert(
       fc.property(
         initialDocs,
-        fc.oneof(queryArb(4), queryArb(20), statusOnlyQueryArb),
+        fc.oneof(queryArb(4), queryArb(20), statusOnlyQueryArb, oneWordQueryArb),
         // Half days: some queries land exactly on an expiry (expiries are whole days).
         fc.array(fc.tuple(fc.integer({ min: 10, max: 70 }), fc.array(changeArb, { maxLength: 3 })), {
           minLength: 2,

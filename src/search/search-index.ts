@@ -13,6 +13,7 @@ import { BucketSets, releaseScratch, ValueSets } from './slot-sets.js';
 import { rankIds } from './slot-sort.js';
 import { SortedOrder } from './sorted-order.js';
 import { STATUS_CODE } from './status-only.js';
+import { StemFacets } from './stem-facets.js';
 import { forEachIndexWordId, WordIds } from './tokens.js';
 import { DEFAULT_TUNING, type Tuning } from './tuning.js';
 
@@ -154,7 +155,11 @@ export class Index implements SearchIndex {
     this.byExpiry,
     () => this.activeUntil.data,
     () => this.alive.data,
+    { late: (slot) => this.stemFacets.slot(slot, -1), rebuilt: () => this.stemFacets.clear() },
   );
+
+  /** Facet counts kept per frequent stem, for queries of one word (stem-facets.ts). */
+  readonly stemFacets = new StemFacets(this);
 
   /** Within a relevance class: the newest members (relevance.ts). */
   readonly pager: ClassPager = newestPager(this);
@@ -190,6 +195,7 @@ export class Index implements SearchIndex {
     this.countValues(slot, 1);
     this.countTerms(slot, 1);
     this.late.added(slot);
+    if (doc.status === 'active' && !this.late.has(slot)) this.stemFacets.slot(slot, 1);
     this.live += 1;
   }
 
@@ -270,6 +276,7 @@ export class Index implements SearchIndex {
     this.changes += 1;
     this.slotOf.delete(id);
     this.alive.data[slot] = 0;
+    if (this.status.data[slot] === STATUS_CODE.active && !this.late.has(slot)) this.stemFacets.slot(slot, -1);
     this.late.removed(slot);
     this.countValues(slot, -1);
     this.countTerms(slot, -1);

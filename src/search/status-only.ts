@@ -15,6 +15,23 @@ import type { Position } from './top-k.js';
 /** A stored status as the index codes it (its status column, the ids of its status sets). */
 export const STATUS_CODE: Record<OfferStatus, number> = { active: 0, expired: 1, withdrawn: 2 };
 
+/** Whether the query filters on anything but the status (its text aside). */
+export function hasFilter(q: EngineQuery): boolean {
+  return (
+    q.categories.length > 0 ||
+    q.tags.length > 0 ||
+    q.city !== null ||
+    q.country !== null ||
+    q.currency !== null ||
+    q.priceMin !== null ||
+    q.priceMax !== null ||
+    q.publishedAfter !== null ||
+    q.publishedBefore !== null ||
+    q.updatedSince !== null ||
+    (q.near !== null && q.radiusKm !== null)
+  );
+}
+
 /** Late offers the status-only path adjusts its kept facet counts for, at most (see statusOnly). */
 const LATE_ADJUST_MAX = 4096;
 const EMPTY_SLOTS = new Uint32Array(0);
@@ -33,25 +50,10 @@ export function statusOnly(
 ): EngineResult | null {
   const sort = query.sort;
   if (sort !== 'publishedAt' && sort !== '-publishedAt' && sort !== 'price' && sort !== '-price') return null;
-  const q = query;
-  if (
-    q.text !== null ||
-    q.categories.length > 0 ||
-    q.tags.length > 0 ||
-    q.city !== null ||
-    q.country !== null ||
-    q.currency !== null ||
-    q.priceMin !== null ||
-    q.priceMax !== null ||
-    q.publishedAfter !== null ||
-    q.publishedBefore !== null ||
-    q.updatedSince !== null ||
-    (q.near !== null && q.radiusKm !== null)
-  )
-    return null;
-  const wanted = STATUS_CODE[q.status];
+  if (query.text !== null || hasFilter(query)) return null;
+  const wanted = STATUS_CODE[query.status];
   const size = ix.ids.length;
-  const now = q.now;
+  const now = query.now;
   // Offers stored active but past their expiry count as expired.
   const lateSet = ix.late.at(now, size);
   const alive = ix.alive.data;

@@ -28,6 +28,12 @@ export interface Tuning {
    * one match from its words (much dearer than a selection step, hence below 1).
    */
   rankWalkCost: number;
+  /**
+   * A stem held by at least this many offers keeps its facet counts (stem-facets.ts), read by
+   * queries of one word; at most `keptFacetsStems` stems do. Infinity: none.
+   */
+  keptFacetsFrom: number;
+  keptFacetsStems: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -36,4 +42,6 @@ export const DEFAULT_TUNING: Tuning = {
   walkCost: 4,
   rangeSliceCost: 1,
   rankWalkCost: 0.3,
+  keptFacetsFrom: 32_768,
+  keptFacetsStems: 1024,
 };

@@ -270,3 +270,31 @@ export const changeArb: fc.Arbitrary<Change> = fc.oneof(
 export const initialDocs = fc
   .uniqueArray(idArb, { minLength: 10, maxLength: 50 })
   .chain((ids) => fc.tuple(...ids.map((id) => documentArb(id))));
+
+/**
+ * One typed word (complete, or the prefix being typed), no filter, active offers, every facet:
+ * the queries whose facets come from the counts kept per frequent stem (stem-facets.ts).
+ */
+export const oneWordQueryArb = fc
+  .tuple(queryArb(1000), typedWord, fc.boolean(), fc.constantFrom(...SORTS))
+  .map(([{ query }, word, complete, sort]) => ({
+    query: {
+      ...query,
+      text: parseTextQuery(complete ? `${word} ` : word),
+      status: 'active' as const,
+      sort: sort === 'distance' ? ('relevance' as const) : sort,
+      categories: [],
+      tags: [],
+      city: null,
+      country: null,
+      currency: null,
+      priceMin: null,
+      priceMax: null,
+      publishedAfter: null,
+      publishedBefore: null,
+      updatedSince: null,
+      near: null,
+      radiusKm: null,
+    },
+    facets: [...FACET_NAMES],
+  }));
