@@ -277,7 +277,8 @@ export function createDeps(
     clock,
     cursorKey: cursorKeyFrom(masterSecret),
     indexes: searchIndexes,
-    cache: searchCache,
+    // Off (SEARCH_CACHE_MB=0): no key built, no answer measured, nothing counted.
+    cache: config.searchCacheMb > 0 ? searchCache : undefined,
     onWritten: async (environment) => {
       await searchIndexes.catchUp(environment);
       await changeBus.publish(OFFER_CHANGES_TOPIC, environment);
