@@ -2,6 +2,7 @@ import type { FacetName } from '../offers/schemas.js';
 import { answer } from './answer.js';
 import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
+import { countSlot, type FacetCounts, facetCounts } from './facet-counts.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
 import { flatString, Interned } from './interned.js';
@@ -105,12 +106,9 @@ export class Index implements SearchIndex {
    * adjusted for the active offers past their expiry.
    */
   readonly statusCounts = new Int32Array(3);
-  readonly valueCounts = [0, 1, 2].map(() => ({
-    category: new GrowableInt32(),
-    city: new GrowableInt32(),
-    country: new GrowableInt32(),
-    tag: new GrowableInt32(),
-  }));
+  readonly valueCounts = [0, 1, 2].map(() => facetCounts());
+  /** The same among the late offers (stored active, past their expiry at the late set's `now`). */
+  readonly lateCounts = facetCounts();
   readonly byPrice = new SortedOrder(
     () => this.price.data,
     this.ids,
@@ -155,7 +153,16 @@ export class Index implements SearchIndex {
     this.byExpiry,
     () => this.activeUntil.data,
     () => this.alive.data,
-    { late: (slot) => this.stemFacets.slot(slot, -1), rebuilt: () => this.stemFacets.clear() },
+    {
+      late: (slot) => {
+        this.stemFacets.slot(slot, -1);
+        countSlot(this, this.lateCounts, slot, 1);
+      },
+      rebuilt: () => {
+        this.stemFacets.clear();
+        for (const column of Object.values(this.lateCounts)) column.length = 0;
+      },
+    },
   );
 
   /** Facet counts kept per frequent stem, for queries of one word (stem-facets.ts). */
@@ -195,7 +202,8 @@ export class Index implements SearchIndex {
     this.countValues(slot, 1);
     this.countTerms(slot, 1);
     this.late.added(slot);
-    if (doc.status === 'active' && !this.late.has(slot)) this.stemFacets.slot(slot, 1);
+    if (this.late.has(slot)) countSlot(this, this.lateCounts, slot, 1);
+    else if (doc.status === 'active') this.stemFacets.slot(slot, 1);
     this.live += 1;
   }
 
@@ -276,7 +284,8 @@ export class Index implements SearchIndex {
     this.changes += 1;
     this.slotOf.delete(id);
     this.alive.data[slot] = 0;
-    if (this.status.data[slot] === STATUS_CODE.active && !this.late.has(slot)) this.stemFacets.slot(slot, -1);
+    if (this.late.has(slot)) countSlot(this, this.lateCounts, slot, -1);
+    else if (this.status.data[slot] === STATUS_CODE.active) this.stemFacets.slot(slot, -1);
     this.late.removed(slot);
     this.countValues(slot, -1);
     this.countTerms(slot, -1);
@@ -310,17 +319,7 @@ export class Index implements SearchIndex {
       this.priceRanges.removed(price, slot);
     }
     this.statusCounts[status] = (this.statusCounts[status] as number) + delta;
-    const counts = this.valueCounts[status] as (typeof this.valueCounts)[number];
-    const add = (column: GrowableInt32, value: number) => {
-      while (column.length <= value) column.push(0);
-      column.data[value] = (column.data[value] as number) + delta;
-    };
-    add(counts.category, this.category.data[slot] as number);
-    add(counts.city, this.city.data[slot] as number);
-    add(counts.country, this.country.data[slot] as number);
-    const to = this.tagOffsets.data[slot + 1] as number;
-    for (let p = this.tagOffsets.data[slot] as number; p < to; p += 1)
-      add(counts.tag, this.tagIds.data[p] as number);
+    countSlot(this, this.valueCounts[status] as FacetCounts, slot, delta);
   }
 
   /**

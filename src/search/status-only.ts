@@ -2,6 +2,7 @@ import type { FacetName, OfferStatus } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
 import { keysOf } from './cursor-keys.js';
 import type { EngineQuery, EngineResult } from './engine.js';
+import { countsOf, type FacetCounts } from './facet-counts.js';
 import { topValues } from './facets.js';
 import type { Index } from './search-index.js';
 import type { Position } from './top-k.js';
@@ -32,14 +33,11 @@ export function hasFilter(q: EngineQuery): boolean {
   );
 }
 
-/** Late offers the status-only path adjusts its kept facet counts for, at most (see statusOnly). */
-const LATE_ADJUST_MAX = 4096;
-const EMPTY_SLOTS = new Uint32Array(0);
-
 /**
  * A query filtering on the status alone (no text, no other filter) sorted by publishedAt or
  * price: the total and facets from the maintained counts, adjusted for the active offers past
- * their expiry (the expiry order read up to `now`), and the page walked in the sorted order
+ * their expiry (the late set at `now`, and the counts the index keeps among it), and the page
+ * walked in the sorted order
  * testing the status. Null when the query is not of that kind or the walk would be long.
  */
 export function statusOnly(
@@ -62,39 +60,16 @@ export function statusOnly(
   const total = (ix.statusCounts[wanted] as number) + sign * lateSet.size;
   const k = query.limit + 1;
   if (total <= 0 || k * (size / total) > total) return null;
-  // Adjusting the kept counts visits each late offer: past a few thousand, the bitmap path's
-  // AND-counts are cheaper.
-  if (sign !== 0 && facetNames.length > 0 && lateSet.size > LATE_ADJUST_MAX) return null;
-  const late = sign !== 0 && facetNames.length > 0 ? lateSet.toUint32Array() : EMPTY_SLOTS;
   const facets: Facets = {};
   for (const name of facetNames) {
-    const table =
-      name === 'category'
-        ? ix.categories
-        : name === 'city'
-          ? ix.cities
-          : name === 'country'
-            ? ix.countries
-            : ix.tags;
-    const kept = (ix.valueCounts[wanted] as (typeof ix.valueCounts)[number])[name];
-    const counts = new Int32Array(table.values.length);
-    counts.set(kept.data.subarray(0, Math.min(kept.length, counts.length)));
+    const values = ix.tables[name].values;
+    const counts = countsOf(ix.valueCounts[wanted] as FacetCounts, name, values.length);
     if (sign !== 0) {
-      for (const slot of late) {
-        if (name === 'tag') {
-          const to = ix.tagOffsets.data[slot + 1] as number;
-          for (let p = ix.tagOffsets.data[slot] as number; p < to; p += 1) {
-            const t = ix.tagIds.data[p] as number;
-            counts[t] = (counts[t] as number) + sign;
-          }
-        } else {
-          const column = name === 'category' ? ix.category : name === 'city' ? ix.city : ix.country;
-          const v = column.data[slot] as number;
-          counts[v] = (counts[v] as number) + sign;
-        }
-      }
+      const late = ix.lateCounts[name];
+      for (let v = 0; v < Math.min(late.length, counts.length); v += 1)
+        counts[v] = (counts[v] as number) + sign * (late.data[v] as number);
     }
-    facets[name] = topValues(counts, table.values);
+    facets[name] = topValues(counts, values);
   }
   const expires = ix.activeUntil.data;
   const published = sort === 'publishedAt' || sort === '-publishedAt';

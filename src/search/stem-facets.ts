@@ -1,6 +1,6 @@
-import type { FacetName } from '../offers/schemas.js';
+import { FACET_NAMES } from '../offers/schemas.js';
 import type { EngineQuery } from './engine.js';
-import { GrowableInt32 } from './growable.js';
+import { countSlot, type FacetCounts, facetCounts } from './facet-counts.js';
 import { stemsSet, type UnitSets } from './match-set.js';
 import type { Plan } from './plan.js';
 import type { Index } from './search-index.js';
@@ -24,22 +24,19 @@ import { hasFilter, STATUS_CODE } from './status-only.js';
  * rebuilt (a query at an earlier `now`) every kept count is dropped and made again on demand.
  */
 
-type Counts = Record<FacetName, GrowableInt32>;
-const COLUMNS: readonly FacetName[] = ['category', 'city', 'country', 'tag'];
-
 /**
  * The kept counts of one stem, and its offers (live, any status); `all`: the query matches no
  * other stem, so no match lies outside `set`.
  */
 export interface StemBase {
   set: Bits;
-  counts: Counts;
+  counts: FacetCounts;
   all: boolean;
 }
 
 export class StemFacets {
   /** Stem id → its counts (undefined: not kept). */
-  private kept: Array<Counts | undefined> = [];
+  private kept: Array<FacetCounts | undefined> = [];
   private stems = 0;
   /** Per stem id, the last call of `slot` that counted it (an offer's stems are counted once). */
   private seen = new Int32Array(0);
@@ -73,20 +70,18 @@ export class StemFacets {
   }
 
   /** Counts for stem `s` from the bitmaps at `now`; null past the cap on kept stems. */
-  private make(s: number, now: number): Counts | null {
+  private make(s: number, now: number): FacetCounts | null {
     const ix = this.ix;
     if (this.stems >= ix.tuning.keptFacetsStems) return null;
     const active = ix.sets.status.get(STATUS_CODE.active);
     const late = ix.late.at(now, ix.slots);
     const holders = stemsSet(ix, [s], 'word').andInPlace(active);
     if (late.size > 0) holders.andNotInPlace(late);
-    const counts = {} as Counts;
-    for (const name of COLUMNS) {
-      const column = new GrowableInt32();
+    const counts = facetCounts();
+    for (const name of FACET_NAMES) {
       const values = countValues(holders, ix.sets[name]);
-      column.reserve(values.length);
-      for (const v of values) column.push(v);
-      counts[name] = column;
+      counts[name].reserve(values.length);
+      for (const v of values) counts[name].push(v);
     }
     this.kept[s] = counts;
     this.stems += 1;
@@ -119,13 +114,7 @@ export class StemFacets {
       if (this.seen[s] === stamp) continue;
       this.seen[s] = stamp;
       const counts = this.kept[s];
-      if (counts === undefined) continue;
-      counts.category.bump(ix.category.data[slot] as number, delta);
-      counts.city.bump(ix.city.data[slot] as number, delta);
-      counts.country.bump(ix.country.data[slot] as number, delta);
-      const last = ix.tagOffsets.data[slot + 1] as number;
-      for (let t = ix.tagOffsets.data[slot] as number; t < last; t += 1)
-        counts.tag.bump(ix.tagIds.data[t] as number, delta);
+      if (counts !== undefined) countSlot(ix, counts, slot, delta);
     }
   }
 
