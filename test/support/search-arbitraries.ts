@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { FACET_NAMES, type FacetName, SORTS, STATUSES } from '../../src/offers/schemas.js';
 import { parseTextQuery } from '../../src/offers/text.js';
 import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
+import { engineQuery } from './engine-query.js';
 
 /**
  * Random offers and queries for the engine's property tests (src/search/*.property.test.ts,
@@ -276,25 +277,12 @@ export const initialDocs = fc
  * the queries whose facets come from the counts kept per frequent stem (stem-facets.ts).
  */
 export const oneWordQueryArb = fc
-  .tuple(queryArb(1000), typedWord, fc.boolean(), fc.constantFrom(...SORTS))
-  .map(([{ query }, word, complete, sort]) => ({
-    query: {
-      ...query,
+  .tuple(typedWord, fc.boolean(), fc.constantFrom(...SORTS), fc.integer({ min: 1, max: 4 }))
+  .map(([word, complete, sort, limit]) => ({
+    query: engineQuery(NOW, {
       text: parseTextQuery(complete ? `${word} ` : word),
-      status: 'active' as const,
-      sort: sort === 'distance' ? ('relevance' as const) : sort,
-      categories: [],
-      tags: [],
-      city: null,
-      country: null,
-      currency: null,
-      priceMin: null,
-      priceMax: null,
-      publishedAfter: null,
-      publishedBefore: null,
-      updatedSince: null,
-      near: null,
-      radiusKm: null,
-    },
+      sort: sort === 'distance' ? 'relevance' : sort,
+      limit,
+    }),
     facets: [...FACET_NAMES],
   }));
