@@ -5,6 +5,7 @@ import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './en
 import { countSlot, type FacetCounts, facetCounts } from './facet-counts.js';
 import { GeoGrid } from './geo-grid.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
+import { idKey } from './id-keys.js';
 import { flatString, Interned } from './interned.js';
 import { LateOffers } from './late-offers.js';
 import { PriceRanges } from './price-ranges.js';
@@ -28,6 +29,8 @@ export class Index implements SearchIndex {
   readonly dict = new Dictionary();
   readonly ids: string[] = [];
   private readonly slotOf = new Map<string, number>();
+  /** idKey of each slot's id (id-keys.ts), for the sorted orders' last tie-break. */
+  readonly idKeys = new GrowableFloat64();
   readonly alive = new GrowableUint8();
   readonly status = new GrowableUint8();
   /** When a stored-active offer starts to count as expired (+∞: never, or not stored active). */
@@ -92,12 +95,14 @@ export class Index implements SearchIndex {
   readonly byPublished = new SortedOrder(
     () => this.publishedAt.data,
     this.ids,
+    () => this.idKeys.data,
     () => this.alive.data,
   );
   /** Slots by activeUntil: the stored-active offers past their expiry at `now` lead it. */
   readonly byExpiry = new SortedOrder(
     () => this.activeUntil.data,
     this.ids,
+    () => this.idKeys.data,
     () => this.alive.data,
   );
   /**
@@ -112,6 +117,7 @@ export class Index implements SearchIndex {
   readonly byPrice = new SortedOrder(
     () => this.price.data,
     this.ids,
+    () => this.idKeys.data,
     () => this.alive.data,
   );
 
@@ -178,6 +184,7 @@ export class Index implements SearchIndex {
     this.remove(id);
     const slot = this.ids.length;
     this.ids.push(id);
+    this.idKeys.push(idKey(id));
     this.slotOf.set(id, slot);
     this.alive.push(1);
     this.status.push(STATUS_CODE[doc.status]);
@@ -210,7 +217,11 @@ export class Index implements SearchIndex {
   /** snapshot.ts's load: the live ids of slots [from, to) and their count (ranges from 0 on). */
   restoreSlots(from: number, to: number): void {
     const alive = this.alive.data;
-    if (from === 0) this.live = 0;
+    if (from === 0) {
+      this.live = 0;
+      this.idKeys.length = 0;
+    }
+    for (let slot = from; slot < to; slot += 1) this.idKeys.push(idKey(this.ids[slot] as string));
     for (let slot = from; slot < to; slot += 1) {
       if (alive[slot] !== 1) continue;
       this.slotOf.set(this.ids[slot] as string, slot);
@@ -250,6 +261,7 @@ export class Index implements SearchIndex {
   /** Gives back the spare capacity of every array (call after a bulk load). */
   compact(): void {
     for (const column of [
+      this.idKeys,
       this.alive,
       this.status,
       this.activeUntil,

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { idKey } from './id-keys.js';
 import { rankIds } from './slot-sort.js';
 import { SortedOrder } from './sorted-order.js';
 
@@ -14,7 +15,16 @@ describe('SortedOrder', () => {
       fc.property(
         fc.array(
           fc.oneof(
-            fc.record({ kind: fc.constant('add' as const), value: fc.integer({ min: 0, max: 6 }) }),
+            fc.record({
+              kind: fc.constant('add' as const),
+              value: fc.integer({ min: 0, max: 6 }),
+              // Ids that share their first code units, differ in them, end early, or go beyond
+              // ASCII: each way idKey (id-keys.ts) decides or leaves it to the strings.
+              prefix: fc.oneof(
+                fc.constantFrom('off_', 'off_0', 'off_00000', ''),
+                fc.string({ unit: 'binary', maxLength: 9 }),
+              ),
+            }),
             fc.record({ kind: fc.constant('kill' as const), at: fc.nat() }),
             fc.record({ kind: fc.constant('rebuild' as const) }),
             fc.record({
@@ -34,6 +44,7 @@ describe('SortedOrder', () => {
           const order = new SortedOrder(
             () => Float64Array.from(values),
             ids,
+            () => Float64Array.from(ids, idKey),
             () => Uint8Array.from(alive),
             0,
             nativeFrom,
@@ -41,7 +52,7 @@ describe('SortedOrder', () => {
           for (const step of steps) {
             if (step.kind === 'add') {
               values.push(step.value);
-              ids.push(`off_${String(values.length % 7).padStart(2, '0')}_${values.length}`);
+              ids.push(`${step.prefix}${String(values.length % 7).padStart(2, '0')}_${values.length}`);
               alive.push(1);
             } else if (step.kind === 'kill') {
               if (values.length > 0) alive[step.at % values.length] = 0;
@@ -70,6 +81,28 @@ describe('SortedOrder', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('idKey', () => {
+  it('orders like the strings wherever the keys differ, and never against them', () => {
+    const id = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 12 }),
+      fc.string({ maxLength: 12 }),
+      fc.string({
+        unit: fc.constantFrom('o', 'f', '_', 'A', 'z', '0', '\u007f', '\u0080', '\uffff', '\u0000'),
+      }),
+    );
+    fc.assert(
+      fc.property(id, id, (a, b) => {
+        const ka = idKey(a);
+        const kb = idKey(b);
+        if (ka < kb) expect(a < b).toBe(true);
+        if (a < b) expect(ka <= kb).toBe(true);
+        expect(Number.isSafeInteger(ka)).toBe(true);
+      }),
+      { numRuns: 5000 },
     );
   });
 });

@@ -1,3 +1,4 @@
+import { compareIds, idKey } from './id-keys.js';
 import { rankIds, sortSlots } from './slot-sort.js';
 
 /**
@@ -24,6 +25,8 @@ export class SortedOrder {
   constructor(
     private readonly column: () => Float64Array,
     private readonly ids: readonly string[],
+    /** idKey of each slot's id (id-keys.ts): ties on the value compare these first. */
+    private readonly keys: () => Float64Array,
     private readonly alive: () => Uint8Array,
     /** Tail length always tolerated before folding (tests fold early with 0). */
     private readonly minTail = 4096,
@@ -47,17 +50,15 @@ export class SortedOrder {
     const x = values[a] as number;
     const y = values[b] as number;
     if (x !== y) return x < y ? -1 : 1;
-    const p = this.ids[a] as string;
-    const q = this.ids[b] as string;
-    return p < q ? -1 : p > q ? 1 : 0;
+    const keys = this.keys();
+    return compareIds(this.ids[a] as string, keys[a] as number, this.ids[b] as string, keys[b] as number);
   }
 
-  /** < 0 when the slot comes before (value, id) in ascending order. */
-  private compareTo(slot: number, value: number, id: string): number {
+  /** < 0 when the slot comes before (value, id) in ascending order; `key` = idKey(id). */
+  private compareTo(slot: number, value: number, id: string, key: number): number {
     const x = this.column()[slot] as number;
     if (x !== value) return x < value ? -1 : 1;
-    const p = this.ids[slot] as string;
-    return p < id ? -1 : p > id ? 1 : 0;
+    return compareIds(this.ids[slot] as string, this.keys()[slot] as number, id, key);
   }
 
   /** Brings the order up to `size` slots; returns the sorted tail of slots not yet folded in. */
@@ -155,11 +156,12 @@ export class SortedOrder {
 
   /** First index of `list` whose slot is after (value, id) ascending (strictly when `strict`). */
   private bound(list: Int32Array, value: number, id: string, strict: boolean): number {
+    const key = idKey(id);
     let lo = 0;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = this.compareTo(list[mid] as number, value, id);
+      const c = this.compareTo(list[mid] as number, value, id, key);
       if (c < 0 || (strict && c === 0)) lo = mid + 1;
       else hi = mid;
     }
