@@ -15,29 +15,37 @@ describe('SortedOrder', () => {
       fc.property(
         fc.array(
           fc.oneof(
-            fc.record({
-              kind: fc.constant('add' as const),
-              value: fc.integer({ min: 0, max: 6 }),
-              // Ids that share their first code units, differ in them, end early, or go beyond
-              // ASCII: each way idKey (id-keys.ts) decides or leaves it to the strings.
-              prefix: fc.oneof(
-                fc.constantFrom('off_', 'off_0', 'off_00000', ''),
-                fc.string({ unit: 'binary', maxLength: 9 }),
-              ),
-            }),
+            {
+              weight: 6,
+              arbitrary: fc.record({
+                kind: fc.constant('add' as const),
+                value: fc.integer({ min: 0, max: 6 }),
+                // Ids that share their first code units, differ in them, end early, or go beyond
+                // ASCII: each way idKey (id-keys.ts) decides or leaves it to the strings.
+                prefix: fc.oneof(
+                  fc.constantFrom('off_', 'off_0', 'off_00000', ''),
+                  fc.string({ unit: 'binary', maxLength: 9 }),
+                ),
+              }),
+            },
             fc.record({ kind: fc.constant('kill' as const), at: fc.nat() }),
-            fc.record({ kind: fc.constant('rebuild' as const) }),
+            { weight: 1, arbitrary: fc.record({ kind: fc.constant('rebuild' as const) }) },
             fc.record({
               kind: fc.constant('walk' as const),
               descending: fc.boolean(),
-              k: fc.integer({ min: 1, max: 5 }),
+              // A page, or everything from the cursor on.
+              k: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(1000)),
               cursor: fc.option(fc.nat()),
             }),
           ),
-          { maxLength: 80 },
+          { maxLength: 200 },
         ),
         fc.constantFrom(0, 256),
-        (steps, nativeFrom) => {
+        // Folds as early as can be, or late: tails grow, and slots are placed into them.
+        fc.constantFrom(0, 40),
+        // New slots placed into the tail whenever it holds as many, or only past 32 times as many.
+        fc.constantFrom(1, 32),
+        (steps, nativeFrom, minTail, placeRatio) => {
           const values: number[] = [];
           const ids: string[] = [];
           const alive: number[] = [];
@@ -46,8 +54,9 @@ describe('SortedOrder', () => {
             ids,
             () => Float64Array.from(ids, idKey),
             () => Uint8Array.from(alive),
-            0,
+            minTail,
             nativeFrom,
+            placeRatio,
           );
           for (const step of steps) {
             if (step.kind === 'add') {
@@ -82,6 +91,37 @@ describe('SortedOrder', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('SortedOrder tail', () => {
+  it('places slots written between walks into the sorted tail, before, between and after its slots', () => {
+    const values: number[] = [];
+    const ids: string[] = [];
+    const alive: number[] = [];
+    // Folds only past 10 000 pending slots: everything below stays in the tail.
+    const order = new SortedOrder(
+      () => Float64Array.from(values),
+      ids,
+      () => Float64Array.from(ids, idKey),
+      () => Uint8Array.from(alive),
+      10_000,
+      256,
+      4,
+    );
+    const byOrder = (a: number, b: number) =>
+      (values[a] as number) - (values[b] as number) || ((ids[a] as string) < (ids[b] as string) ? -1 : 1);
+    for (let round = 0; round < 60; round += 1) {
+      const writes = round < 10 ? 8 : 1 + (round % 3);
+      for (let j = 0; j < writes; j += 1) {
+        values.push((round * 7 + j * 3) % 5);
+        ids.push(`off_${String((round * 13 + j) % 17).padStart(2, '0')}_${values.length}`);
+        alive.push(1);
+      }
+      const all = values.map((_, s) => s).sort(byOrder);
+      expect(order.walk(values.length, false, null, () => true, 10_000)).toEqual(all);
+      expect(order.walk(values.length, true, null, () => true, 10_000)).toEqual([...all].reverse());
+    }
   });
 });
 
