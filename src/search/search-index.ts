@@ -16,6 +16,7 @@ import { rankIds } from './slot-sort.js';
 import { SortedOrder } from './sorted-order.js';
 import { STATUS_CODE } from './status-only.js';
 import { StemFacets } from './stem-facets.js';
+import { TermCounts } from './term-counts.js';
 import { forEachIndexWordId, WordIds } from './tokens.js';
 import { DEFAULT_TUNING, type Tuning } from './tuning.js';
 
@@ -86,11 +87,8 @@ export class Index implements SearchIndex {
   private primaryBuffer = new Float64Array(0);
   /** Stem id → bit u set when plan unit u matches it, during a ranking scan; all 0 otherwise. */
   stemBits = new Int32Array(0);
-  // Per-term scratch of an insert or removal: the call that last counted each word (anywhere,
-  // in the title) and stem.
-  private wordSeen = new Int32Array(0);
-  private titleSeen = new Int32Array(0);
-  private stemSeen = new Int32Array(0);
+  /** Counts an offer's distinct words and stems in and out (term-counts.ts). */
+  private readonly terms = new TermCounts();
   /** Precomputed orders for sort=publishedAt / price (both directions), walked from the cursor. */
   readonly byPublished = new SortedOrder(
     () => this.publishedAt.data,
@@ -207,7 +205,7 @@ export class Index implements SearchIndex {
       this.textOffsets.push(this.text.length);
     }
     this.countValues(slot, 1);
-    this.countTerms(slot, 1);
+    this.terms.count(this, slot, 1);
     this.late.added(slot);
     if (this.late.has(slot)) countSlot(this, this.lateCounts, slot, 1);
     else if (doc.status === 'active') this.stemFacets.slot(slot, 1);
@@ -300,7 +298,7 @@ export class Index implements SearchIndex {
     else if (this.status.data[slot] === STATUS_CODE.active) this.stemFacets.slot(slot, -1);
     this.late.removed(slot);
     this.countValues(slot, -1);
-    this.countTerms(slot, -1);
+    this.terms.count(this, slot, -1);
     this.live -= 1;
   }
 
@@ -332,55 +330,6 @@ export class Index implements SearchIndex {
     }
     this.statusCounts[status] = (this.statusCounts[status] as number) + delta;
     countSlot(this, this.valueCounts[status] as FacetCounts, slot, delta);
-  }
-
-  /**
-   * Adds (+1) or withdraws (−1) the slot's distinct words and stems: the dictionary's counts and
-   * the word bitmaps (anywhere, in the title).
-   */
-  private countTerms(slot: number, delta: 1 | -1): void {
-    const dict = this.dict;
-    if (this.wordSeen.length < dict.wordText.length) {
-      const size = dict.wordText.length * 2;
-      const grow = (old: Int32Array) => {
-        const next = new Int32Array(size);
-        next.set(old);
-        return next;
-      };
-      this.wordSeen = grow(this.wordSeen);
-      this.titleSeen = grow(this.titleSeen);
-    }
-    if (this.stemSeen.length < dict.stemCount) {
-      const next = new Int32Array(dict.stemCount * 2);
-      next.set(this.stemSeen);
-      this.stemSeen = next;
-    }
-    // Stamps are slot + 1 for an insert, −(slot + 1) for a removal: unique per call.
-    const stamp = delta === 1 ? slot + 1 : -(slot + 1);
-    const text = this.text.data;
-    const from = this.textOffsets.data[2 * slot] as number;
-    const middle = this.textOffsets.data[2 * slot + 1] as number;
-    const to = this.textOffsets.data[2 * slot + 2] as number;
-    const { word: words, title: titles } = this.sets;
-    for (let p = from; p < to; p += 1) {
-      const w = text[p] as number;
-      const s = dict.wordStem.data[w] as number;
-      if (this.stemSeen[s] !== stamp) {
-        this.stemSeen[s] = stamp;
-        dict.stemDocs.data[s] = (dict.stemDocs.data[s] as number) + delta;
-      }
-      if (this.wordSeen[w] !== stamp) {
-        this.wordSeen[w] = stamp;
-        dict.wordDocs.data[w] = (dict.wordDocs.data[w] as number) + delta;
-        if (delta === 1) words.add(w, slot);
-        else words.remove(w, slot);
-      }
-      if (p < middle && this.titleSeen[w] !== stamp) {
-        this.titleSeen[w] = stamp;
-        if (delta === 1) titles.add(w, slot);
-        else titles.remove(w, slot);
-      }
-    }
   }
 
   search(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
