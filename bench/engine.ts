@@ -106,6 +106,14 @@ function queryTypes(): QueryType[] {
       ),
     },
     {
+      // A word, then the next being typed: where the words are rarely together, the typo class
+      // is ranked whole (docs/search.md), the engine's dearest query shape.
+      name: 'word + prefix (typing)',
+      queries: ['used ca', 'house clea', 'new la', 'oak ta', 'road bi', 'leather ja'].map((q) =>
+        plain(baseQuery({ text: text(q) })),
+      ),
+    },
+    {
       name: 'filter only, newest first',
       queries: [
         baseQuery({ categories: ['vehicles'] }),
