@@ -143,23 +143,38 @@ export class SortedOrder {
     const fresh: number[] = [];
     for (let s = this.covered; s < size; s += 1) if (alive[s] === 1) fresh.push(s);
     const tail = this.order(Int32Array.from(fresh));
-    const out = new Int32Array(this.sorted.length + tail.length);
-    let i = 0;
-    let j = 0;
-    let n = 0;
+    // Each tail slot's place in the old order found by galloping from the last one's (a few
+    // comparisons where a linear merge makes one per old slot: each reads the column at a
+    // random slot); the old slots between are copied, the dead left out.
     const old = this.sorted;
-    while (i < old.length || j < tail.length) {
-      const a = i < old.length ? (old[i] as number) : -1;
-      if (a >= 0 && alive[a] !== 1) {
-        i += 1;
-        continue;
+    const out = new Int32Array(old.length + tail.length);
+    let i = 0;
+    let n = 0;
+    for (let j = 0; j < tail.length; j += 1) {
+      const b = tail[j] as number;
+      let lo = i;
+      let hi = i;
+      let step = 1;
+      while (hi < old.length && this.compare(old[hi] as number, b) <= 0) {
+        lo = hi + 1;
+        hi = i + step;
+        step *= 2;
       }
-      if (j >= tail.length || (a >= 0 && this.compare(a, tail[j] as number) <= 0)) {
-        out[n++] = a;
-        i += 1;
-      } else {
-        out[n++] = tail[j++] as number;
+      if (hi > old.length) hi = old.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.compare(old[mid] as number, b) <= 0) lo = mid + 1;
+        else hi = mid;
       }
+      for (; i < lo; i += 1) {
+        const a = old[i] as number;
+        if (alive[a] === 1) out[n++] = a;
+      }
+      out[n++] = b;
+    }
+    for (; i < old.length; i += 1) {
+      const a = old[i] as number;
+      if (alive[a] === 1) out[n++] = a;
     }
     this.sorted = out.slice(0, n);
     this.covered = size;
