@@ -9,6 +9,23 @@ import { SortedOrder } from './sorted-order.js';
  * whole rebuilds (a bulk load's end) in between; tails and folds sorted with the comparator or
  * natively (nativeFrom 0).
  */
+/** A SortedOrder over plain arrays the test writes to (values, ids, alive flags by slot). */
+function orderOver(minTail: number, nativeFrom: number, placeRatio: number) {
+  const values: number[] = [];
+  const ids: string[] = [];
+  const alive: number[] = [];
+  const order = new SortedOrder(
+    () => Float64Array.from(values),
+    ids,
+    () => Float64Array.from(ids, idKey),
+    () => Uint8Array.from(alive),
+    minTail,
+    nativeFrom,
+    placeRatio,
+  );
+  return { values, ids, alive, order };
+}
+
 describe('SortedOrder', () => {
   it('walks the live slots in (value, id) order from any cursor, both directions, across folds', () => {
     fc.assert(
@@ -46,18 +63,7 @@ describe('SortedOrder', () => {
         // New slots placed into the tail whenever it holds as many, or only past 32 times as many.
         fc.constantFrom(1, 32),
         (steps, nativeFrom, minTail, placeRatio) => {
-          const values: number[] = [];
-          const ids: string[] = [];
-          const alive: number[] = [];
-          const order = new SortedOrder(
-            () => Float64Array.from(values),
-            ids,
-            () => Float64Array.from(ids, idKey),
-            () => Uint8Array.from(alive),
-            minTail,
-            nativeFrom,
-            placeRatio,
-          );
+          const { values, ids, alive, order } = orderOver(minTail, nativeFrom, placeRatio);
           for (const step of steps) {
             if (step.kind === 'add') {
               values.push(step.value);
@@ -96,19 +102,8 @@ describe('SortedOrder', () => {
 
 describe('SortedOrder tail', () => {
   it('places slots written between walks into the sorted tail, before, between and after its slots', () => {
-    const values: number[] = [];
-    const ids: string[] = [];
-    const alive: number[] = [];
     // Folds only past 10 000 pending slots: everything below stays in the tail.
-    const order = new SortedOrder(
-      () => Float64Array.from(values),
-      ids,
-      () => Float64Array.from(ids, idKey),
-      () => Uint8Array.from(alive),
-      10_000,
-      256,
-      4,
-    );
+    const { values, ids, alive, order } = orderOver(10_000, 256, 4);
     const byOrder = (a: number, b: number) =>
       (values[a] as number) - (values[b] as number) || ((ids[a] as string) < (ids[b] as string) ? -1 : 1);
     for (let round = 0; round < 60; round += 1) {

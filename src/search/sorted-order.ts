@@ -96,6 +96,18 @@ export class SortedOrder {
     return this.tail;
   }
 
+  /** The first index of `list` (ordered) in [lo, hi) whose slot comes after `slot`. */
+  private firstAfter(list: Int32Array, slot: number, lo: number, hi: number): number {
+    let from = lo;
+    let to = hi;
+    while (from < to) {
+      const mid = (from + to) >>> 1;
+      if (this.compare(list[mid] as number, slot) <= 0) from = mid + 1;
+      else to = mid;
+    }
+    return from;
+  }
+
   /**
    * `into` and `slots` ordered: both as one ordered list, each of `slots` placed by a binary
    * search in `into` and the runs of `into` between them copied whole.
@@ -106,13 +118,7 @@ export class SortedOrder {
     let n = 0;
     for (let k = 0; k < slots.length; k += 1) {
       const slot = slots[k] as number;
-      let lo = from;
-      let hi = into.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.compare(into[mid] as number, slot) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = this.firstAfter(into, slot, from, into.length);
       out.set(into.subarray(from, lo), n);
       n += lo - from;
       from = lo;
@@ -160,13 +166,8 @@ export class SortedOrder {
         hi = i + step;
         step *= 2;
       }
-      if (hi > old.length) hi = old.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.compare(old[mid] as number, b) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      for (; i < lo; i += 1) {
+      const at = this.firstAfter(old, b, lo, Math.min(hi, old.length));
+      for (; i < at; i += 1) {
         const a = old[i] as number;
         if (alive[a] === 1) out[n++] = a;
       }
