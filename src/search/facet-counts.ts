@@ -28,6 +28,12 @@ export function countSlot(ix: Index, counts: FacetCounts, slot: number, delta: n
     counts.tag.bump(ix.tagIds.data[p] as number, delta);
 }
 
+/** Adds `sign` × the kept counts of `column` into `counts` (by value id). */
+export function addCounts(counts: Int32Array, column: GrowableInt32, sign = 1): void {
+  const to = Math.min(column.length, counts.length);
+  for (let v = 0; v < to; v += 1) counts[v] = (counts[v] as number) + sign * (column.data[v] as number);
+}
+
 /** The kept counts of column `name` as an array over its values (a copy, zeros past the kept). */
 export function countsOf(counts: FacetCounts, name: FacetName, values: number): Int32Array {
   const kept = counts[name];

@@ -1,5 +1,6 @@
 import type { FacetName } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
+import { addCounts } from './facet-counts.js';
 import type { Index } from './search-index.js';
 import { andNot, type Bits, countValues, membersOf, scratch } from './slot-sets.js';
 import type { StemBase } from './stem-facets.js';
@@ -32,7 +33,7 @@ export function facetsOf(
   if (names.length === 0) return out;
   // With a base (stem-facets.ts), `bits` holds every offer of the base's set that the kept
   // counts count: those are added, and only the rest of the matches counted here.
-  const rest = base === null ? bits : base.all ? scratch() : andNot(bits, base.set);
+  const rest = base === null ? bits : base.set === null ? scratch() : andNot(bits, base.set);
   const n = rest.size;
   const blocks = Math.max(1, Math.ceil(ix.ids.length / BLOCK));
   const sparse = n < SPARSE_BELOW * blocks;
@@ -47,11 +48,7 @@ export function facetsOf(
       members ??= membersOf(rest, ix.matchBuffer);
       counts = name === 'tag' ? passTags(ix, members) : passColumn(ix[name].data, values, members);
     } else counts = countValues(rest, ix.sets[name]);
-    if (base !== null) {
-      const kept = base.counts[name];
-      for (let v = 0; v < Math.min(kept.length, counts.length); v += 1)
-        counts[v] = (counts[v] as number) + (kept.data[v] as number);
-    }
+    if (base !== null) addCounts(counts, base.counts[name]);
     out[name] = topValues(counts, ix.tables[name].values);
   }
   return out;

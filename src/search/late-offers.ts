@@ -23,11 +23,6 @@ export class LateOffers {
     private readonly watcher: { late(slot: number): void; rebuilt(): void },
   ) {}
 
-  /** Whether the slot is late at the kept `now`. */
-  has(slot: number): boolean {
-    return this.bits.has(slot);
-  }
-
   /** The set at `now` (the index's own: never modify it, never keep it past the query). */
   at(now: number, slots: number): Bits {
     if (now < this.upTo) {
@@ -74,13 +69,18 @@ export class LateOffers {
     return next;
   }
 
-  /** A slot was added: it is late at once when stored active and expired by the kept `now`. */
-  added(slot: number): void {
-    if ((this.activeUntil()[slot] as number) <= this.upTo) this.bits.add(slot);
+  /**
+   * A slot was added: it is late at once when stored active and expired by the kept `now`.
+   * Whether it is.
+   */
+  added(slot: number): boolean {
+    if ((this.activeUntil()[slot] as number) > this.upTo) return false;
+    this.bits.add(slot);
+    return true;
   }
 
-  /** A slot died (removed, or replaced by a new slot). */
-  removed(slot: number): void {
-    this.bits.remove(slot);
+  /** A slot died (removed, or replaced by a new slot). Whether it was late. */
+  removed(slot: number): boolean {
+    return this.bits.remove(slot);
   }
 }

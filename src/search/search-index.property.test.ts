@@ -67,7 +67,7 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
     },
   ],
   // Facet counts kept for at most two stems: the third frequent stem counts from the bitmaps.
-  ['facet counts kept for a few words', { keptFacetsFrom: 3, keptFacetsStems: 2 }],
+  ['facet counts kept for a few stems', { keptFacetsFrom: 3, keptFacetsStems: 2 }],
   [
     'passes and selections everywhere',
     {

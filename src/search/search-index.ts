@@ -206,8 +206,7 @@ export class Index implements SearchIndex {
     }
     this.countValues(slot, 1);
     this.terms.count(this, slot, 1);
-    this.late.added(slot);
-    if (this.late.has(slot)) countSlot(this, this.lateCounts, slot, 1);
+    if (this.late.added(slot)) countSlot(this, this.lateCounts, slot, 1);
     else if (doc.status === 'active') this.stemFacets.slot(slot, 1);
     this.live += 1;
   }
@@ -294,9 +293,8 @@ export class Index implements SearchIndex {
     this.changes += 1;
     this.slotOf.delete(id);
     this.alive.data[slot] = 0;
-    if (this.late.has(slot)) countSlot(this, this.lateCounts, slot, -1);
+    if (this.late.removed(slot)) countSlot(this, this.lateCounts, slot, -1);
     else if (this.status.data[slot] === STATUS_CODE.active) this.stemFacets.slot(slot, -1);
-    this.late.removed(slot);
     this.countValues(slot, -1);
     this.terms.count(this, slot, -1);
     this.live -= 1;

@@ -4,11 +4,6 @@ import { idKey } from './id-keys.js';
 import { rankIds } from './slot-sort.js';
 import { SortedOrder } from './sorted-order.js';
 
-/**
- * The walk against a sort of the live slots, with folds forced early (minTail 0), writes and
- * whole rebuilds (a bulk load's end) in between; tails and folds sorted with the comparator or
- * natively (nativeFrom 0).
- */
 /** A SortedOrder over plain arrays the test writes to (values, ids, alive flags by slot). */
 function orderOver(minTail: number, nativeFrom: number, placeRatio: number) {
   const values: number[] = [];
@@ -26,6 +21,11 @@ function orderOver(minTail: number, nativeFrom: number, placeRatio: number) {
   return { values, ids, alive, order };
 }
 
+/**
+ * The walk against a sort of the live slots, with folds forced early (minTail 0), writes and
+ * whole rebuilds (a bulk load's end) in between; tails and folds sorted with the comparator or
+ * natively (nativeFrom 0).
+ */
 describe('SortedOrder', () => {
   it('walks the live slots in (value, id) order from any cursor, both directions, across folds', () => {
     fc.assert(

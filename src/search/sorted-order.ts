@@ -2,6 +2,12 @@ import { compareIds, idKey } from './id-keys.js';
 import { rankIds, sortSlots } from './slot-sort.js';
 
 /**
+ * Slots added to a sorted tail are placed into it one by one (a binary search each) while the
+ * tail holds at least this many times as many; else the whole tail is sorted again.
+ */
+const PLACE_RATIO = 32;
+
+/**
  * A precomputed order of the slots by one column (value ascending, then id ascending; walked
  * backwards it is value descending, then id descending: the engine's `-publishedAt` and `-price`
  * orders). A page of a sorted query is then a walk from the cursor that stops after `limit + 1`
@@ -12,17 +18,11 @@ import { rankIds, sortSlots } from './slot-sort.js';
  * build form a tail `[covered, size)` sorted on demand and merged into the walk; the next
  * slots are placed into that sorted tail, not sorted again with it (a write between queries
  * costs a few binary searches, not a sort of the tail: up to 27 ms at 62 500 slots). The
- * tail is folded in (one linear merge, dead slots dropped) once it grows past a fraction of the
- * order. A bulk load orders every slot at once (`rebuild`, from the index's `finishBuild`), so
+ * tail is folded in (each tail slot's place found by galloping, dead slots dropped) once it
+ * grows past a fraction of the order. A bulk load orders every slot at once (`rebuild`, from the index's `finishBuild`), so
  * no query pays the first fold of a million slots; lists of more than a few slots are sorted
  * with native typed-array sorts (slot-sort.ts), never a comparator over the whole list.
  */
-/**
- * Slots added to a sorted tail are placed into it one by one (a binary search each) while the
- * tail holds at least this many times as many; else the whole tail is sorted again.
- */
-const PLACE_RATIO = 32;
-
 export class SortedOrder {
   private sorted: Int32Array = new Int32Array(0);
   /** Slots below this are in `sorted` (when alive at the last build). */

@@ -2,7 +2,7 @@ import type { FacetName, OfferStatus } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
 import { keysOf } from './cursor-keys.js';
 import type { EngineQuery, EngineResult } from './engine.js';
-import { countsOf, type FacetCounts } from './facet-counts.js';
+import { addCounts, countsOf, type FacetCounts } from './facet-counts.js';
 import { topValues } from './facets.js';
 import type { Index } from './search-index.js';
 import type { Position } from './top-k.js';
@@ -37,8 +37,7 @@ export function hasFilter(q: EngineQuery): boolean {
  * A query filtering on the status alone (no text, no other filter) sorted by publishedAt or
  * price: the total and facets from the maintained counts, adjusted for the active offers past
  * their expiry (the late set at `now`, and the counts the index keeps among it), and the page
- * walked in the sorted order
- * testing the status. Null when the query is not of that kind or the walk would be long.
+ * walked in the sorted order testing the status. Null when the query is not of that kind or the walk would be long.
  */
 export function statusOnly(
   ix: Index,
@@ -64,11 +63,7 @@ export function statusOnly(
   for (const name of facetNames) {
     const values = ix.tables[name].values;
     const counts = countsOf(ix.valueCounts[wanted] as FacetCounts, name, values.length);
-    if (sign !== 0) {
-      const late = ix.lateCounts[name];
-      for (let v = 0; v < Math.min(late.length, counts.length); v += 1)
-        counts[v] = (counts[v] as number) + sign * (late.data[v] as number);
-    }
+    if (sign !== 0) addCounts(counts, ix.lateCounts[name], sign);
     facets[name] = topValues(counts, values);
   }
   const expires = ix.activeUntil.data;

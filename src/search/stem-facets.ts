@@ -25,13 +25,12 @@ import { hasFilter, STATUS_CODE } from './status-only.js';
  */
 
 /**
- * The kept counts of one stem, and its offers (live, any status); `all`: the query matches no
- * other stem, so no match lies outside `set`.
+ * The kept counts of one stem, and its offers (live, any status); `set` is null when the query
+ * matches no other stem, so no match lies outside the stem (its union is then never built).
  */
 export interface StemBase {
-  set: Bits;
+  set: Bits | null;
   counts: FacetCounts;
-  all: boolean;
 }
 
 export class StemFacets {
@@ -66,7 +65,7 @@ export class StemFacets {
     if (best < 0 || (docs[best] as number) < ix.tuning.keptFacetsFrom) return null;
     const counts = this.kept[best] ?? this.make(best, query.now);
     if (counts === null) return null;
-    return { set: stemsSet(ix, [best], 'word'), counts, all: stems.size === 1 };
+    return { set: stems.size === 1 ? null : stemsSet(ix, [best], 'word'), counts };
   }
 
   /** Counts for stem `s` from the bitmaps at `now`; null past the cap on kept stems. */
