@@ -18,9 +18,9 @@ import { priceToUnits } from '../src/offers/price.js';
 import { offerIdFor } from '../src/offers/rows.js';
 import type { FacetName } from '../src/offers/schemas.js';
 import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
-import { parseTextQuery } from '../src/offers/text.js';
+import { parseTextQuery } from '../src/search/analysis/text.js';
 import type { EngineQuery, IndexDocument } from '../src/search/engine.js';
-import { createSearchIndex, type Index } from '../src/search/search-index.js';
+import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
 import { engineQuery } from '../test/support/engine-query.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);

@@ -54,7 +54,7 @@ import { createDeveloperActions, type DeveloperActions } from './portal/service.
 import { createProjectService, type ProjectService } from './projects/service.js';
 import { createProjectStore } from './projects/store.js';
 import type { SearchIndex } from './search/engine.js';
-import { createSearchIndex } from './search/search-index.js';
+import { createSearchIndex } from './search/index/search-index.js';
 import { createSessionService, type SessionService } from './sessions/service.js';
 import { createSessionStore } from './sessions/store.js';
 import { createUsageMeter, type UsageMeter } from './usage/meter.js';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
 import type { IndexDocument, SearchIndex } from '../search/engine.js';
-import { Index } from '../search/search-index.js';
+import { Index } from '../search/index/search-index.js';
 import type { IndexReader } from './index-reader.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import type { IndexRow, OfferStore } from './store.js';

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MAX_QUERY_TERMS } from './text.js';
+import { MAX_QUERY_TERMS } from '../search/analysis/text.js';
 
 /**
  * The offer contract of SPEC §6, declared once: it validates, serialises, and becomes the

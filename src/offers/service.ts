@@ -2,9 +2,10 @@ import type { Queryable } from '../db/database.js';
 import { type ParameterError, ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
+import { highlight } from '../search/analysis/highlight.js';
+import { parseTextQuery } from '../search/analysis/text.js';
 import { ENGINE_SORT_KEYS } from '../search/rules.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
-import { highlight } from './highlight.js';
 import type { LiveIndexes } from './live-index.js';
 import type { OfferInput } from './offer-input.js';
 import { priceToUnits } from './price.js';
@@ -18,7 +19,6 @@ import {
 } from './schemas.js';
 import type { SearchCache } from './search-cache.js';
 import type { Facets, OfferStore, UpsertResult } from './store.js';
-import { parseTextQuery } from './text.js';
 
 export interface SearchAnswer {
   ok: true;

@@ -1,7 +1,7 @@
 import type { CursorValue } from '../offers/cursor.js';
 import type { FacetName, OfferStatus, SortOrder } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
-import type { TextQuery } from '../offers/text.js';
+import type { TextQuery } from './analysis/text.js';
 
 /**
  * The in-memory search engine's contract (issue 12). The database stays the system of record;

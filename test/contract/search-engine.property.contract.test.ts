@@ -4,7 +4,7 @@ import { toIndexDocument } from '../../src/offers/live-index.js';
 import type { OfferInput } from '../../src/offers/offer-input.js';
 import { priceToUnits } from '../../src/offers/price.js';
 import { type FacetName, SORTS, type SortOrder, STATUSES } from '../../src/offers/schemas.js';
-import { parseTextQuery } from '../../src/offers/text.js';
+import { parseTextQuery } from '../../src/search/analysis/text.js';
 import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';

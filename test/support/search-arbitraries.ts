@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FACET_NAMES, type FacetName, SORTS, STATUSES } from '../../src/offers/schemas.js';
-import { parseTextQuery } from '../../src/offers/text.js';
+import { parseTextQuery } from '../../src/search/analysis/text.js';
 import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
 import { engineQuery } from './engine-query.js';
 

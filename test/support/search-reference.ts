@@ -1,9 +1,9 @@
-import { distanceKm } from '../../src/offers/geo.js';
 import type { FacetName } from '../../src/offers/schemas.js';
 import type { FacetCount, Facets } from '../../src/offers/store.js';
-import { isStopWord, stem, words } from '../../src/offers/text.js';
+import { isStopWord, stem, words } from '../../src/search/analysis/text.js';
 import type { EngineQuery, EngineResult, IndexDocument } from '../../src/search/engine.js';
 import { ENGINE_SORT_KEYS, PROXIMITY_CAP, typoBudget } from '../../src/search/rules.js';
+import { distanceKm } from '../../src/search/sets/geo.js';
 
 /**
  * The reference search (issue 12): the engine's semantics computed by brute force over every

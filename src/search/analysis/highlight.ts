@@ -1,5 +1,5 @@
-import { typoBudget } from '../search/rules.js';
-import { escapeHtml } from '../web/html.js';
+import { escapeHtml } from '../../web/html.js';
+import { typoBudget } from '../rules.js';
 import { isStopWord, stem, type TextQuery, words } from './text.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { CursorValue } from '../offers/cursor.js';
-import type { EngineQuery } from './engine.js';
-import type { Index } from './search-index.js';
-import type { Position } from './top-k.js';
+import type { CursorValue } from '../../offers/cursor.js';
+import type { EngineQuery } from '../engine.js';
+import type { Index } from '../index/search-index.js';
+import type { Position } from '../order/top-k.js';
 
 /**
  * A page's cursor both ways: the sort keys handed out with a page (`nextKeys`) and, read back,

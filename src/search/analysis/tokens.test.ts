@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isStopWord, words } from '../offers/text.js';
+import { isStopWord, words } from './text.js';
 import { forEachIndexWord, forEachIndexWordId, tokenHash, WordIds } from './tokens.js';
 
 const indexWords = (text: string) => {

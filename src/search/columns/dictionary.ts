@@ -1,4 +1,4 @@
-import { stem as stemOf } from '../offers/text.js';
+import { stem as stemOf } from '../analysis/text.js';
 import { GrowableInt32 } from './growable.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { Index } from '../index/search-index.js';
 import type { Plan } from './plan.js';
-import type { Index } from './search-index.js';
 
 /**
  * Phrases and exclusions of `q`, read on an offer's words (no bitmap holds word order): the

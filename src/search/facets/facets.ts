@@ -1,8 +1,8 @@
-import type { FacetName } from '../offers/schemas.js';
-import type { Facets } from '../offers/store.js';
+import type { FacetName } from '../../offers/schemas.js';
+import type { Facets } from '../../offers/store.js';
+import type { Index } from '../index/search-index.js';
+import { andNot, type Bits, countValues, membersOf, scratch } from '../sets/slot-sets.js';
 import { addCounts } from './facet-counts.js';
-import type { Index } from './search-index.js';
-import { andNot, type Bits, countValues, membersOf, scratch } from './slot-sets.js';
 import type { StemBase } from './stem-facets.js';
 
 /**

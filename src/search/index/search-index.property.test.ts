@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { engineQuery } from '../../test/support/engine-query.js';
+import { engineQuery } from '../../../test/support/engine-query.js';
 import {
   type Change,
   changeArb,
@@ -14,9 +14,9 @@ import {
   rankingQueryArb,
   statusOnlyQueryArb,
   T0,
-} from '../../test/support/search-arbitraries.js';
-import { referenceSearch } from '../../test/support/search-reference.js';
-import type { EngineQuery, IndexDocument } from './engine.js';
+} from '../../../test/support/search-arbitraries.js';
+import { referenceSearch } from '../../../test/support/search-reference.js';
+import type { EngineQuery, IndexDocument } from '../engine.js';
 import { createSearchIndex, type Tuning } from './search-index.js';
 
 /**

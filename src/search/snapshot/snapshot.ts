@@ -1,6 +1,6 @@
-import type { GrowableFloat64, GrowableInt32, GrowableUint8 } from './growable.js';
-import { Index, type Tuning } from './search-index.js';
-import { Bitmap, type Bits } from './slot-sets.js';
+import type { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../columns/growable.js';
+import { Index, type Tuning } from '../index/search-index.js';
+import { Bitmap, type Bits } from '../sets/slot-sets.js';
 import { type SectionReader, type SectionWriter, SnapshotFormatError } from './snapshot-io.js';
 
 /**

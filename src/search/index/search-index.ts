@@ -1,24 +1,24 @@
-import type { FacetName } from '../offers/schemas.js';
-import { answer } from './answer.js';
-import { Dictionary } from './dictionary.js';
-import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
-import { countSlot, type FacetCounts, facetCounts } from './facet-counts.js';
-import { GeoGrid } from './geo-grid.js';
-import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
-import { idKey } from './id-keys.js';
-import { flatString, Interned } from './interned.js';
-import { LateOffers } from './late-offers.js';
-import { PriceRanges } from './price-ranges.js';
-import type { ClassPager } from './rank-buckets.js';
-import { newestPager } from './relevance.js';
-import { BucketSets, releaseScratch, ValueSets } from './slot-sets.js';
-import { rankIds } from './slot-sort.js';
-import { SortedOrder } from './sorted-order.js';
-import { STATUS_CODE } from './status-only.js';
-import { StemFacets } from './stem-facets.js';
+import type { FacetName } from '../../offers/schemas.js';
+import { forEachIndexWordId, WordIds } from '../analysis/tokens.js';
+import { answer } from '../answer/answer.js';
+import { STATUS_CODE } from '../answer/status-only.js';
+import { Dictionary } from '../columns/dictionary.js';
+import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from '../columns/growable.js';
+import { flatString, Interned } from '../columns/interned.js';
+import { DEFAULT_TUNING, type Tuning } from '../columns/tuning.js';
+import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from '../engine.js';
+import { countSlot, type FacetCounts, facetCounts } from '../facets/facet-counts.js';
+import { StemFacets } from '../facets/stem-facets.js';
+import { idKey } from '../order/id-keys.js';
+import { rankIds } from '../order/slot-sort.js';
+import { SortedOrder } from '../order/sorted-order.js';
+import type { ClassPager } from '../rank/rank-buckets.js';
+import { newestPager } from '../rank/relevance.js';
+import { GeoGrid } from '../sets/geo-grid.js';
+import { LateOffers } from '../sets/late-offers.js';
+import { PriceRanges } from '../sets/price-ranges.js';
+import { BucketSets, releaseScratch, ValueSets } from '../sets/slot-sets.js';
 import { TermCounts } from './term-counts.js';
-import { forEachIndexWordId, WordIds } from './tokens.js';
-import { DEFAULT_TUNING, type Tuning } from './tuning.js';
 
 /**
  * An offer's slot is its position in every column. Slots are never reused: an update is a removal
@@ -355,7 +355,7 @@ export class Index implements SearchIndex {
   }
 }
 
-export type { Tuning } from './tuning.js';
+export type { Tuning } from '../columns/tuning.js';
 
 export function createSearchIndex(tuning: Partial<Tuning> = {}): SearchIndex {
   return new Index({ ...DEFAULT_TUNING, ...tuning });

@@ -1,12 +1,12 @@
-import { packRank, unpackRank } from './cursor-keys.js';
-import { stemsSet, type UnitSets } from './match-set.js';
-import { phrasesInTitle } from './phrases.js';
-import type { Plan, Unit } from './plan.js';
+import type { Index } from '../index/search-index.js';
+import { type Position, selectPage } from '../order/top-k.js';
+import { packRank, unpackRank } from '../query/cursor-keys.js';
+import { stemsSet, type UnitSets } from '../query/match-set.js';
+import { phrasesInTitle } from '../query/phrases.js';
+import type { Plan, Unit } from '../query/plan.js';
+import { PROXIMITY_CAP } from '../rules.js';
+import { and, andNot, type Bits, membersOf } from '../sets/slot-sets.js';
 import { type BucketPage, bucketPage, type ClassPager, scanPage, walkBudget } from './rank-buckets.js';
-import { PROXIMITY_CAP } from './rules.js';
-import type { Index } from './search-index.js';
-import { and, andNot, type Bits, membersOf } from './slot-sets.js';
-import { type Position, selectPage } from './top-k.js';
 
 /**
  * Relevance (ADR 0014, ADR 0019): a page of the matches of `q` in the relevance order, and the

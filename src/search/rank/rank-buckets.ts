@@ -1,6 +1,6 @@
-import type { UnitSets } from './match-set.js';
-import { and, andNot, type Bits, scratch } from './slot-sets.js';
-import type { Position } from './top-k.js';
+import type { Position } from '../order/top-k.js';
+import type { UnitSets } from '../query/match-set.js';
+import { and, andNot, type Bits, scratch } from '../sets/slot-sets.js';
 
 /**
  * sort=relevance for a query of one unit (one typed word or the prefix, no phrase; ADR 0019):

@@ -1,15 +1,15 @@
-import type { FacetName } from '../offers/schemas.js';
-import { keysOf, position } from './cursor-keys.js';
-import type { EngineQuery, EngineResult } from './engine.js';
-import { emptyFacets, facetsOf } from './facets.js';
-import { matchSet, unitSets } from './match-set.js';
-import { type Plan, planText } from './plan.js';
-import { relevancePage } from './relevance.js';
-import type { Index } from './search-index.js';
-import { membersOf } from './slot-sets.js';
-import { nearest, sortValues, walkPage } from './sorted-pages.js';
+import type { FacetName } from '../../offers/schemas.js';
+import type { EngineQuery, EngineResult } from '../engine.js';
+import { emptyFacets, facetsOf } from '../facets/facets.js';
+import type { Index } from '../index/search-index.js';
+import { selectPage } from '../order/top-k.js';
+import { keysOf, position } from '../query/cursor-keys.js';
+import { matchSet, unitSets } from '../query/match-set.js';
+import { type Plan, planText } from '../query/plan.js';
+import { nearest, sortValues, walkPage } from '../query/sorted-pages.js';
+import { relevancePage } from '../rank/relevance.js';
+import { membersOf } from '../sets/slot-sets.js';
 import { statusOnly } from './status-only.js';
-import { selectPage } from './top-k.js';
 
 /**
  * How the engine answers a query (ADR 0014, ADR 0019): the status-only path when it applies,

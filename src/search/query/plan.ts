@@ -1,6 +1,6 @@
-import { stem, type TextQuery } from '../offers/text.js';
-import type { Dictionary } from './dictionary.js';
-import { typoBudget } from './rules.js';
+import { stem, type TextQuery } from '../analysis/text.js';
+import type { Dictionary } from '../columns/dictionary.js';
+import { typoBudget } from '../rules.js';
 
 /**
  * A parsed `q` resolved against the dictionary: for each positive word (the terms in query

@@ -1,11 +1,11 @@
-import type { FacetName, OfferStatus } from '../offers/schemas.js';
-import type { Facets } from '../offers/store.js';
-import { keysOf } from './cursor-keys.js';
-import type { EngineQuery, EngineResult } from './engine.js';
-import { addCounts, countsOf, type FacetCounts } from './facet-counts.js';
-import { topValues } from './facets.js';
-import type { Index } from './search-index.js';
-import type { Position } from './top-k.js';
+import type { FacetName, OfferStatus } from '../../offers/schemas.js';
+import type { Facets } from '../../offers/store.js';
+import type { EngineQuery, EngineResult } from '../engine.js';
+import { addCounts, countsOf, type FacetCounts } from '../facets/facet-counts.js';
+import { topValues } from '../facets/facets.js';
+import type { Index } from '../index/search-index.js';
+import type { Position } from '../order/top-k.js';
+import { keysOf } from '../query/cursor-keys.js';
 
 /**
  * The status-only path: a query filtering on the status alone answered from the counts the

@@ -1,6 +1,6 @@
-import type { FacetName } from '../offers/schemas.js';
-import { GrowableInt32 } from './growable.js';
-import type { Index } from './search-index.js';
+import type { FacetName } from '../../offers/schemas.js';
+import { GrowableInt32 } from '../columns/growable.js';
+import type { Index } from '../index/search-index.js';
 
 /**
  * Counts per value of each facet column (category, city, country, tag) over some set of offers

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { parseTextQuery } from '../offers/text.js';
+import { parseTextQuery } from '../analysis/text.js';
+import { forEachIndexWord } from '../analysis/tokens.js';
 import type { IndexCapture } from './snapshot.js';
-import { forEachIndexWord } from './tokens.js';
 
 /**
  * A snapshot's header and the rules for using it (ADR 0024): the format, the byte order, the

@@ -1,9 +1,18 @@
-import { distanceKm } from '../offers/geo.js';
-import type { EngineQuery } from './engine.js';
+import type { EngineQuery } from '../engine.js';
+import type { Index } from '../index/search-index.js';
+import { distanceKm } from '../sets/geo.js';
+import {
+  andNot,
+  type Bits,
+  copyOf,
+  keepCovered,
+  membersOf,
+  or,
+  scratch,
+  unionOf,
+} from '../sets/slot-sets.js';
 import { textHolds } from './phrases.js';
 import type { Plan } from './plan.js';
-import type { Index } from './search-index.js';
-import { andNot, type Bits, copyOf, keepCovered, membersOf, or, scratch, unionOf } from './slot-sets.js';
 
 /**
  * A query's matches as one bitmap (ADR 0019): the effective status, each filter on a column

@@ -1,4 +1,4 @@
-import { distanceKm, EARTH_RADIUS_KM } from '../offers/geo.js';
+import { distanceKm, EARTH_RADIUS_KM } from './geo.js';
 import { Bitmap, type Bits } from './slot-sets.js';
 
 /**

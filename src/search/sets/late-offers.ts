@@ -1,5 +1,5 @@
+import type { SortedOrder } from '../order/sorted-order.js';
 import { Bitmap, type Bits } from './slot-sets.js';
-import type { SortedOrder } from './sorted-order.js';
 
 /**
  * The live offers stored `active` whose expiry has passed at a query's `now`: they count as

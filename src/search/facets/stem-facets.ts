@@ -1,11 +1,11 @@
-import { FACET_NAMES } from '../offers/schemas.js';
-import type { EngineQuery } from './engine.js';
+import { FACET_NAMES } from '../../offers/schemas.js';
+import { hasFilter, STATUS_CODE } from '../answer/status-only.js';
+import type { EngineQuery } from '../engine.js';
+import type { Index } from '../index/search-index.js';
+import { stemsSet, type UnitSets } from '../query/match-set.js';
+import type { Plan } from '../query/plan.js';
+import { type Bits, countValues } from '../sets/slot-sets.js';
 import { countSlot, type FacetCounts, facetCounts } from './facet-counts.js';
-import { stemsSet, type UnitSets } from './match-set.js';
-import type { Plan } from './plan.js';
-import type { Index } from './search-index.js';
-import { type Bits, countValues } from './slot-sets.js';
-import { hasFilter, STATUS_CODE } from './status-only.js';
 
 /**
  * Facet counts kept per frequent stem (ADR 0027). A query of one word and no filter is the

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { engineQuery } from '../../test/support/engine-query.js';
+import { engineQuery } from '../../../test/support/engine-query.js';
 import {
   type Change,
   changeArb,
@@ -15,15 +15,15 @@ import {
   queryArb,
   rankingQueryArb,
   statusOnlyQueryArb,
-} from '../../test/support/search-arbitraries.js';
-import { referenceSearch } from '../../test/support/search-reference.js';
-import { FACET_NAMES } from '../offers/schemas.js';
-import { parseTextQuery } from '../offers/text.js';
-import type { EngineQuery, IndexDocument } from './engine.js';
-import { createSearchIndex, type Index } from './search-index.js';
+} from '../../../test/support/search-arbitraries.js';
+import { referenceSearch } from '../../../test/support/search-reference.js';
+import { FACET_NAMES } from '../../offers/schemas.js';
+import { parseTextQuery } from '../analysis/text.js';
+import { DEFAULT_TUNING } from '../columns/tuning.js';
+import type { EngineQuery, IndexDocument } from '../engine.js';
+import { createSearchIndex, type Index } from '../index/search-index.js';
 import { captureIndex, readIndex, writeIndex } from './snapshot.js';
 import { openSnapshot, writeAtomically } from './snapshot-io.js';
-import { DEFAULT_TUNING } from './tuning.js';
 
 /**
  * ADR 0024: an index written to a snapshot and read back answers every query as a freshly built

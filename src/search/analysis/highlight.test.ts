@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../web/html.js';
+import { escapeHtml } from '../../web/html.js';
 import { highlight, withinEdits } from './highlight.js';
 import { parseTextQuery, type TextQuery } from './text.js';
 

@@ -1,9 +1,9 @@
-import { distanceKm } from '../offers/geo.js';
-import type { EngineQuery } from './engine.js';
-import { GrowableFloat64, GrowableInt32 } from './growable.js';
-import type { Index } from './search-index.js';
-import { and, type Bits, membersOf } from './slot-sets.js';
-import { type Position, selectPage } from './top-k.js';
+import { GrowableFloat64, GrowableInt32 } from '../columns/growable.js';
+import type { EngineQuery } from '../engine.js';
+import type { Index } from '../index/search-index.js';
+import { type Position, selectPage } from '../order/top-k.js';
+import { distanceKm } from '../sets/geo.js';
+import { and, type Bits, membersOf } from '../sets/slot-sets.js';
 
 /**
  * Pages in a sort order of their own (ADR 0019): publishedAt and price by walking the

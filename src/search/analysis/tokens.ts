@@ -1,4 +1,4 @@
-import { isStopWord, words } from '../offers/text.js';
+import { isStopWord, words } from './text.js';
 
 /**
  * The words an offer's field is indexed under: `words(text)` without stop words (offers/text.ts),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { engineQuery } from '../../test/support/engine-query.js';
-import { parseTextQuery } from '../offers/text.js';
-import type { EngineQuery, IndexDocument } from './engine.js';
+import { engineQuery } from '../../../test/support/engine-query.js';
+import { parseTextQuery } from '../analysis/text.js';
+import type { EngineQuery, IndexDocument } from '../engine.js';
 import { createSearchIndex } from './search-index.js';
 
 /** One example per relevance rule and typo rule (docs/search.md); the property tests cover the rest. */
