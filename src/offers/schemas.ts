@@ -41,10 +41,7 @@ export const OfferSchema = Type.Object(
 );
 export type Offer = Static<typeof OfferSchema>;
 
-export const SORTS = ['relevance', '-publishedAt', 'publishedAt', 'price', '-price', 'distance'] as const;
-export type SortOrder = (typeof SORTS)[number];
-export const STATUSES = ['active', 'expired', 'withdrawn'] as const;
-export type OfferStatus = (typeof STATUSES)[number];
+export { type OfferStatus, SORTS, type SortOrder, STATUSES } from '../search/engine.js';
 
 export const MAX_Q_LENGTH = 200;
 export const MAX_LIMIT = 100;
@@ -53,8 +50,7 @@ export const MAX_REPEATED = 20;
 export const MAX_RADIUS_KM = 20_000;
 /** Values reported per facet. */
 export const FACET_TOP = 20;
-export const FACET_NAMES = ['category', 'tag', 'city', 'country'] as const;
-export type FacetName = (typeof FACET_NAMES)[number];
+export { FACET_NAMES, type FacetName } from '../search/engine.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
 const Decimal = Type.String({

@@ -1,14 +1,9 @@
 import type { Queryable, SqlValue } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { OfferInput } from './offer-input.js';
-import type { FacetName, Offer, OfferStatus } from './schemas.js';
+import type { Offer, OfferStatus } from './schemas.js';
 
-export interface FacetCount {
-  value: string;
-  count: number;
-}
-
-export type Facets = Partial<Record<FacetName, FacetCount[]>>;
+export type { FacetCount, Facets } from '../search/engine.js';
 
 export interface UpsertResult {
   inserted: number;

@@ -1,6 +1,3 @@
-import type { CursorValue } from '../offers/cursor.js';
-import type { FacetName, OfferStatus, SortOrder } from '../offers/schemas.js';
-import type { Facets } from '../offers/store.js';
 import type { TextQuery } from './analysis/text.js';
 
 /**
@@ -8,6 +5,25 @@ import type { TextQuery } from './analysis/text.js';
  * every serving process holds one `SearchIndex` per environment, built from the rows at start
  * and kept current by applying changed offers in change-sequence order. Nothing here knows SQL.
  */
+
+import type { SortOrder } from './rules.js';
+
+export { SORTS, type SortOrder } from './rules.js';
+export const STATUSES = ['active', 'expired', 'withdrawn'] as const;
+export type OfferStatus = (typeof STATUSES)[number];
+/** The fields the engine counts values of (the API's `facets`). */
+export const FACET_NAMES = ['category', 'tag', 'city', 'country'] as const;
+export type FacetName = (typeof FACET_NAMES)[number];
+
+export interface FacetCount {
+  value: string;
+  count: number;
+}
+
+export type Facets = Partial<Record<FacetName, FacetCount[]>>;
+
+/** One sort-key value of a cursor (the API's cursors carry them, signed: offers/cursor.ts). */
+export type CursorValue = string | number;
 
 /** One offer as the engine indexes it: what a search filters, sorts, ranks and facets on. */
 export interface IndexDocument {

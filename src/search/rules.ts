@@ -1,5 +1,3 @@
-import type { SortOrder } from '../offers/schemas.js';
-
 /**
  * The search rules the engine and its reference oracle share (docs/search.md, SPEC §6, issue 12).
  * Only the numbers and the shape of the sort keys live here; each side implements the rules on
@@ -18,6 +16,10 @@ export function typoBudget(typedLength: number): number {
  * come in the reverse order), at most this; words never in one field together count this much.
  */
 export const PROXIMITY_CAP = 8;
+
+/** The orders a search can ask for (the API's `sort`). */
+export const SORTS = ['relevance', '-publishedAt', 'publishedAt', 'price', '-price', 'distance'] as const;
+export type SortOrder = (typeof SORTS)[number];
 
 export type KeyDirection = 'asc' | 'desc';
 

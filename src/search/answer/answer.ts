@@ -1,13 +1,13 @@
-import type { FacetName } from '../../offers/schemas.js';
-import type { EngineQuery, EngineResult } from '../engine.js';
+import type { EngineQuery, EngineResult, FacetName } from '../engine.js';
 import { emptyFacets, facetsOf } from '../facets/facets.js';
-import type { Index } from '../index/search-index.js';
+import type { StemFacets } from '../facets/stem-facets.js';
+import type { IndexView } from '../index-view.js';
 import { selectPage } from '../order/top-k.js';
 import { keysOf, position } from '../query/cursor-keys.js';
 import { matchSet, unitSets } from '../query/match-set.js';
 import { type Plan, planText } from '../query/plan.js';
 import { nearest, sortValues, walkPage } from '../query/sorted-pages.js';
-import { relevancePage } from '../rank/relevance.js';
+import { type RankedIndex, relevancePage } from '../rank/relevance.js';
 import { membersOf } from '../sets/slot-sets.js';
 import { statusOnly } from './status-only.js';
 
@@ -18,7 +18,12 @@ import { statusOnly } from './status-only.js';
  */
 
 /** The page, total and facets of a query (Index.search releases the scratch bitmaps after). */
-export function answer(ix: Index, query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
+/** The index as answering reads it: the view, the ranking's pager, the facet counts kept per frequent stem. */
+export interface AnswerIndex extends RankedIndex {
+  readonly stemFacets: Pick<StemFacets, 'baseFor'>;
+}
+
+export function answer(ix: AnswerIndex, query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
   const plan = query.text ? planText(ix.dict, query.text) : null;
   if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
   ix.growScratch();
@@ -75,7 +80,7 @@ export function answer(ix: Index, query: EngineQuery, facetNames: readonly Facet
 }
 
 /** With `q`: the stems it matched that some offer still holds (for highlighting). */
-function finish(ix: Index, plan: Plan | null, result: EngineResult): EngineResult {
+function finish(ix: IndexView, plan: Plan | null, result: EngineResult): EngineResult {
   if (plan) {
     const live = [...plan.unitsOfStem.keys()].filter((s) => (ix.dict.stemDocs.data[s] as number) > 0);
     result.matchedStems = live.map((s) => ix.dict.stemText[s] as string).sort();

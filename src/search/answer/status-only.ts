@@ -1,37 +1,16 @@
-import type { FacetName, OfferStatus } from '../../offers/schemas.js';
-import type { Facets } from '../../offers/store.js';
-import type { EngineQuery, EngineResult } from '../engine.js';
-import { addCounts, countsOf, type FacetCounts } from '../facets/facet-counts.js';
+import type { EngineQuery, EngineResult, FacetName, Facets } from '../engine.js';
+import { addCounts, countsOf } from '../facets/facet-counts.js';
 import { topValues } from '../facets/facets.js';
-import type { Index } from '../index/search-index.js';
+import type { CountsView, IndexView } from '../index-view.js';
 import type { Position } from '../order/top-k.js';
 import { keysOf } from '../query/cursor-keys.js';
+import { hasFilter, STATUS_CODE } from '../query/filters.js';
 
 /**
  * The status-only path: a query filtering on the status alone answered from the counts the
  * index keeps per stored status (and per status and facet value) and a walk of a sorted order,
  * without building its matches.
  */
-
-/** A stored status as the index codes it (its status column, the ids of its status sets). */
-export const STATUS_CODE: Record<OfferStatus, number> = { active: 0, expired: 1, withdrawn: 2 };
-
-/** Whether the query filters on anything but the status (its text aside). */
-export function hasFilter(q: EngineQuery): boolean {
-  return (
-    q.categories.length > 0 ||
-    q.tags.length > 0 ||
-    q.city !== null ||
-    q.country !== null ||
-    q.currency !== null ||
-    q.priceMin !== null ||
-    q.priceMax !== null ||
-    q.publishedAfter !== null ||
-    q.publishedBefore !== null ||
-    q.updatedSince !== null ||
-    (q.near !== null && q.radiusKm !== null)
-  );
-}
 
 /**
  * A query filtering on the status alone (no text, no other filter) sorted by publishedAt or
@@ -40,7 +19,7 @@ export function hasFilter(q: EngineQuery): boolean {
  * walked in the sorted order testing the status. Null when the query is not of that kind or the walk would be long.
  */
 export function statusOnly(
-  ix: Index,
+  ix: IndexView,
   query: EngineQuery,
   after: Position | null,
   facetNames: readonly FacetName[],
@@ -62,7 +41,7 @@ export function statusOnly(
   const facets: Facets = {};
   for (const name of facetNames) {
     const values = ix.tables[name].values;
-    const counts = countsOf(ix.valueCounts[wanted] as FacetCounts, name, values.length);
+    const counts = countsOf(ix.valueCounts[wanted] as CountsView, name, values.length);
     if (sign !== 0) addCounts(counts, ix.lateCounts[name], sign);
     facets[name] = topValues(counts, values);
   }

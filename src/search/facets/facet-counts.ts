@@ -1,6 +1,6 @@
-import type { FacetName } from '../../offers/schemas.js';
 import { GrowableInt32 } from '../columns/growable.js';
-import type { Index } from '../index/search-index.js';
+import type { FacetName } from '../engine.js';
+import type { Column, CountsView, IndexView } from '../index-view.js';
 
 /**
  * Counts per value of each facet column (category, city, country, tag) over some set of offers
@@ -19,7 +19,7 @@ export function facetCounts(): FacetCounts {
 }
 
 /** Counts the slot's values in (+1) or out (−1). */
-export function countSlot(ix: Index, counts: FacetCounts, slot: number, delta: number): void {
+export function countSlot(ix: IndexView, counts: FacetCounts, slot: number, delta: number): void {
   counts.category.bump(ix.category.data[slot] as number, delta);
   counts.city.bump(ix.city.data[slot] as number, delta);
   counts.country.bump(ix.country.data[slot] as number, delta);
@@ -29,13 +29,13 @@ export function countSlot(ix: Index, counts: FacetCounts, slot: number, delta: n
 }
 
 /** Adds `sign` × the kept counts of `column` into `counts` (by value id). */
-export function addCounts(counts: Int32Array, column: GrowableInt32, sign = 1): void {
+export function addCounts(counts: Int32Array, column: Column<Int32Array>, sign = 1): void {
   const to = Math.min(column.length, counts.length);
   for (let v = 0; v < to; v += 1) counts[v] = (counts[v] as number) + sign * (column.data[v] as number);
 }
 
 /** The kept counts of column `name` as an array over its values (a copy, zeros past the kept). */
-export function countsOf(counts: FacetCounts, name: FacetName, values: number): Int32Array {
+export function countsOf(counts: CountsView, name: FacetName, values: number): Int32Array {
   const kept = counts[name];
   const out = new Int32Array(values);
   out.set(kept.data.subarray(0, Math.min(kept.length, values)));

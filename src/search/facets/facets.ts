@@ -1,6 +1,5 @@
-import type { FacetName } from '../../offers/schemas.js';
-import type { Facets } from '../../offers/store.js';
-import type { Index } from '../index/search-index.js';
+import type { FacetName, Facets } from '../engine.js';
+import type { IndexView } from '../index-view.js';
 import { andNot, type Bits, countValues, membersOf, scratch } from '../sets/slot-sets.js';
 import { addCounts } from './facet-counts.js';
 import type { StemBase } from './stem-facets.js';
@@ -24,7 +23,7 @@ const BLOCK = 65_536;
 const SPARSE_BELOW = 4_096;
 
 export function facetsOf(
-  ix: Index,
+  ix: IndexView,
   bits: Bits,
   names: readonly FacetName[],
   base: StemBase | null = null,
@@ -65,7 +64,7 @@ function passColumn(column: Int32Array, values: number, matches: Int32Array): In
 }
 
 /** Counts per tag id over the matches (an offer's tags are distinct). */
-function passTags(ix: Index, matches: Int32Array): Int32Array {
+function passTags(ix: IndexView, matches: Int32Array): Int32Array {
   const counts = new Int32Array(ix.tags.values.length);
   const offsets = ix.tagOffsets.data;
   const tagIds = ix.tagIds.data;

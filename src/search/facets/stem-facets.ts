@@ -1,7 +1,7 @@
-import { FACET_NAMES } from '../../offers/schemas.js';
-import { hasFilter, STATUS_CODE } from '../answer/status-only.js';
 import type { EngineQuery } from '../engine.js';
-import type { Index } from '../index/search-index.js';
+import { FACET_NAMES } from '../engine.js';
+import type { IndexView } from '../index-view.js';
+import { hasFilter, STATUS_CODE } from '../query/filters.js';
 import { stemsSet, type UnitSets } from '../query/match-set.js';
 import type { Plan } from '../query/plan.js';
 import { type Bits, countValues } from '../sets/slot-sets.js';
@@ -41,7 +41,7 @@ export class StemFacets {
   private seen = new Int32Array(0);
   private stamp = 0;
 
-  constructor(private readonly ix: Index) {}
+  constructor(private readonly ix: IndexView) {}
 
   /** Stems whose counts are kept. */
   get size(): number {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { referenceSearch } from '../../../test/support/search-reference.js';
-import { FACET_NAMES, SORTS } from '../../offers/schemas.js';
 import { parseTextQuery } from '../analysis/text.js';
 import type { EngineQuery, IndexDocument } from '../engine.js';
+import { FACET_NAMES, SORTS } from '../engine.js';
 import { createSearchIndex, type Tuning } from './search-index.js';
 
 /**

@@ -1,17 +1,16 @@
-import type { FacetName } from '../../offers/schemas.js';
 import { forEachIndexWordId, WordIds } from '../analysis/tokens.js';
-import { answer } from '../answer/answer.js';
-import { STATUS_CODE } from '../answer/status-only.js';
+import { type AnswerIndex, answer } from '../answer/answer.js';
 import { Dictionary } from '../columns/dictionary.js';
 import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from '../columns/growable.js';
 import { flatString, Interned } from '../columns/interned.js';
 import { DEFAULT_TUNING, type Tuning } from '../columns/tuning.js';
-import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from '../engine.js';
+import type { EngineQuery, EngineResult, FacetName, IndexDocument, SearchIndex } from '../engine.js';
 import { countSlot, type FacetCounts, facetCounts } from '../facets/facet-counts.js';
 import { StemFacets } from '../facets/stem-facets.js';
 import { idKey } from '../order/id-keys.js';
 import { rankIds } from '../order/slot-sort.js';
 import { SortedOrder } from '../order/sorted-order.js';
+import { STATUS_CODE } from '../query/filters.js';
 import type { ClassPager } from '../rank/rank-buckets.js';
 import { newestPager } from '../rank/relevance.js';
 import { GeoGrid } from '../sets/geo-grid.js';
@@ -26,7 +25,7 @@ import { TermCounts } from './term-counts.js';
  * appending. The class holds the columns, sets and counts and their writes (upsert, remove);
  * reading them is done by functions over the Index in the modules beside it (answer.ts first).
  */
-export class Index implements SearchIndex {
+export class Index implements SearchIndex, AnswerIndex {
   readonly dict = new Dictionary();
   readonly ids: string[] = [];
   private readonly slotOf = new Map<string, number>();

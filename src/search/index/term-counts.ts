@@ -1,4 +1,14 @@
-import type { Index } from './search-index.js';
+import type { Dictionary } from '../columns/dictionary.js';
+import type { GrowableInt32, GrowableWords } from '../columns/growable.js';
+import type { ValueSets } from '../sets/slot-sets.js';
+
+/** What counting an offer's terms writes: the dictionary's counts and the word sets. */
+export interface TermColumns {
+  readonly dict: Dictionary;
+  readonly text: GrowableWords;
+  readonly textOffsets: GrowableInt32;
+  readonly sets: { readonly word: ValueSets; readonly title: ValueSets };
+}
 
 /**
  * An offer's distinct words and stems counted in (an insert) or out (a removal): the
@@ -15,7 +25,7 @@ export class TermCounts {
    * Adds (+1) or withdraws (−1) the slot's distinct words and stems: the dictionary's counts and
    * the word bitmaps (anywhere, in the title).
    */
-  count(ix: Index, slot: number, delta: 1 | -1): void {
+  count(ix: TermColumns, slot: number, delta: 1 | -1): void {
     const dict = ix.dict;
     if (this.wordSeen.length < dict.wordText.length) {
       const size = dict.wordText.length * 2;

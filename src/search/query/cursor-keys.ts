@@ -1,6 +1,5 @@
-import type { CursorValue } from '../../offers/cursor.js';
-import type { EngineQuery } from '../engine.js';
-import type { Index } from '../index/search-index.js';
+import type { CursorValue, EngineQuery } from '../engine.js';
+import type { IndexView } from '../index-view.js';
 import type { Position } from '../order/top-k.js';
 
 /**
@@ -45,7 +44,7 @@ export function position(query: EngineQuery): Position | null {
   return { primary: Number(after[0]), published: 0, id: String(after[1]) };
 }
 
-export function keysOf(ix: Index, query: EngineQuery, slot: number, primary: number): Keys {
+export function keysOf(ix: IndexView, query: EngineQuery, slot: number, primary: number): Keys {
   const id = ix.ids[slot] as string;
   if (query.sort !== 'relevance') return [primary, id];
   return [...unpackRank(primary), ix.publishedAt.data[slot] as number, id];

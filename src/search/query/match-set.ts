@@ -1,5 +1,5 @@
 import type { EngineQuery } from '../engine.js';
-import type { Index } from '../index/search-index.js';
+import type { IndexView } from '../index-view.js';
 import { distanceKm } from '../sets/geo.js';
 import {
   andNot,
@@ -11,6 +11,7 @@ import {
   scratch,
   unionOf,
 } from '../sets/slot-sets.js';
+import { STATUS_CODE } from './filters.js';
 import { textHolds } from './phrases.js';
 import type { Plan } from './plan.js';
 
@@ -30,12 +31,11 @@ export interface UnitSets {
   all: Bits;
 }
 
-const STATUS_CODE = { active: 0, expired: 1, withdrawn: 2 } as const;
 /** Slots per CRoaring container, and the steps an operation on one is counted as. */
 const CONTAINER_SLOTS = 65_536;
 const CONTAINER_STEPS = 64;
 
-export function unitSets(ix: Index, plan: Plan): UnitSets[] {
+export function unitSets(ix: IndexView, plan: Plan): UnitSets[] {
   return plan.units.map((unit) => {
     const byCost: Bits[][] = [];
     for (const [s, cost] of unit.costs) {
@@ -50,7 +50,7 @@ export function unitSets(ix: Index, plan: Plan): UnitSets[] {
 }
 
 /** The offers holding one of the stems (every word of each). */
-export function stemsSet(ix: Index, stems: Iterable<number>, of: 'word' | 'title'): Bits {
+export function stemsSet(ix: IndexView, stems: Iterable<number>, of: 'word' | 'title'): Bits {
   const parts: Bits[] = [];
   for (const s of stems) for (const w of ix.dict.stemWords[s] as number[]) parts.push(ix.sets[of].get(w));
   return unionOf(parts);
@@ -60,7 +60,7 @@ export function stemsSet(ix: Index, stems: Iterable<number>, of: 'word' | 'title
  * The live offers whose effective status is `status` at `now`: the stored one, except that
  * active offers past their expiry count as expired (read from the expiry order up to `now`).
  */
-export function effectiveStatus(ix: Index, status: keyof typeof STATUS_CODE, now: number): Bits {
+export function effectiveStatus(ix: IndexView, status: keyof typeof STATUS_CODE, now: number): Bits {
   const code = STATUS_CODE[status];
   const own = ix.sets.status.get(code);
   if (code === 2) return own;
@@ -70,7 +70,7 @@ export function effectiveStatus(ix: Index, status: keyof typeof STATUS_CODE, now
 }
 
 /** The matches; `units` from unitSets(plan). Never one of the index's own bitmaps (safe to keep). */
-export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units: UnitSets[]): Bits {
+export function matchSet(ix: IndexView, query: EngineQuery, plan: Plan | null, units: UnitSets[]): Bits {
   const parts: Bits[] = [effectiveStatus(ix, query.status, query.now)];
   const sets = ix.sets;
   const tables = ix.tables;
@@ -144,7 +144,7 @@ export function matchSet(ix: Index, query: EngineQuery, plan: Plan | null, units
  * when that slice is smaller than the matches, else a test per match.
  */
 function range(
-  ix: Index,
+  ix: IndexView,
   bits: Bits,
   from: number | null,
   to: number | null,
@@ -172,7 +172,7 @@ function range(
  * match (pushed to `tests`).
  */
 function coverOrTest(
-  ix: Index,
+  ix: IndexView,
   bits: Bits,
   inside: readonly Bits[],
   ends: readonly Bits[],
@@ -188,7 +188,7 @@ function coverOrTest(
 
 /** Keeps the matches within the radius: whole grid cells inside it, points tested in the others. */
 function within(
-  ix: Index,
+  ix: IndexView,
   bits: Bits,
   near: { lat: number; lon: number },
   radiusKm: number,

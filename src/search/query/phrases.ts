@@ -1,4 +1,4 @@
-import type { Index } from '../index/search-index.js';
+import type { IndexView } from '../index-view.js';
 import type { Plan } from './plan.js';
 
 /**
@@ -9,7 +9,7 @@ import type { Plan } from './plan.js';
 type Words = Uint16Array | Int32Array;
 
 /** Phrases present and exclusions absent in the slot's words. */
-export function textHolds(ix: Index, slot: number, plan: Plan): boolean {
+export function textHolds(ix: IndexView, slot: number, plan: Plan): boolean {
   const text = ix.text.data;
   const wordStem = ix.dict.wordStem.data;
   const start = ix.textOffsets.data[2 * slot] as number;
@@ -29,7 +29,7 @@ export function textHolds(ix: Index, slot: number, plan: Plan): boolean {
 }
 
 /** Whether every phrase is in the title (for the attribute rule). */
-export function phrasesInTitle(ix: Index, slot: number, plan: Plan): boolean {
+export function phrasesInTitle(ix: IndexView, slot: number, plan: Plan): boolean {
   const start = ix.textOffsets.data[2 * slot] as number;
   const middle = ix.textOffsets.data[2 * slot + 1] as number;
   for (const sequence of plan.phrases)

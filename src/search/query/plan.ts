@@ -1,5 +1,5 @@
 import { stem, type TextQuery } from '../analysis/text.js';
-import type { Dictionary } from '../columns/dictionary.js';
+import type { DictionaryView } from '../index-view.js';
 import { typoBudget } from '../rules.js';
 
 /**
@@ -27,7 +27,7 @@ export interface Plan {
   scratchLast: Int32Array;
 }
 
-function unit(dict: Dictionary, typed: string, prefix: boolean): Unit {
+function unit(dict: DictionaryView, typed: string, prefix: boolean): Unit {
   const costs = new Map<number, number>();
   if (!prefix) {
     const own = dict.stemIds.get(stem(typed));
@@ -41,7 +41,7 @@ function unit(dict: Dictionary, typed: string, prefix: boolean): Unit {
 }
 
 /** `'nothing'` when some word or phrase can match no offer. */
-export function planText(dict: Dictionary, query: TextQuery): Plan | 'nothing' {
+export function planText(dict: DictionaryView, query: TextQuery): Plan | 'nothing' {
   const units = query.terms.map((t) => unit(dict, t.word, false));
   if (query.prefix !== null) units.push(unit(dict, query.prefix, true));
   if (units.some((u) => u.costs.size === 0)) return 'nothing';

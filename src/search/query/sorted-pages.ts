@@ -1,6 +1,6 @@
 import { GrowableFloat64, GrowableInt32 } from '../columns/growable.js';
 import type { EngineQuery } from '../engine.js';
-import type { Index } from '../index/search-index.js';
+import type { IndexView } from '../index-view.js';
 import { type Position, selectPage } from '../order/top-k.js';
 import { distanceKm } from '../sets/geo.js';
 import { and, type Bits, membersOf } from '../sets/slot-sets.js';
@@ -18,7 +18,7 @@ import { and, type Bits, membersOf } from '../sets/slot-sets.js';
  * the pass over the matches is the cheaper (or the only) way.
  */
 export function walkPage(
-  ix: Index,
+  ix: IndexView,
   query: EngineQuery,
   bits: Bits,
   after: Position | null,
@@ -54,7 +54,7 @@ export function walkPage(
  * (every value of a bucket comes before every value of the next).
  */
 function pricePage(
-  ix: Index,
+  ix: IndexView,
   query: EngineQuery,
   bits: Bits,
   after: Position | null,
@@ -86,7 +86,7 @@ function pricePage(
  * out comes after all of them.
  */
 export function nearest(
-  ix: Index,
+  ix: IndexView,
   near: { lat: number; lon: number },
   bits: Bits,
   after: Position | null,
@@ -132,7 +132,12 @@ export function nearest(
 }
 
 /** The sort value of each match (publishedAt, price or distance), for a selection among all. */
-export function sortValues(ix: Index, query: EngineQuery, matches: Int32Array, primary: Float64Array): void {
+export function sortValues(
+  ix: IndexView,
+  query: EngineQuery,
+  matches: Int32Array,
+  primary: Float64Array,
+): void {
   const column =
     query.sort === 'price' || query.sort === '-price'
       ? ix.price.data

@@ -1,4 +1,4 @@
-import type { Index } from '../index/search-index.js';
+import type { IndexView } from '../index-view.js';
 import { type Position, selectPage } from '../order/top-k.js';
 import { packRank, unpackRank } from '../query/cursor-keys.js';
 import { stemsSet, type UnitSets } from '../query/match-set.js';
@@ -17,8 +17,13 @@ import { type BucketPage, bucketPage, type ClassPager, scanPage, walkBudget } fr
  * The first `k` matches after the cursor by relevance: by rank buckets for one unit and no
  * phrase (rank-buckets.ts bucketPage), else ranking from the words (scanPage).
  */
+/** The index as ranking reads it: the view, and the newest-first pager of each relevance class. */
+export interface RankedIndex extends IndexView {
+  readonly pager: ClassPager;
+}
+
 export function relevancePage(
-  ix: Index,
+  ix: RankedIndex,
   plan: Plan,
   units: UnitSets[],
   bits: Bits,
@@ -66,7 +71,7 @@ export function relevancePage(
  * typed). `split` cuts a class into the members with every unit in the title and the rest, so
  * that the few of the first kind do not keep the walk of the rest from stopping at its floor.
  */
-function rankFloor(ix: Index, plan: Plan) {
+function rankFloor(ix: IndexView, plan: Plan) {
   // Offers with every unit in the title (null: no unit), built on first use.
   let everyInTitle: Bits | null | undefined;
   const titleAll = () => {
@@ -100,13 +105,13 @@ function rankFloor(ix: Index, plan: Plan) {
 }
 
 /** The offers holding the unit's typed word itself (exactness), or null when none does. */
-function exactSet(ix: Index, unit: Unit): Bits | null {
+function exactSet(ix: IndexView, unit: Unit): Bits | null {
   const own = unit.wordId;
   return own >= 0 && (ix.dict.wordDocs.data[own] as number) > 0 ? ix.sets.word.get(own) : null;
 }
 
 /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
-export function newestPager(ix: Index): ClassPager {
+export function newestPager(ix: IndexView): ClassPager {
   return {
     newest: (members, from, k) => {
       const size = ix.ids.length;
@@ -136,7 +141,7 @@ export function newestPager(ix: Index): ClassPager {
 }
 
 /** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
-function scanRank(ix: Index, slot: number, plan: Plan): number {
+function scanRank(ix: IndexView, slot: number, plan: Plan): number {
   const text = ix.text.data;
   const wordStem = ix.dict.wordStem.data;
   const stemBits = ix.stemBits;

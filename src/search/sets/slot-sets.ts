@@ -147,7 +147,7 @@ export function membersOf(bits: Bits, buffer: Int32Array): Int32Array {
 }
 
 /** Every requested value's count among `bits`, as (value id, count) with count > 0. */
-export function countValues(bits: Bits, sets: ValueSets): Int32Array {
+export function countValues(bits: Bits, sets: Pick<ValueSets, 'get' | 'length'>): Int32Array {
   const counts = new Int32Array(sets.length);
   for (let id = 0; id < sets.length; id += 1) counts[id] = bits.andCardinality(sets.get(id));
   return counts;

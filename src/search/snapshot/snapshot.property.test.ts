@@ -17,10 +17,10 @@ import {
   statusOnlyQueryArb,
 } from '../../../test/support/search-arbitraries.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
-import { FACET_NAMES } from '../../offers/schemas.js';
 import { parseTextQuery } from '../analysis/text.js';
 import { DEFAULT_TUNING } from '../columns/tuning.js';
 import type { EngineQuery, IndexDocument } from '../engine.js';
+import { FACET_NAMES } from '../engine.js';
 import { createSearchIndex, type Index } from '../index/search-index.js';
 import { captureIndex, readIndex, writeIndex } from './snapshot.js';
 import { openSnapshot, writeAtomically } from './snapshot-io.js';
