@@ -21,6 +21,7 @@ import type { Environment } from './platform/environment.js';
 import { registerPortalRoutes } from './portal/routes.js';
 import { registerUsageMetering } from './usage/request-usage.js';
 import { registerAssetRoutes } from './web/asset-routes.js';
+import { registerLandingRoutes } from './web/landing.js';
 import { appErrorPage } from './web/layout.js';
 import { pageSecurityHeaders } from './web/security-headers.js';
 
@@ -68,6 +69,11 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     guard,
   });
   registerAssetRoutes(app);
+  registerLandingRoutes(app, {
+    environment,
+    origins: origins(config),
+    hasPortal: environment === 'production',
+  });
   await registerAuthRoutes(app, {
     environment,
     origin: origins(config)[environment],

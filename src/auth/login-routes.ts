@@ -10,6 +10,7 @@ import { pageSecurityHeaders } from '../web/security-headers.js';
 import type { LoginDeps, LoginFlow, Refusal, VerifiedLogin } from './login.js';
 import { ADDRESS_POLICY } from './login-throttle.js';
 import { errorPage, loginPage, signupPage } from './pages.js';
+import { CONNECT_ROUTE } from './route-docs.js';
 
 export interface LoginRouteDeps extends LoginDeps {
   signupEnabled: boolean;
@@ -76,7 +77,7 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
     return reply.code(303).header('location', location).send();
   }
 
-  app.get('/auth/connect', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/auth/connect', CONNECT_ROUTE, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const single = (name: string): string | undefined | null => {
       const value = query[name];

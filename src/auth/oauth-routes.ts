@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { decodeJwt } from 'jose';
 import { extractApiKey } from '../http/credentials.js';
 import { ERRORS, type PageErrorCode } from '../http/errors.js';
@@ -16,6 +16,13 @@ import {
   S256_CHALLENGE,
   SCOPES,
 } from './oauth.js';
+import {
+  AUTHORIZE_ROUTE,
+  DISCOVERY_ROUTE,
+  TOKEN_ROUTE,
+  USERINFO_GET_ROUTE,
+  USERINFO_POST_ROUTE,
+} from './route-docs.js';
 import { SIGNING_ALGORITHM } from './signing-keys.js';
 import type { TokenService } from './tokens.js';
 
@@ -74,13 +81,15 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
     '/auth/.well-known/oauth-authorization-server',
     '/.well-known/oauth-authorization-server/auth',
   ]) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) => {
+    const documented = path === '/auth/.well-known/openid-configuration';
+    const options: RouteShorthandOptions = documented ? DISCOVERY_ROUTE : { schema: { hide: true } };
+    app.get(path, options, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return document;
     });
   }
 
-  app.get('/auth/authorize', { schema: { hide: true } }, async (request, reply) => authorize(request, reply));
+  app.get('/auth/authorize', AUTHORIZE_ROUTE, async (request, reply) => authorize(request, reply));
 
   async function authorize(request: FastifyRequest, reply: FastifyReply) {
     const query = request.query as Record<string, unknown>;
@@ -183,7 +192,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
       return oauthError(reply, status, code, status >= 500 ? 'The server failed.' : problem.detail);
     });
 
-    scope.post('/auth/token', { schema: { hide: true } }, async (request, reply) => {
+    scope.post('/auth/token', TOKEN_ROUTE, async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (typeof request.body !== 'object' || request.body === null) {
         return oauthError(
@@ -292,8 +301,8 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
         .type('application/json')
         .send(JSON.stringify(deps.oauth.userinfo(check.user, check.claims.scope ?? null)));
     };
-    scope.get('/auth/userinfo', { schema: { hide: true } }, userinfo);
-    scope.post('/auth/userinfo', { schema: { hide: true } }, userinfo);
+    scope.get('/auth/userinfo', USERINFO_GET_ROUTE, userinfo);
+    scope.post('/auth/userinfo', USERINFO_POST_ROUTE, userinfo);
   });
 }
 

@@ -48,7 +48,9 @@ export function createFrameworkErrors(
  * The http server's `clientError`: Node could not parse the request, so there is no request
  * object and no route. Answered on the socket directly, then closed (as Node itself does).
  */
-export function createClientErrorHandler(): (error: NodeJS.ErrnoException, socket: Socket) => void {
+export function createClientErrorHandler(
+  origin: string,
+): (error: NodeJS.ErrnoException, socket: Socket) => void {
   const random = createRandomBase62Pool();
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -68,7 +70,7 @@ export function createClientErrorHandler(): (error: NodeJS.ErrnoException, socke
     const requestId = `req_${random(20)}`;
     const { status, title } = ERRORS[code];
     const body = JSON.stringify({
-      type: errorTypeUrl(code),
+      type: errorTypeUrl(code, origin),
       title,
       status,
       detail,

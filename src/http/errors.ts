@@ -293,11 +293,12 @@ export function pageError(code: PageErrorCode | ErrorCode): { status: number; ti
   return code in PAGE_ERRORS ? PAGE_ERRORS[code as PageErrorCode] : ERRORS[code as ErrorCode];
 }
 
-/** Base of the `type` URL of every problem: the error's section in the published docs. */
-export const ERROR_DOCS_BASE = 'https://vitrine.dev/docs/errors';
+/** Path of the error reference every instance serves (an HTML page made from this table). */
+export const ERROR_DOCS_PATH = '/docs/errors';
 
-export function errorTypeUrl(code: ErrorCode): string {
-  return `${ERROR_DOCS_BASE}#${code}`;
+/** The `type` URL of a problem: the error's section on the instance that answered (`origin`). */
+export function errorTypeUrl(code: ErrorCode, origin: string): string {
+  return `${origin}${ERROR_DOCS_PATH}#${code}`;
 }
 
 export interface ParameterError {
