@@ -128,7 +128,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
 
 /**
  * A framework error (an undecodable URL, an over-long id) on a browser page's URL is answered as
- * that area's HTML page (SPEC §7): the auth server's pages, the portal, the console.
+ * that area's HTML page: the auth server's pages, the portal, the console.
  */
 function answerAsPage(
   environment: Environment,

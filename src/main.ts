@@ -18,7 +18,7 @@ import { VERSION } from './platform/version.js';
 import { serve } from './serve/serve.js';
 
 /**
- * The composition root and the `vitrine` command (SPEC §10). Config is read once here; every
+ * The composition root and the `vitrine` command. Config is read once here; every
  * command builds its dependencies from it, so all of them read the same settings as `serve`.
  */
 function parseEnv(value: string): Environment {
@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<void> {
   program.version(VERSION, '-V, --version', 'print the Vitrine version');
 
   // Commands other than serve log only warnings, to stderr: stdout is for their output.
-  // Every command migrates first, so each works on a fresh DATA_DIR (SPEC §10: same config as serve).
+  // Every command migrates first, so each works on a fresh DATA_DIR (same config as serve).
   async function withDeps<T>(work: (deps: Deps) => Promise<T>, options = { migrate: true }): Promise<T> {
     const deps = createDeps(config, {
       clock: systemClock,

@@ -31,7 +31,7 @@ export function sendRefusal(reply: FastifyReply, deps: Pick<LoginDeps, 'environm
   return sendPage(reply, status, errorPage(deps.environment, title, refusal.message, refusal.code));
 }
 
-/** The login page of a ticket: the same page for both doors (SPEC §5.1, §5.4). */
+/** The login page of a ticket: the same page for both doors. */
 export function sendLoginPage(
   reply: FastifyReply,
   deps: Pick<LoginRouteDeps, 'environment' | 'signupEnabled'>,

@@ -27,7 +27,7 @@ import { SIGNING_ALGORITHM } from './signing-keys.js';
 import type { TokenService } from './tokens.js';
 
 /**
- * The standard door (SPEC §5.4, issue 17): discovery, `/authorize`, `/token` and `/userinfo`.
+ * The standard door (issue 17): discovery, `/authorize`, `/token` and `/userinfo`.
  * `/authorize` ends on the login page of `/connect` (login.ts); `/revoke` and the JWKS are the
  * token routes'. Errors follow the RFCs, not problem+json: HTML pages when the client or its
  * redirect URI cannot be trusted, redirects with `error` (RFC 6749 §4.1.2.1) once they can, and
@@ -270,7 +270,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
           'Send the access token as Authorization: Bearer <token>.',
         );
       const raw = match[1];
-      // SPEC §5.3: a token is only good with its own key. The key may come as X-Api-Key (then it
+      // A token is only good with its own key. The key may come as X-Api-Key (then it
       // must be the token's); off-the-shelf clients send the token alone, whose client_id names
       // the key, which must still be active in this environment.
       let keyId: string | undefined;

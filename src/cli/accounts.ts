@@ -42,7 +42,7 @@ export const keyJson = (k: KeyRecord) => ({
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** `developers`, `projects` and `keys` commands (SPEC §10). */
+/** `developers`, `projects` and `keys` commands. */
 export function registerAccountCommands(
   program: Command,
   withDeps: WithDeps,

@@ -12,7 +12,7 @@ import { appLayout, csrfField } from '../web/layout.js';
 import { usageChart } from '../web/usage-chart.js';
 import type { DeveloperRow, Paged } from './model.js';
 
-/** The operator console's pages (SPEC §4, issue 5). Plain forms, no script. */
+/** The operator console's pages (issue 5). Plain forms, no script. */
 export interface ConsoleSession {
   who: string;
   csrf: string;

@@ -68,7 +68,7 @@ const text = (request: FastifyRequest, name: string) => {
   return typeof value === 'string' ? value.slice(0, 254) : '';
 };
 
-/** The operator console at `/console/` (SPEC §4, issue 5): operators only. */
+/** The operator console at `/console/` (issue 5): operators only. */
 export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const area = sessionArea(app, {
     area: 'console',

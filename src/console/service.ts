@@ -15,7 +15,7 @@ import type { ProjectInput, ProjectService } from '../projects/service.js';
 import type { SessionService } from '../sessions/service.js';
 
 /**
- * What an operator does, from the console or the CLI (SPEC §4, §10): each action carried out
+ * What an operator does, from the console or the CLI: each action carried out
  * and written to the audit log with who did it, in one place, so neither door can forget it.
  */
 export interface OperatorActions {
@@ -24,7 +24,7 @@ export interface OperatorActions {
   grantRefresh(actor: Actor, keyId: string): Promise<KeyRecord>;
   revokeRefresh(actor: Actor, keyId: string): Promise<{ key: KeyRecord; revokedRefreshTokens: number }>;
   revoke(actor: Actor, keyId: string): Promise<KeyRecord>;
-  /** The `offers:write` scope (SPEC §3, §6.2; issue 16). */
+  /** The `offers:write` scope (§6.2; issue 16). */
   grantWrite(actor: Actor, keyId: string): Promise<KeyRecord>;
   revokeWrite(actor: Actor, keyId: string): Promise<KeyRecord>;
   setPlan(actor: Actor, keyId: string, rps: number | null): Promise<KeyRecord>;

@@ -1,5 +1,5 @@
 /**
- * The one error table (SPEC §7): every code a client can receive, with its HTTP status, its
+ * The one error table: every code a client can receive, with its HTTP status, its
  * title and what a client should do about it. `docs/errors.md` is generated from this table
  * (`npm run docs:generate`, scripts/generate-docs.ts) and test/docs.test.ts fails when the two
  * drift. The pages' part, `PAGE_ERRORS`, is generated into the same file.
@@ -108,7 +108,7 @@ export const ERRORS = {
   version_not_found: {
     status: 404,
     title: 'API version not found',
-    help: 'The path names an API version this server does not serve; the detail lists the versions it serves (SPEC §9).',
+    help: 'The path names an API version this server does not serve; the detail lists the versions it serves.',
   },
   limit_reached: {
     status: 409,

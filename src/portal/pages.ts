@@ -52,7 +52,7 @@ ${newAccountFields(p)}
   });
 }
 
-/** `{base_url}` and `{auth_url}` of each environment (SPEC §1). */
+/** `{base_url}` and `{auth_url}` of each environment. */
 export interface ApiUrls {
   base: Record<Environment, string>;
   auth: Record<Environment, string>;

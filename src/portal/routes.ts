@@ -46,7 +46,7 @@ const USAGE_DAYS = 30;
 const COPY_SCRIPT = fs.readFileSync(new URL('../web/assets/copy.js', import.meta.url), 'utf8');
 
 /**
- * The developer portal at `/portal/` (SPEC §4, issue 5). Every page past sign-in needs a
+ * The developer portal at `/portal/` (issue 5). Every page past sign-in needs a
  * developer session; every project, application and key is looked up through its owner, and
  * what belongs to someone else is "not found", exactly like what does not exist.
  */

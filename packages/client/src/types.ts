@@ -16,13 +16,13 @@ type Ok<O> = O extends { responses: infer R }
   : never;
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
-/** Search parameters of `GET {base_url}/offers/` (SPEC §6); the key is sent by the client. */
+/** Search parameters of `GET {base_url}/offers/`; the key is sent by the client. */
 export type SearchParams = Omit<Query<Get<'/offers/'>>, 'apiKey'>;
 /** One page of search results: `data`, exact `total`, `facets`, `nextCursor`. */
 export type SearchResponse = Schemas['SearchResponse'];
 /** A search hit: an offer, with `highlight` when asked for. */
 export type SearchHit = Schemas['SearchHit'];
-/** An offer (SPEC §6). */
+/** An offer. */
 export type Offer = Schemas['Offer'];
 type PostOf<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
 type JsonBody<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;

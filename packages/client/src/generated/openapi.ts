@@ -136,12 +136,12 @@ export interface paths {
   "/refresh": {
     /**
      * Get a new access token with a refresh token
-     * @description SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+     * @description Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
      */
     get: operations["refreshAccessToken"];
     /**
      * Get a new access token with a refresh token
-     * @description SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+     * @description Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
      */
     post: operations["refreshAccessTokenWithForm"];
   };
@@ -2320,7 +2320,7 @@ export interface operations {
   };
   /**
    * Get a new access token with a refresh token
-   * @description SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+   * @description Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
    */
   refreshAccessToken: {
     parameters: {
@@ -2405,7 +2405,7 @@ export interface operations {
   };
   /**
    * Get a new access token with a refresh token
-   * @description SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+   * @description Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
    */
   refreshAccessTokenWithForm: {
     requestBody: {
