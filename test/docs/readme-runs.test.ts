@@ -15,12 +15,12 @@ import { freePort } from '../support/processes.js';
 const root = path.resolve(import.meta.dirname, '../..');
 const README = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 
-export interface ShellBlock {
+interface ShellBlock {
   code: string;
   skip: string | null;
 }
 
-export function shellBlocks(markdown: string): ShellBlock[] {
+function shellBlocks(markdown: string): ShellBlock[] {
   return [...markdown.matchAll(/(?:<!-- readme-test: skip \(([^)]*)\) -->\n)?```sh\n([\s\S]*?)```/g)].map(
     (m) => ({
       code: m[2] ?? '',
@@ -30,7 +30,7 @@ export function shellBlocks(markdown: string): ShellBlock[] {
 }
 
 /** The statuses the script's curl calls should answer, in order (null: any 2xx or 3xx). */
-export function expectedStatuses(script: string): (number | null)[] {
+function expectedStatuses(script: string): (number | null)[] {
   const lines = script.replace(/\\\n/g, ' ').split('\n');
   return lines
     .filter(
