@@ -107,6 +107,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
         developerActions: deps.developerActions,
         developers: deps.developers,
         urls: { base: baseUrls(config), auth: authUrls(config) },
+        search: (env, query) => deps.offers.search(env, query),
       }),
     );
     await app.register(async (scope) =>

@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../web/html.js';
 import { appLayout, csrfField, newAccountFields } from '../web/layout.js';
 import { usageChart } from '../web/usage-chart.js';
 import { publishableKeyForm, snippetSection } from './publishable-pages.js';
+import { refreshState } from './refresh-state.js';
 
 /** The developer portal's pages (issue 5). Plain forms, no script. */
 export interface PortalSession {
@@ -150,18 +151,6 @@ ${editing ? html`<p class="meta"><a href="/portal/projects/${p.project?.id}">Bac
   );
 }
 
-/**
- * What became of the refresh permission asked for (issue 25): a testing key is issued at once,
- * without it; the operator grants it later, and the page says so rather than staying silent.
- */
-function refreshState(a: KeyApplication, key: KeyRecord | undefined): SafeHtml | string {
-  if (!a.wantsRefresh) return 'no';
-  const asked = html`asked${a.refreshReason ? html`: ${a.refreshReason}` : ''}`;
-  if (a.state !== 'approved') return asked;
-  if (key?.refreshAllowed) return html`${asked} <span class="state state-approved">granted</span>`;
-  return html`${asked} <span class="state state-pending">not granted</span> <span class="hint">The key was issued without it: it works, but gets no refresh tokens until an operator grants the permission.</span>`;
-}
-
 function applicationRow(a: KeyApplication, csrf: string, key?: KeyRecord): SafeHtml {
   const decision =
     a.state === 'rejected'
@@ -184,6 +173,7 @@ export function projectPage(
     flash?: string;
     /** Show the publishable-key form (issue 16). */
     publishable?: boolean;
+    playground?: SafeHtml;
   },
 ): string {
   const { project } = p;
@@ -233,7 +223,8 @@ ${p.publishable ? publishableKeyForm(project, s.csrf) : ''}
 
 <h2>Keys</h2>
 ${keyTable(p.keys)}
-${quickstart(p.urls, firstActive)}`,
+${quickstart(p.urls, firstActive)}
+${p.playground ?? ''}`,
     undefined,
     p.flash,
   );

@@ -5,7 +5,9 @@ import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
 import { parseFixedFilters } from '../keys/publishable.js';
 import { parseRollOverlap } from '../keys/roll-overlap.js';
-import { isEnvironment } from '../platform/environment.js';
+import type { SearchQuery } from '../offers/schemas.js';
+import type { SearchOutcome } from '../offers/service.js';
+import { type Environment, isEnvironment } from '../platform/environment.js';
 import { MIN_PASSWORD_LENGTH, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { SessionService } from '../sessions/service.js';
@@ -26,6 +28,7 @@ import {
   rollKeyPage,
   signupPage,
 } from './pages.js';
+import { PLAYGROUND_FIELDS, type PlaygroundInput, playgroundSection, runPlayground } from './playground.js';
 import type { DeveloperActions } from './service.js';
 
 export interface PortalDeps {
@@ -40,6 +43,8 @@ export interface PortalDeps {
   throttle: LoginThrottle;
   /** Where the API is, per environment, for the quickstart on project and key pages. */
   urls: ApiUrls;
+  /** The search the playground runs as one of the project's keys (issue 25). */
+  search?: (environment: Environment, query: SearchQuery) => Promise<SearchOutcome>;
 }
 
 const USAGE_DAYS = 30;
@@ -174,10 +179,17 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     const project = await ownProject(request, idParam(request));
     if (!project) return notFound(reply);
     const { applications, keys } = await actions.projectView(project);
+    const asked = request.query as Record<string, unknown>;
+    const input: PlaygroundInput = Object.fromEntries(
+      PLAYGROUND_FIELDS.flatMap((name) => (typeof asked[name] === 'string' ? [[name, asked[name]]] : [])),
+    );
+    const key = keys.find((k) => k.id === asked.key && k.state === 'active');
+    const outcome = key && deps.search ? await runPlayground(key, input, deps.search) : null;
     return area.page(
       reply,
       200,
       projectPage(view(s), {
+        playground: playgroundSection({ project, keys, key, input, base: deps.urls.base, outcome }),
         project,
         publishable: true,
         applications: applications.reverse(),
