@@ -108,6 +108,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
         developers: deps.developers,
         urls: { base: baseUrls(config), auth: authUrls(config) },
         search: (env, query) => deps.offers.search(env, query),
+        offerCount: (env) => deps.offers.count(env),
       }),
     );
     await app.register(async (scope) =>

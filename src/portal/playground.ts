@@ -67,6 +67,19 @@ ${facets.map(
 )}`;
 }
 
+/** Environments with no offer yet, and how to load some (issue 25: empty says so). */
+export function emptyEnvironmentHint(counts: Partial<Record<Environment, number>>): SafeHtml {
+  const empty = (Object.entries(counts) as [Environment, number][]).filter(([, n]) => n === 0);
+  if (empty.length === 0) return html``;
+  return html`<div class="notice" role="status" id="empty-environments">${empty.map(
+    ([
+      env,
+    ]) => html`<p>The <strong>${env}</strong> environment has no offers yet: searches there answer nothing.
+Load offers from a file with <code>vitrine import --env ${env} offers.ndjson</code> (the operator), or over HTTP with
+<code>POST {base_url}/offers/import</code> and a key granted <code>offers:write</code> (docs/import.md).</p>`,
+  )}</div>`;
+}
+
 export function playgroundSection(p: {
   project: Project;
   keys: readonly KeyRecord[];
@@ -74,10 +87,11 @@ export function playgroundSection(p: {
   input: PlaygroundInput;
   base: Readonly<Record<Environment, string>>;
   outcome: SearchOutcome | { unavailable: string } | null;
+  counts: Partial<Record<Environment, number>>;
 }): SafeHtml {
   const active = p.keys.filter((k) => k.state === 'active');
   if (active.length === 0) {
-    return html`<section id="playground"><h2>Try a query</h2><p>Once the project has an active key, try searches with it here.</p></section>`;
+    return html`<section id="playground"><h2>Try a query</h2>${emptyEnvironmentHint(p.counts)}<p>Once the project has an active key, try searches with it here.</p></section>`;
   }
   const chosen = p.key ?? active[0];
   const field = (name: (typeof PLAYGROUND_FIELDS)[number], label: string, hint = '') =>
@@ -86,6 +100,7 @@ export function playgroundSection(p: {
   const query = playgroundQuery(p.input);
   return html`<section id="playground" class="quickstart" aria-labelledby="playground-title">
 <h2 id="playground-title">Try a query</h2>
+${emptyEnvironmentHint(p.counts)}
 <form method="get" action="/portal/projects/${p.project.id}#playground" class="stack">
 <label for="pg-key">Key</label>
 <select id="pg-key" name="key">${active.map(

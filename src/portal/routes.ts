@@ -45,6 +45,8 @@ export interface PortalDeps {
   urls: ApiUrls;
   /** The search the playground runs as one of the project's keys (issue 25). */
   search?: (environment: Environment, query: SearchQuery) => Promise<SearchOutcome>;
+  /** Offers per environment: an empty one gets a hint with the import commands. */
+  offerCount?: (environment: Environment) => Promise<number>;
 }
 
 const USAGE_DAYS = 30;
@@ -174,6 +176,13 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     }
   });
 
+  const offerCounts = async () => {
+    const counts: Partial<Record<Environment, number>> = {};
+    for (const env of ['testing', 'production'] as const) {
+      if (deps.offerCount) counts[env] = await deps.offerCount(env);
+    }
+    return counts;
+  };
   app.get('/portal/projects/:id', async (request, reply) => {
     const s = area.signed(request);
     const project = await ownProject(request, idParam(request));
@@ -189,7 +198,15 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
       reply,
       200,
       projectPage(view(s), {
-        playground: playgroundSection({ project, keys, key, input, base: deps.urls.base, outcome }),
+        playground: playgroundSection({
+          project,
+          keys,
+          key,
+          input,
+          base: deps.urls.base,
+          outcome,
+          counts: await offerCounts(),
+        }),
         project,
         publishable: true,
         applications: applications.reverse(),

@@ -49,6 +49,11 @@ describe.skipIf(!hasChromium)('portal query playground (headless Chromium)', () 
     await page.getByLabel('Password').fill(DEVELOPER.password);
     await page.getByRole('button', { name: /Sign in/ }).click();
     await page.goto(`${production}/portal/projects/${projectId}`);
+    // Production has no offers here: the page says so, with the import commands.
+    const hint = await page.locator('#empty-environments').innerText();
+    expect(hint).toContain('production environment has no offers yet');
+    expect(hint).toContain('vitrine import --env production');
+    expect(hint).not.toContain('testing');
 
     const form = page.locator('#playground form');
     await form.getByLabel('Query').fill('sofa');
