@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The example integrator app again, through the standard door (SPEC §5.4, docs/auth.md): OAuth 2.0
+// The example integrator app again, through the standard door (docs/auth.md): OAuth 2.0
 // authorization code + PKCE and OpenID Connect with an off-the-shelf client (openid-client). No
 // token ever travels in a URL: the browser brings back a single-use code, and this server
 // exchanges it, authenticated with the key id and the secret key, for the tokens it keeps.

@@ -21,6 +21,7 @@ import type { Environment } from './platform/environment.js';
 import { registerPortalRoutes } from './portal/routes.js';
 import { registerUsageMetering } from './usage/request-usage.js';
 import { registerAssetRoutes } from './web/asset-routes.js';
+import { registerLandingRoutes } from './web/landing.js';
 import { appErrorPage } from './web/layout.js';
 import { pageSecurityHeaders } from './web/security-headers.js';
 
@@ -68,6 +69,11 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     guard,
   });
   registerAssetRoutes(app);
+  registerLandingRoutes(app, {
+    environment,
+    origins: origins(config),
+    hasPortal: environment === 'production',
+  });
   await registerAuthRoutes(app, {
     environment,
     origin: origins(config)[environment],
@@ -101,6 +107,8 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
         developerActions: deps.developerActions,
         developers: deps.developers,
         urls: { base: baseUrls(config), auth: authUrls(config) },
+        search: (env, query) => deps.offers.search(env, query),
+        offerCount: (env) => deps.offers.count(env),
       }),
     );
     await app.register(async (scope) =>
@@ -122,7 +130,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
 
 /**
  * A framework error (an undecodable URL, an over-long id) on a browser page's URL is answered as
- * that area's HTML page (SPEC §7): the auth server's pages, the portal, the console.
+ * that area's HTML page: the auth server's pages, the portal, the console.
  */
 function answerAsPage(
   environment: Environment,

@@ -79,13 +79,13 @@ export interface Deps {
   /** Issue 12: the in-memory search index per environment (`serve` builds them). */
   searchIndexes: LiveIndexes;
   users: UserService;
-  /** The end-user API's favorites, saved searches and own offers (SPEC §6). */
+  /** The end-user API's favorites, saved searches and own offers. */
   me: MeService;
   signingKeys: SigningKeys;
   tokens: TokenService;
-  /** SPEC §5.4: the OAuth 2.0 / OpenID Connect door (codes, grants, ID tokens). */
+  /** The OAuth 2.0 / OpenID Connect door (codes, grants, ID tokens). */
   oauth: OAuthService;
-  /** SPEC §5.4: revoked token families, whose access tokens the bearer guard refuses. */
+  /** Revoked token families, whose access tokens the bearer guard refuses. */
   revokedFamilies: RevokedFamilies;
   tickets: Record<Environment, TicketIssuer>;
   loginThrottle: LoginThrottle;
@@ -119,7 +119,7 @@ export const KEY_CHANGES_TOPIC = 'api_keys';
 
 /**
  * How often a process checks the `token_families` counter (on demand, at most this often): a
- * revoked family's access tokens end within 1 s even when the change bus is down (SPEC §5.4).
+ * revoked family's access tokens end within 1 s even when the change bus is down.
  */
 export const REVOKED_FAMILIES_CHECK_MS = 500;
 

@@ -6,19 +6,14 @@ import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
 import { registerAuthCommands } from './cli/users.js';
 import { ConfigError, loadConfig } from './config/config.js';
-import { migrate } from './db/migrate.js';
-import { createDeps, type Deps } from './deps.js';
-import { createLogger } from './http/logger.js';
-import { generateOffers } from './offers/seed.js';
+import type { Deps } from './deps.js';
 import { systemClock } from './platform/clock.js';
 import { type Environment, isEnvironment } from './platform/environment.js';
-import { CLI_REDIS_WAIT_MS, settleRedis } from './platform/redis.js';
 import { UsageError } from './platform/usage-error.js';
 import { VERSION } from './platform/version.js';
-import { serve } from './serve/serve.js';
 
 /**
- * The composition root and the `vitrine` command (SPEC §10). Config is read once here; every
+ * The composition root and the `vitrine` command. Config is read once here; every
  * command builds its dependencies from it, so all of them read the same settings as `serve`.
  */
 function parseEnv(value: string): Environment {
@@ -44,8 +39,17 @@ async function main(argv: string[]): Promise<void> {
   program.version(VERSION, '-V, --version', 'print the Vitrine version');
 
   // Commands other than serve log only warnings, to stderr: stdout is for their output.
-  // Every command migrates first, so each works on a fresh DATA_DIR (SPEC §10: same config as serve).
+  // Every command migrates first, so each works on a fresh DATA_DIR (same config as serve).
+  // Issue 25: what a command needs is loaded when it runs (`vitrine --version` or `--help` loads
+  // no database driver, search engine or HTTP server), so every command starts quickly.
   async function withDeps<T>(work: (deps: Deps) => Promise<T>, options = { migrate: true }): Promise<T> {
+    const [{ createDeps }, { createLogger }, { migrate }, { CLI_REDIS_WAIT_MS, settleRedis }] =
+      await Promise.all([
+        import('./deps.js'),
+        import('./http/logger.js'),
+        import('./db/migrate.js'),
+        import('./platform/redis.js'),
+      ]);
     const deps = createDeps(config, {
       clock: systemClock,
       logger: createLogger({ level: 'warn', stream: process.stderr }),
@@ -67,6 +71,11 @@ async function main(argv: string[]): Promise<void> {
     .option('--env <environment>', 'serve only this environment', parseEnv)
     .option('--demo', 'create a demo project, key and offers on first run (what npm start does)')
     .action(async (o: { env?: Environment; demo?: boolean }) => {
+      const [{ createDeps }, { createLogger }, { serve }] = await Promise.all([
+        import('./deps.js'),
+        import('./http/logger.js'),
+        import('./serve/serve.js'),
+      ]);
       const deps = createDeps(config, {
         clock: systemClock,
         logger: createLogger({ level: config.logLevel }),
@@ -100,6 +109,7 @@ async function main(argv: string[]): Promise<void> {
     .description('apply pending database migrations')
     .option('--json', 'print one JSON object')
     .action(async (o: { json?: boolean }) => {
+      const { migrate } = await import('./db/migrate.js');
       const result = await withDeps((d) => migrate(d.db), { migrate: false });
       print(
         {
@@ -122,6 +132,7 @@ async function main(argv: string[]): Promise<void> {
     .option('--json', 'print one JSON object')
     .action(async (o: { env: Environment; count: number; seed: number; json?: boolean }) => {
       const started = performance.now();
+      const { generateOffers } = await import('./offers/seed.js');
       const totals = await withDeps(async (d) => {
         const chunk = 10_000; // one store transaction (store-sql.ts BATCH_SIZE)
         let inserted = 0;

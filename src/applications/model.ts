@@ -5,7 +5,7 @@ import type { Environment } from '../platform/environment.js';
 
 export type ApplicationState = 'pending' | 'approved' | 'rejected';
 
-/** An application for a key (SPEC §4): a project asks for a key of one environment. */
+/** An application for a key: a project asks for a key of one environment. */
 export interface KeyApplication {
   id: string;
   projectId: string;

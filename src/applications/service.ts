@@ -12,7 +12,7 @@ export const MAX_REASON_LENGTH = 1000;
 export interface ApplicationService {
   /**
    * A project applies for a key of one environment. Testing applications are approved at once
-   * when `autoApproveTesting` is on (SPEC §4); the refresh permission is only ever granted by
+   * when `autoApproveTesting` is on; the refresh permission is only ever granted by
    * an operator, so asking for it leaves it to them.
    */
   apply(input: {

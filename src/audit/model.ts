@@ -3,7 +3,7 @@
 
 export type ActorKind = 'developer' | 'operator' | 'cli' | 'system';
 
-/** One line of the audit log: who did what to which thing, when and from where (SPEC §4). */
+/** One line of the audit log: who did what to which thing, when and from where. */
 export interface AuditEntry {
   id: string;
   at: number;

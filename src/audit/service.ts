@@ -22,7 +22,7 @@ export interface AuditLog {
   count(filter?: AuditFilter): Promise<number>;
 }
 
-/** The audit log (SPEC §4): every operator and developer action, append-only. Never holds a secret. */
+/** The audit log: every operator and developer action, append-only. Never holds a secret. */
 export function createAuditLog(deps: { store: AuditStore; clock: Clock }): AuditLog {
   return {
     async record(actor, action, target, detail = {}) {

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 
 /**
- * Authorization codes (RFC 6749 §4.1.2, SPEC §5.4): only the SHA-256 of a code is stored; a code
+ * Authorization codes (RFC 6749 §4.1.2): only the SHA-256 of a code is stored; a code
  * is single-use, lives 60 s and is bound to the client (key), the redirect URI and the PKCE
  * challenge. `familyId` is the grant the code starts: the tokens exchanged for it carry it, so a
  * replayed code can revoke them (RFC 6749 §4.1.2: "SHOULD revoke … all tokens previously issued").

@@ -15,7 +15,7 @@ declare module 'fastify' {
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+) *$/i;
 
 /**
- * onRequest hook for end-user routes, after the API-key guard (SPEC §5.3): the access token must
+ * onRequest hook for end-user routes, after the API-key guard: the access token must
  * verify and must have been obtained by the very key of this request.
  */
 export function bearerGuard(tokens: TokenService, environment: Environment) {

@@ -6,7 +6,7 @@ import type { Environment } from '../platform/environment.js';
 import { oauthClientRefusal } from './client-rules.js';
 
 /**
- * OAuth client authentication (RFC 6749 §2.3.1, SPEC §5.4): the client id is the key's public
+ * OAuth client authentication (RFC 6749 §2.3.1): the client id is the key's public
  * id (`key_…`), the client secret is the secret API key itself; `client_secret_basic` (HTTP Basic,
  * each part form-urlencoded) or `client_secret_post` (body fields), never both.
  */

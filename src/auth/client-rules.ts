@@ -2,7 +2,7 @@ import type { KeyRecord } from '../keys/model.js';
 import { isPublishable } from '../keys/scopes.js';
 
 /**
- * Which keys may be OAuth clients (SPEC §5.4 and §3): only secret keys. A publishable key
+ * Which keys may be OAuth clients: only secret keys. A publishable key
  * (`vk_pub_…`) lives in browsers, in the open, and can only search: `/authorize` shows its
  * error page and `/token` answers `invalid_client`, as `/connect` refuses it with `api_key_scope`.
  */

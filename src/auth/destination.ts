@@ -1,5 +1,5 @@
 /**
- * `destination` of `/connect` (SPEC §5.1): the auth server redirects tokens only to a URL
+ * `destination` of `/connect`: the auth server redirects tokens only to a URL
  * registered on the key's project. The given string is parsed by the WHATWG URL parser (what
  * browsers use), compared by exact scheme, host, port and path with the registered URIs (stored
  * normalised the same way), and the redirect goes to that parsed URL, never to the raw string:

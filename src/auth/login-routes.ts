@@ -10,6 +10,7 @@ import { pageSecurityHeaders } from '../web/security-headers.js';
 import type { LoginDeps, LoginFlow, Refusal, VerifiedLogin } from './login.js';
 import { ADDRESS_POLICY } from './login-throttle.js';
 import { errorPage, loginPage, signupPage } from './pages.js';
+import { CONNECT_ROUTE } from './route-docs.js';
 
 export interface LoginRouteDeps extends LoginDeps {
   signupEnabled: boolean;
@@ -30,7 +31,7 @@ export function sendRefusal(reply: FastifyReply, deps: Pick<LoginDeps, 'environm
   return sendPage(reply, status, errorPage(deps.environment, title, refusal.message, refusal.code));
 }
 
-/** The login page of a ticket: the same page for both doors (SPEC §5.1, §5.4). */
+/** The login page of a ticket: the same page for both doors. */
 export function sendLoginPage(
   reply: FastifyReply,
   deps: Pick<LoginRouteDeps, 'environment' | 'signupEnabled'>,
@@ -76,7 +77,7 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
     return reply.code(303).header('location', location).send();
   }
 
-  app.get('/auth/connect', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/auth/connect', CONNECT_ROUTE, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const single = (name: string): string | undefined | null => {
       const value = query[name];

@@ -1,7 +1,7 @@
 import type { Clock } from '../platform/clock.js';
 
 /**
- * Slows password guessing at `/connect` (SPEC §5.1 item 3): failures are counted per account
+ * Slows password guessing at `/connect` : failures are counted per account
  * (environment + email) and per client address. After a few free failures every further one
  * doubles a lockout, up to a ceiling; a success clears the account's count. A quiet window
  * forgets old failures. The address limit is looser (many users can share one NAT address).

@@ -21,7 +21,7 @@ export interface LoginTicket {
   /** `/connect`'s destination, or the OAuth `redirect_uri`. */
   destination: string;
   state: string | null;
-  /** Set when the login came through the OAuth door (`/authorize`, SPEC §5.4); null for `/connect`. */
+  /** Set when the login came through the OAuth door (`/authorize`); null for `/connect`. */
   oauth: OAuthRequest | null;
 }
 

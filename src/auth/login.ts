@@ -217,8 +217,8 @@ export function createLoginFlow(deps: LoginDeps) {
     },
 
     /**
-     * The end of a successful login, by door: `/connect` gets the tokens themselves (SPEC §5.1),
-     * `/authorize` a single-use code that stands for them (SPEC §5.4).
+     * The end of a successful login, by door: `/connect` gets the tokens themselves,
+     * `/authorize` a single-use code that stands for them.
      */
     async issueTokens(login: VerifiedLogin, user: User): Promise<Issued> {
       if (login.ticket.oauth) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { decodeJwt } from 'jose';
 import { extractApiKey } from '../http/credentials.js';
 import { ERRORS, type PageErrorCode } from '../http/errors.js';
@@ -16,11 +16,18 @@ import {
   S256_CHALLENGE,
   SCOPES,
 } from './oauth.js';
+import {
+  AUTHORIZE_ROUTE,
+  DISCOVERY_ROUTE,
+  TOKEN_ROUTE,
+  USERINFO_GET_ROUTE,
+  USERINFO_POST_ROUTE,
+} from './route-docs.js';
 import { SIGNING_ALGORITHM } from './signing-keys.js';
 import type { TokenService } from './tokens.js';
 
 /**
- * The standard door (SPEC §5.4, issue 17): discovery, `/authorize`, `/token` and `/userinfo`.
+ * The standard door (issue 17): discovery, `/authorize`, `/token` and `/userinfo`.
  * `/authorize` ends on the login page of `/connect` (login.ts); `/revoke` and the JWKS are the
  * token routes'. Errors follow the RFCs, not problem+json: HTML pages when the client or its
  * redirect URI cannot be trusted, redirects with `error` (RFC 6749 §4.1.2.1) once they can, and
@@ -74,13 +81,15 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
     '/auth/.well-known/oauth-authorization-server',
     '/.well-known/oauth-authorization-server/auth',
   ]) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) => {
+    const documented = path === '/auth/.well-known/openid-configuration';
+    const options: RouteShorthandOptions = documented ? DISCOVERY_ROUTE : { schema: { hide: true } };
+    app.get(path, options, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return document;
     });
   }
 
-  app.get('/auth/authorize', { schema: { hide: true } }, async (request, reply) => authorize(request, reply));
+  app.get('/auth/authorize', AUTHORIZE_ROUTE, async (request, reply) => authorize(request, reply));
 
   async function authorize(request: FastifyRequest, reply: FastifyReply) {
     const query = request.query as Record<string, unknown>;
@@ -183,7 +192,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
       return oauthError(reply, status, code, status >= 500 ? 'The server failed.' : problem.detail);
     });
 
-    scope.post('/auth/token', { schema: { hide: true } }, async (request, reply) => {
+    scope.post('/auth/token', TOKEN_ROUTE, async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (typeof request.body !== 'object' || request.body === null) {
         return oauthError(
@@ -261,7 +270,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
           'Send the access token as Authorization: Bearer <token>.',
         );
       const raw = match[1];
-      // SPEC §5.3: a token is only good with its own key. The key may come as X-Api-Key (then it
+      // A token is only good with its own key. The key may come as X-Api-Key (then it
       // must be the token's); off-the-shelf clients send the token alone, whose client_id names
       // the key, which must still be active in this environment.
       let keyId: string | undefined;
@@ -292,8 +301,8 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
         .type('application/json')
         .send(JSON.stringify(deps.oauth.userinfo(check.user, check.claims.scope ?? null)));
     };
-    scope.get('/auth/userinfo', { schema: { hide: true } }, userinfo);
-    scope.post('/auth/userinfo', { schema: { hide: true } }, userinfo);
+    scope.get('/auth/userinfo', USERINFO_GET_ROUTE, userinfo);
+    scope.post('/auth/userinfo', USERINFO_POST_ROUTE, userinfo);
   });
 }
 

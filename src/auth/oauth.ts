@@ -13,7 +13,7 @@ import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';
 import type { IssuedTokens, TokenService } from './tokens.js';
 
 /**
- * The rules of the OAuth 2.0 / OpenID Connect door (SPEC §5.4, issue 17): scopes, PKCE, codes,
+ * The rules of the OAuth 2.0 / OpenID Connect door (issue 17): scopes, PKCE, codes,
  * the two grants and the ID token. HTTP lives in oauth-routes.ts; the login itself is the one of
  * `/connect` (login.ts). Every JWT is made by `jose`.
  */
@@ -39,7 +39,7 @@ export function parseScope(raw: string | undefined): ScopeCheck {
   return { ok: true, scopes };
 }
 
-/** The scope granted: `offline_access` only for a key with the refresh permission (SPEC §5.4). */
+/** The scope granted: `offline_access` only for a key with the refresh permission. */
 export function grantedScope(scopes: readonly Scope[], key: KeyRecord): string {
   return scopes.filter((s) => s !== 'offline_access' || key.refreshAllowed).join(' ');
 }

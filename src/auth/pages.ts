@@ -2,7 +2,7 @@ import type { Environment } from '../platform/environment.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { documentHead, newAccountFields } from '../web/layout.js';
 
-/** The auth server's pages (SPEC §5.1): login, sign-up and the error page. Plain forms, no script. */
+/** The auth server's pages: login, sign-up and the error page. Plain forms, no script. */
 
 function layout(title: string, environment: Environment, body: SafeHtml): string {
   return html`${documentHead(`${title} · Vitrine`)}

@@ -2,7 +2,7 @@ import { bumpCounter } from '../db/counters.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 
-/** A refresh token as stored: only the SHA-256 of the token (SPEC §5). */
+/** A refresh token as stored: only the SHA-256 of the token. */
 export interface RefreshTokenRecord {
   id: string;
   tokenHash: string;
@@ -69,7 +69,7 @@ export interface RefreshTokenStore {
   /**
    * Each returns how many live tokens it revoked, and denylists the families it touched (every
    * family for `revokeFamily`, even one without refresh tokens) so their access tokens are
-   * refused too (SPEC §5.4); `onFamiliesRevoked` then tells this process and the others.
+   * refused too; `onFamiliesRevoked` then tells this process and the others.
    */
   revokeFamily(familyId: string, reason: RevokeReason, at: number): Promise<number>;
   revokeForKey(keyId: string, reason: RevokeReason, at: number): Promise<number>;

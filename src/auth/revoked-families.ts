@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js';
 import type { Clock } from '../platform/clock.js';
 
 /**
- * The revoked token families every process refuses access tokens of (SPEC §5.4, issue 13 item 8):
+ * The revoked token families every process refuses access tokens of (issue 13 item 8):
  * an in-memory copy of `revoked_token_families`, so the bearer guard answers without a database
  * round trip. A check reads the `token_families` change counter at most every `checkMs` and loads
  * the rows added since (the pattern of the API-key cache and the signing keys); a revocation in

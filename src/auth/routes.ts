@@ -12,7 +12,7 @@ export interface AuthRouteDeps extends LoginDeps {
 }
 
 /**
- * `{auth_url}` (SPEC §5): the login pages (HTML, login-routes.ts), the token endpoints of
+ * `{auth_url}`: the login pages (HTML, login-routes.ts), the token endpoints of
  * `/connect` clients (token-routes.ts) and the OAuth 2.0 / OpenID Connect door (oauth-routes.ts),
  * both doors sharing one login flow (login.ts).
  */

@@ -15,7 +15,7 @@ import { newId } from '../platform/ids.js';
 import type { SecretBox } from '../platform/secret-box.js';
 
 /**
- * Token-signing keys, one active per environment (SPEC §5): Ed25519 (`EdDSA`), private keys
+ * Token-signing keys, one active per environment: Ed25519 (`EdDSA`), private keys
  * sealed with the master secret, public keys published as a JWKS. Rotation retires the active
  * key (its private half is erased at once) and keeps its public half published until every
  * token it signed has expired.

@@ -64,7 +64,7 @@ export function tokenRoutes(app: FastifyInstance, deps: TokenRouteDeps): void {
     tags: ['auth'],
     summary: 'Get a new access token with a refresh token',
     description:
-      'SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.',
+      'Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.',
     security: API_KEY_SECURITY,
     response: { 200: TokenResponse, ...problemResponses(400, 401, 403) },
   };
@@ -100,7 +100,7 @@ export function tokenRoutes(app: FastifyInstance, deps: TokenRouteDeps): void {
     async (request, reply) => refresh(request.apiKey as KeyRecord, request.body.refresh, reply),
   );
 
-  // RFC 7009 as before with the API key (X-Api-Key or apiKey); OAuth clients (SPEC §5.4) may
+  // RFC 7009 as before with the API key (X-Api-Key or apiKey); OAuth clients may
   // authenticate as at /token instead (client_secret_basic or client_secret_post).
   const keyOrClient: onRequestHookHandler = function (request, reply, done) {
     let hasKey: boolean;

@@ -11,7 +11,7 @@ import type { RevokedFamilies } from './revoked-families.js';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';
 
 /**
- * Access tokens (JWT, SPEC §5) and refresh tokens (opaque, hashed, bound to user + key +
+ * Access tokens (JWT) and refresh tokens (opaque, hashed, bound to user + key +
  * environment). All JWT work is done by `jose`; this module decides what goes in and what is
  * accepted.
  */
@@ -40,7 +40,7 @@ export interface AccessTokenClaims {
   sv: number;
   /**
    * The token family (login) the token was issued from: revoking the family ends the token
-   * within 1 s (SPEC §5.4). Absent only from tokens issued before version 60.
+   * within 1 s. Absent only from tokens issued before version 60.
    */
   sid?: string;
   /** The OAuth scope granted (space-separated); absent for `/connect` logins. */
@@ -78,7 +78,7 @@ export interface TokenService {
   /** After a successful login: an access token, and a refresh token when the key may refresh. */
   login(user: User, key: KeyRecord): Promise<IssuedTokens>;
   /**
-   * An OAuth grant (authorization code exchanged, SPEC §5.4): the family id was chosen when the
+   * An OAuth grant (authorization code exchanged): the family id was chosen when the
    * code was issued, so a replayed code can revoke it; a refresh token only when `offline` was
    * granted and the key has the refresh permission.
    */
@@ -276,7 +276,7 @@ export function createTokenService(deps: {
       if (claims.sv !== user.passwordChangedAt) {
         return { ok: false, code: 'token_invalid', reason: 'issued before password change' };
       }
-      // SPEC §5.4: the family was revoked (by the client, reuse detected, key or permission
+      // The family was revoked (by the client, reuse detected, key or permission
       // revoked, a replayed authorization code): its access tokens end with it.
       if (typeof claims.sid === 'string' && (await deps.revokedFamilies.isRevoked(claims.sid))) {
         return { ok: false, code: 'token_invalid', reason: 'family revoked' };

@@ -42,7 +42,7 @@ export const keyJson = (k: KeyRecord) => ({
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** `developers`, `projects` and `keys` commands (SPEC §10). */
+/** `developers`, `projects` and `keys` commands. */
 export function registerAccountCommands(
   program: Command,
   withDeps: WithDeps,
@@ -163,6 +163,28 @@ export function registerAccountCommands(
         );
       },
     );
+  for (const [name, description] of [
+    ['add-redirect-uri', 'allow one more login destination (https, or http on localhost)'],
+    ['remove-redirect-uri', 'no longer allow a login destination'],
+  ] as const) {
+    projects
+      .command(name)
+      .description(description)
+      .requiredOption('--project <id>', 'project id, prj_…')
+      .requiredOption('--uri <url>', 'the redirect URI')
+      .option('--json', 'print one JSON object')
+      .action(async (o: { project: string; uri: string; json?: boolean }) => {
+        const change = name === 'add-redirect-uri' ? { add: o.uri } : { remove: o.uri };
+        const project = await withDeps((d) =>
+          d.operatorActions.changeRedirectUri(cliActor(), o.project, change),
+        );
+        const uris = project.redirectUris.map((u) => `\n  redirect ${u}`).join('') || '\n  (no redirect URI)';
+        print(
+          { json: projectJson(project), text: `Project ${project.id} "${project.name}"${uris}` },
+          Boolean(o.json),
+        );
+      });
+  }
   projects
     .command('list')
     .description('list projects')

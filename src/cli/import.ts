@@ -14,7 +14,7 @@ type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
 const PRINTED_INVALID = 100;
 const JSON_INVALID = 1_000;
 
-/** `vitrine import --env ENV FILE` (SPEC §6, docs/import.md). Exit 1 when some rows were skipped. */
+/** `vitrine import --env ENV FILE` (docs/import.md). Exit 1 when some rows were skipped. */
 export function registerImportCommand(
   program: Command,
   withDeps: WithDeps,

@@ -1,7 +1,7 @@
 import { stdin } from 'node:process';
 import { UsageError } from '../platform/usage-error.js';
 
-/** Output of a command: a text rendering for people and one JSON object for `--json` (SPEC §10). */
+/** Output of a command: a text rendering for people and one JSON object for `--json`. */
 export interface CommandResult {
   json: Record<string, unknown>;
   text: string;
@@ -12,7 +12,7 @@ export function print(result: CommandResult, asJson: boolean): void {
 }
 
 /**
- * Reads a secret from standard input (SPEC §10: never from argv, where `ps` and shell history
+ * Reads a secret from standard input (never from argv, where `ps` and shell history
  * would show it). Piped (scripts, `echo … |`): all of it, one trailing newline dropped, as `echo`
  * and here-strings add one. At a terminal: a prompt that shows nothing of what is typed and ends
  * at Enter, as `sudo` and `ssh` do (issue 15: it used to echo and wait for Ctrl-D).

@@ -16,7 +16,7 @@ function wholeNumber(max: number) {
   };
 }
 
-/** `keys set-plan` and `keys usage` (SPEC §8, §10; issue #6). */
+/** `keys set-plan` and `keys usage` (§10; issue #6). */
 export function registerKeyLimitCommands(keys: Command, withDeps: WithDeps): void {
   keys
     .command('set-plan')

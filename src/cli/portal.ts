@@ -39,7 +39,7 @@ const auditJson = (e: AuditEntry) => ({
 const STATES = ['pending', 'approved', 'rejected'] as const;
 
 /**
- * The console's actions as commands (SPEC §4, §10): `operators`, `applications`, `audit`.
+ * The console's actions as commands: `operators`, `applications`, `audit`.
  * Key actions (`keys revoke|grant-refresh|revoke-refresh|set-plan`) live with the other key
  * commands and write the same audit entries.
  */

@@ -20,7 +20,7 @@ const userJson = (u: User) => ({
   disabledAt: iso(u.disabledAt),
 });
 
-/** `users` and `signing-keys` commands (SPEC §10): end users and the auth server's keys. */
+/** `users` and `signing-keys` commands: end users and the auth server's keys. */
 export function registerAuthCommands(
   program: Command,
   withDeps: WithDeps,

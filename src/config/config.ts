@@ -158,14 +158,14 @@ export const CONFIG_SPEC = {
     'API_DEPRECATIONS',
     undefined,
     parseDeprecations,
-    'Versions marked deprecated (SPEC §9), `version=deprecation-date/sunset-date` separated by commas, dates in ISO 8601, e.g. `v1=2027-01-01T00:00:00Z/2027-07-01T00:00:00Z`. Their responses carry `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers.',
+    'Versions marked deprecated, `version=deprecation-date/sunset-date` separated by commas, dates in ISO 8601, e.g. `v1=2027-01-01T00:00:00Z/2027-07-01T00:00:00Z`. Their responses carry `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers.',
   ),
   logLevel: variable('LOG_LEVEL', 'info', parseEnum(LOG_LEVELS), 'Log level of the JSON logs on stdout.'),
   keyCacheRefreshMs: variable(
     'KEY_CACHE_REFRESH_MS',
     '500',
     parseInteger(50, 1000),
-    'How often each process looks for revoked or changed API keys (ms). At most 1000, so a revocation is refused everywhere within one second (SPEC §3).',
+    'How often each process looks for revoked or changed API keys (ms). At most 1000, so a revocation is refused everywhere within one second.',
   ),
   searchPollMs: variable(
     'SEARCH_POLL_MS',
@@ -225,7 +225,7 @@ export const CONFIG_SPEC = {
     'ACCESS_TOKEN_TTL',
     '10h',
     parseDuration(60_000, 86_400_000),
-    'Lifetime of access tokens (JWT `exp` − `iat`), e.g. `10h` (SPEC §5). From `1m` to `24h`.',
+    'Lifetime of access tokens (JWT `exp` − `iat`), e.g. `10h`. From `1m` to `24h`.',
   ),
   refreshTokenTtlMs: variable(
     'REFRESH_TOKEN_TTL',
@@ -262,7 +262,7 @@ export const CONFIG_SPEC = {
     'AUTO_APPROVE_TESTING',
     'true',
     parseBoolean,
-    'Approve applications for testing keys at once (SPEC §4). `false`: they wait for an operator like production ones.',
+    'Approve applications for testing keys at once. `false`: they wait for an operator like production ones.',
   ),
   portalSessionIdleMs: variable(
     'PORTAL_SESSION_IDLE',

@@ -110,7 +110,7 @@ export function parseSecret(raw: string): Buffer {
   return bytes;
 }
 
-/** A deprecation of one API version (SPEC §9): when it was deprecated and when it goes away. */
+/** A deprecation of one API version: when it was deprecated and when it goes away. */
 export interface VersionDeprecation {
   /** Epoch ms. */
   deprecatedAt: number;

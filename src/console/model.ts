@@ -17,7 +17,7 @@ export interface DeveloperRow {
   disabledAt: number | null;
 }
 
-/** Look-ups the console's lists and search boxes need across developers, projects and keys (SPEC §4). */
+/** Look-ups the console's lists and search boxes need across developers, projects and keys. */
 export interface ConsoleSearch {
   /** Developers whose id, email or name contains `q` (every one when empty), newest first. */
   developers(q: string, page?: number): Promise<Paged<DeveloperRow>>;

@@ -12,10 +12,12 @@ import { appLayout, csrfField } from '../web/layout.js';
 import { usageChart } from '../web/usage-chart.js';
 import type { DeveloperRow, Paged } from './model.js';
 
-/** The operator console's pages (SPEC §4, issue 5). Plain forms, no script. */
+/** The operator console's pages (issue 5). Plain forms, no script. */
 export interface ConsoleSession {
   who: string;
   csrf: string;
+  /** Applications waiting for a decision, shown in the navigation. */
+  pending?: number;
 }
 
 const NAV = [
@@ -27,7 +29,12 @@ const NAV = [
 ];
 
 function layout(s: ConsoleSession, title: string, body: SafeHtml, current?: string, flash?: string): string {
-  return appLayout({ area: 'console', title, body, flash, session: { ...s, nav: NAV, current } });
+  const nav = NAV.map((n) =>
+    n.href === '/console/applications' && s.pending
+      ? { ...n, label: `${n.label} (${s.pending} pending)` }
+      : n,
+  );
+  return appLayout({ area: 'console', title, body, flash, session: { ...s, nav, current } });
 }
 
 /** "51–100 of 1 234" and Previous/Next links keeping the list's other parameters. */

@@ -68,7 +68,7 @@ const text = (request: FastifyRequest, name: string) => {
   return typeof value === 'string' ? value.slice(0, 254) : '';
 };
 
-/** The operator console at `/console/` (SPEC §4, issue 5): operators only. */
+/** The operator console at `/console/` (issue 5): operators only. */
 export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const area = sessionArea(app, {
     area: 'console',
@@ -83,7 +83,17 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
   const actions = deps.operatorActions;
   const flash = flashes('console', deps.secure, FLASHES);
   const search = deps.consoleSearch;
-  const view = (s: Signed) => ({ who: s.account.email, csrf: s.session.csrfToken });
+  // Issue 25: the navigation shows how many applications wait, on every console page.
+  const pendingCounts = new WeakMap<FastifyRequest, number>();
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'GET' && request.url.startsWith('/console/')) {
+      pendingCounts.set(request, (await deps.applications.list({ state: 'pending' })).length);
+    }
+  });
+  const view = (request: FastifyRequest) => {
+    const s: Signed = area.signed(request);
+    return { who: s.account.email, csrf: s.session.csrfToken, pending: pendingCounts.get(request) };
+  };
   const idParam = (request: FastifyRequest) => String((request.params as { id?: string }).id ?? '');
   const ownerEmail = async (project: Project | undefined) =>
     project ? ((await deps.developers.get(project.developerId))?.email ?? project.developerId) : '—';
@@ -108,7 +118,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     return area.page(
       reply,
       200,
-      applicationsPage(view(area.signed(request)), { state, items, flash: flash.take(request, reply) }),
+      applicationsPage(view(request), { state, items, flash: flash.take(request, reply) }),
     );
   });
   app.post('/console/applications/:id/approve', async (request, reply) => {
@@ -130,7 +140,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     const keys = (await Promise.all(found.items.map((id) => deps.keys.get(id)))).filter(
       (k): k is KeyRecord => k !== undefined,
     );
-    return area.page(reply, 200, keysPage(view(area.signed(request)), { q, keys, paging: found }));
+    return area.page(reply, 200, keysPage(view(request), { q, keys, paging: found }));
   });
   app.get('/console/keys/:id', async (request, reply) => {
     const key = await deps.keys.get(idParam(request));
@@ -140,7 +150,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     return area.page(
       reply,
       200,
-      keyPage(view(area.signed(request)), {
+      keyPage(view(request), {
         key,
         project,
         ownerEmail: await ownerEmail(project),
@@ -158,11 +168,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
       app.get(`/console/keys/:id/${name}`, async (request, reply) => {
         const key = await deps.keys.get(idParam(request));
         if (!key) return notFound(reply, 'key');
-        return area.page(
-          reply,
-          200,
-          confirmKeyActionPage(view(area.signed(request)), { key, action: destructive }),
-        );
+        return area.page(reply, 200, confirmKeyActionPage(view(request), { key, action: destructive }));
       });
     }
     return app.post(`/console/keys/:id/${name}`, async (request, reply) => {
@@ -171,7 +177,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
       if (!key) return notFound(reply, 'key');
       const form = area.form(request);
       if (destructive && !confirmed(form, id)) {
-        const page = confirmKeyActionPage(view(area.signed(request)), {
+        const page = confirmKeyActionPage(view(request), {
           key,
           action: destructive,
           error: CONFIRMATION_MISMATCH,
@@ -208,14 +214,14 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
         keys: await deps.keys.list({ projectId: project.id }),
       });
     }
-    return area.page(reply, 200, projectsPage(view(area.signed(request)), { q, items, paging: found }));
+    return area.page(reply, 200, projectsPage(view(request), { q, items, paging: found }));
   });
   app.get('/console/developers', async (request, reply) => {
     const q = text(request, 'q').trim();
     return area.page(
       reply,
       200,
-      developersPage(view(area.signed(request)), {
+      developersPage(view(request), {
         q,
         paging: await search.developers(q, pageOf(request)),
         flash: flash.take(request, reply),
@@ -247,6 +253,6 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
       deps.audit.count(where),
     ]);
     const paging = { items: entries, total, page, pageSize: CONSOLE_PAGE_SIZE };
-    return area.page(reply, 200, auditPage(view(area.signed(request)), { filter, paging }));
+    return area.page(reply, 200, auditPage(view(request), { filter, paging }));
   });
 }

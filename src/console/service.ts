@@ -8,12 +8,14 @@ import type { RollOverlap } from '../keys/roll-overlap.js';
 import { ROLL_OVERLAPS } from '../keys/roll-overlap.js';
 import type { IssuedKey, KeyService } from '../keys/service.js';
 import type { OperatorService } from '../operators/service.js';
+import { UsageError } from '../platform/usage-error.js';
 import type { Project } from '../projects/model.js';
+import { normaliseRedirectUri } from '../projects/redirect-uri.js';
 import type { ProjectInput, ProjectService } from '../projects/service.js';
 import type { SessionService } from '../sessions/service.js';
 
 /**
- * What an operator does, from the console or the CLI (SPEC §4, §10): each action carried out
+ * What an operator does, from the console or the CLI: each action carried out
  * and written to the audit log with who did it, in one place, so neither door can forget it.
  */
 export interface OperatorActions {
@@ -22,7 +24,7 @@ export interface OperatorActions {
   grantRefresh(actor: Actor, keyId: string): Promise<KeyRecord>;
   revokeRefresh(actor: Actor, keyId: string): Promise<{ key: KeyRecord; revokedRefreshTokens: number }>;
   revoke(actor: Actor, keyId: string): Promise<KeyRecord>;
-  /** The `offers:write` scope (SPEC §3, §6.2; issue 16). */
+  /** The `offers:write` scope (§6.2; issue 16). */
   grantWrite(actor: Actor, keyId: string): Promise<KeyRecord>;
   revokeWrite(actor: Actor, keyId: string): Promise<KeyRecord>;
   setPlan(actor: Actor, keyId: string, rps: number | null): Promise<KeyRecord>;
@@ -45,6 +47,12 @@ export interface OperatorActions {
     input: Parameters<DeveloperService['add']>[0],
   ): ReturnType<DeveloperService['add']>;
   addProject(actor: Actor, input: ProjectInput): Promise<Project>;
+  /** `projects add-redirect-uri|remove-redirect-uri`: one destination more or less; audited. */
+  changeRedirectUri(
+    actor: Actor,
+    projectId: string,
+    change: { add: string } | { remove: string },
+  ): Promise<Project>;
   /** The audit entry names the key, never the secret. */
   issueKey(actor: Actor, input: Parameters<KeyService['issue']>[0]): Promise<IssuedKey>;
   addOperator(actor: Actor, input: Parameters<OperatorService['add']>[0]): ReturnType<OperatorService['add']>;
@@ -189,6 +197,28 @@ export function createOperatorActions(deps: {
         { name: created.name, redirectUris: created.redirectUris },
       );
       return created;
+    },
+    async changeRedirectUri(actor, projectId, change) {
+      const project = await deps.projects.get(projectId);
+      if (!project) throw new UsageError(`no project with id ${projectId}`, 'not_found');
+      const uri = normaliseRedirectUri('add' in change ? change.add : change.remove);
+      const kept = project.redirectUris.filter((u) => u !== uri);
+      if (!('add' in change) && kept.length === project.redirectUris.length) {
+        throw new UsageError(`${uri} is not a redirect URI of project ${projectId}`, 'not_found');
+      }
+      const updated = await deps.projects.update(projectId, {
+        name: project.name,
+        description: project.description,
+        website: project.website ?? undefined,
+        redirectUris: 'add' in change ? [...kept, uri] : kept,
+      });
+      await audit.record(
+        actor,
+        'project.update',
+        { type: 'project', id: projectId },
+        { name: updated.name, redirectUris: updated.redirectUris },
+      );
+      return updated;
     },
     async issueKey(actor, input) {
       const issued = await deps.keys.issue(input);

@@ -10,6 +10,8 @@ export const DEMO_OPERATOR_EMAIL = 'operator@vitrine.local';
 
 export interface DemoState {
   projectId: string;
+  /** Id of the demo's testing key (`key_…`): the OAuth `client_id` of the PKCE example. */
+  keyId: string | null;
   /** The testing key, only on the run that issued it (it is never stored in clear). */
   newKey: string | null;
   offersSeeded: number;
@@ -38,8 +40,10 @@ export async function ensureDemo(deps: Deps): Promise<DemoState> {
     }));
   const keys = await deps.keys.list({ projectId: project.id, environment: 'testing' });
   let newKey: string | null = null;
+  let keyId = keys[0]?.id ?? null;
   if (keys.length === 0) {
     const issued = await deps.keys.issue({ projectId: project.id, environment: 'testing' });
+    keyId = issued.record.id;
     // The demo shows the whole token flow, refresh included: the operator's grant, done for you.
     await deps.keys.grantRefresh(issued.record.id);
     newKey = issued.key;
@@ -68,5 +72,5 @@ export async function ensureDemo(deps: Deps): Promise<DemoState> {
       { email: DEMO_OPERATOR_EMAIL, password: newOperatorPassword, name: 'Demo operator' },
     );
   }
-  return { projectId: project.id, newKey, offersSeeded, newUserPassword, newOperatorPassword };
+  return { projectId: project.id, keyId, newKey, offersSeeded, newUserPassword, newOperatorPassword };
 }

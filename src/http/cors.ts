@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
- * CORS for the search API (SPEC §3 "CORS", issue 16), for publishable keys used from browsers.
+ * CORS for the search API (issue 16), for publishable keys used from browsers.
  *
  * - A preflight (`OPTIONS {base_url}/…`) carries no key, so it is answered from the union of
  *   the allowed origins of this environment's active publishable keys, which the key cache

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from './errors.js';
 
-/** The key from the `X-Api-Key` header or the `apiKey` query parameter (SPEC §3). */
+/** The key from the `X-Api-Key` header or the `apiKey` query parameter. */
 export function extractApiKey(request: FastifyRequest): string | null {
   const header = request.headers['x-api-key'];
   // Issue 13: Node joins a repeated header with ", " (keys never hold a comma or a space).

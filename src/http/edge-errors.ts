@@ -7,7 +7,7 @@ import { PROBLEM_CONTENT_TYPE, sendProblem } from './problem.js';
 
 /**
  * Issue 13, defect 7: the answers Fastify and Node give before any route runs, as problem+json
- * like every other error (SPEC §7): a request Node cannot parse (raw non-ASCII in the request
+ * like every other error: a request Node cannot parse (raw non-ASCII in the request
  * line, an unknown method), headers over the limit (431), a URL Fastify cannot decode (400) or
  * with an over-long id (414), and requests arriving while the instance shuts down (503). None
  * of them echoes the URL: Fastify's defaults did, into a JSON body.
@@ -22,7 +22,7 @@ export type PageAnswer = (request: FastifyRequest, reply: FastifyReply, problem:
 
 /**
  * Fastify's `frameworkErrors`: a URL that does not decode, an id longer than `maxParamLength`.
- * Browser pages get an HTML page (`pageAnswer`), the API a problem (SPEC §7).
+ * Browser pages get an HTML page (`pageAnswer`), the API a problem.
  */
 export function createFrameworkErrors(
   pageAnswer: PageAnswer,
@@ -48,7 +48,9 @@ export function createFrameworkErrors(
  * The http server's `clientError`: Node could not parse the request, so there is no request
  * object and no route. Answered on the socket directly, then closed (as Node itself does).
  */
-export function createClientErrorHandler(): (error: NodeJS.ErrnoException, socket: Socket) => void {
+export function createClientErrorHandler(
+  origin: string,
+): (error: NodeJS.ErrnoException, socket: Socket) => void {
   const random = createRandomBase62Pool();
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -68,7 +70,7 @@ export function createClientErrorHandler(): (error: NodeJS.ErrnoException, socke
     const requestId = `req_${random(20)}`;
     const { status, title } = ERRORS[code];
     const body = JSON.stringify({
-      type: errorTypeUrl(code),
+      type: errorTypeUrl(code, origin),
       title,
       status,
       detail,

@@ -1,5 +1,5 @@
 /**
- * The one error table (SPEC §7): every code a client can receive, with its HTTP status, its
+ * The one error table: every code a client can receive, with its HTTP status, its
  * title and what a client should do about it. `docs/errors.md` is generated from this table
  * (`npm run docs:generate`, scripts/generate-docs.ts) and test/docs.test.ts fails when the two
  * drift. The pages' part, `PAGE_ERRORS`, is generated into the same file.
@@ -108,7 +108,7 @@ export const ERRORS = {
   version_not_found: {
     status: 404,
     title: 'API version not found',
-    help: 'The path names an API version this server does not serve; the detail lists the versions it serves (SPEC §9).',
+    help: 'The path names an API version this server does not serve; the detail lists the versions it serves.',
   },
   limit_reached: {
     status: 409,
@@ -293,11 +293,12 @@ export function pageError(code: PageErrorCode | ErrorCode): { status: number; ti
   return code in PAGE_ERRORS ? PAGE_ERRORS[code as PageErrorCode] : ERRORS[code as ErrorCode];
 }
 
-/** Base of the `type` URL of every problem: the error's section in the published docs. */
-export const ERROR_DOCS_BASE = 'https://vitrine.dev/docs/errors';
+/** Path of the error reference every instance serves (an HTML page made from this table). */
+export const ERROR_DOCS_PATH = '/docs/errors';
 
-export function errorTypeUrl(code: ErrorCode): string {
-  return `${ERROR_DOCS_BASE}#${code}`;
+/** The `type` URL of a problem: the error's section on the instance that answered (`origin`). */
+export function errorTypeUrl(code: ErrorCode, origin: string): string {
+  return `${origin}${ERROR_DOCS_PATH}#${code}`;
 }
 
 export interface ParameterError {

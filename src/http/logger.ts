@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
- * Structured JSON logs with every secret of SPEC §10 kept out: headers are redacted by path,
+ * Structured JSON logs with every secret kept out: headers are redacted by path,
  * and the request URL is logged with the values of secret-bearing query parameters replaced.
  */
 export const SECRET_QUERY_PARAMETERS = [

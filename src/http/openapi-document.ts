@@ -1,3 +1,5 @@
+import { ERROR_DOCS_PATH } from './errors.js';
+
 /**
  * Makes the generated OpenAPI document good enough for code generators (issue 15): what every
  * route shares is declared here once instead of in each route — the response headers the hooks
@@ -16,7 +18,7 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string' },
   },
   'RateLimit-Limit': {
-    description: "Requests per second of the key's plan (SPEC §8).",
+    description: "Requests per second of the key's plan.",
     schema: { type: 'integer' },
   },
   'RateLimit-Remaining': {
@@ -82,7 +84,79 @@ function refineSchemas(node: unknown, named: Map<string, { schema: Json; text: s
   return node;
 }
 
-export function refineOpenApi(document: Json): Json {
+/**
+ * Optional query parameters show no example: Swagger UI would fill it into "Try it" and send a
+ * parameter nobody asked for. The example stays readable in the description.
+ */
+function unfillOptionalParameters(operation: Json): void {
+  if (!Array.isArray(operation.parameters)) return;
+  for (const parameter of operation.parameters) {
+    if (!isObject(parameter) || parameter.required === true) continue;
+    const schema = isObject(parameter.schema) ? parameter.schema : {};
+    const examples = [
+      ...(Array.isArray(schema.examples) ? schema.examples : []),
+      ...(Array.isArray(parameter.examples) ? parameter.examples : []),
+      ...('example' in parameter ? [parameter.example] : []),
+    ];
+    delete schema.examples;
+    delete schema.example;
+    delete parameter.examples;
+    delete parameter.example;
+    if (examples.length > 0 && typeof parameter.description === 'string') {
+      parameter.description = `${parameter.description} Example: \`${String(examples[0])}\`.`;
+    }
+  }
+}
+
+/** Problem examples were declared with a relative `type`; this listener's origin goes in front. */
+function absoluteProblemTypes(node: unknown, origin: string): void {
+  if (Array.isArray(node)) for (const item of node) absoluteProblemTypes(item, origin);
+  if (!isObject(node)) return;
+  if (typeof node.type === 'string' && node.type.startsWith(`${ERROR_DOCS_PATH}#`)) {
+    node.type = `${origin}${node.type}`;
+  }
+  for (const value of Object.values(node)) absoluteProblemTypes(value, origin);
+}
+
+export interface ListenerAddresses {
+  environment: string;
+  origin: string;
+}
+
+/**
+ * The document of one listener: its `servers` entry is its environment's `{base_url}`
+ * (`<origin>/v1`), the auth server's operations carry `{auth_url}` (`<origin>/auth`) as their
+ * own server, and the operational ones (`/healthz`) the origin; each path is then relative to
+ * its server, as the docs write them (`{base_url}/offers/`, `{auth_url}/token`).
+ */
+function placeOnServers(document: Json, { environment, origin }: ListenerAddresses): void {
+  const paths = isObject(document.paths) ? document.paths : {};
+  const placed: Json = {};
+  const servers = [
+    { prefix: '/v1', url: `${origin}/v1`, description: `{base_url} of the ${environment} environment` },
+    { prefix: '/auth', url: `${origin}/auth`, description: `{auth_url} of the ${environment} environment` },
+  ];
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue;
+    const server = servers.find((s) => path.startsWith(`${s.prefix}/`));
+    const relative = server ? path.slice(server.prefix.length) : path;
+    if (relative in placed) throw new Error(`OpenAPI: two paths become ${relative}`);
+    if (server !== servers[0]) {
+      item.servers = [
+        server
+          ? { url: server.url, description: server.description }
+          : { url: origin, description: `the ${environment} listener` },
+      ];
+    }
+    placed[relative] = item;
+  }
+  document.paths = placed;
+  const base = servers[0] as (typeof servers)[number];
+  document.servers = [{ url: base.url, description: base.description }];
+  absoluteProblemTypes(document.paths, origin);
+}
+
+export function refineOpenApi(document: Json, addresses: ListenerAddresses): Json {
   const paths = isObject(document.paths) ? document.paths : {};
   const named = new Map<string, { schema: Json; text: string }>();
   for (const [path, item] of Object.entries(paths)) {
@@ -91,6 +165,7 @@ export function refineOpenApi(document: Json): Json {
       if (!isObject(operation)) continue;
       // Public operations say so explicitly; codegen otherwise assumes a global default.
       operation.security ??= [];
+      unfillOptionalParameters(operation);
       const keyed = JSON.stringify(operation.security).includes('ApiKeyHeader');
       const responses = isObject(operation.responses) ? operation.responses : {};
       for (const [status, response] of Object.entries(responses)) {
@@ -120,5 +195,6 @@ export function refineOpenApi(document: Json): Json {
   components.schemas = schemas;
   components.headers = { ...(isObject(components.headers) ? components.headers : {}), ...HEADERS };
   document.components = components;
+  placeOnServers(document, addresses);
   return document;
 }

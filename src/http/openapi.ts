@@ -25,7 +25,9 @@ export async function registerOpenApi(
   await app.register(swagger, {
     // Only OpenAPI 3 is generated here (the `openapi` option below), never Swagger 2.
     transformObject: (document) =>
-      'openapiObject' in document ? refineOpenApi(document.openapiObject as Record<string, unknown>) : {},
+      'openapiObject' in document
+        ? refineOpenApi(document.openapiObject as Record<string, unknown>, { environment, origin })
+        : {},
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -33,23 +35,24 @@ export async function registerOpenApi(
         version: VERSION,
         license: { name: 'Proprietary' },
         description: [
+          `The ${environment} environment: \`{base_url}\` = \`${origin}/v1\`, \`{auth_url}\` = \`${origin}/auth\`. "Try it" works with a key of this environment (a key of the other one answers \`403 api_key_wrong_environment\`).`,
+          '',
           'Offer search with API-key authentication. Send your key in the `X-Api-Key` header (preferred) or the `apiKey` query parameter.',
           '',
-          'Every error is `application/problem+json` with a stable `code`:',
+          `Every error is \`application/problem+json\` with a stable \`code\`; its \`type\` URL is its entry in [the error reference](${origin}/docs/errors):`,
           '',
           '| code | status | title |',
           '|---|---|---|',
           errorTable,
         ].join('\n'),
       },
-      servers: [{ url: origin, description: `${environment} environment` }],
       tags: [
         { name: 'offers', description: 'Search the offers of this environment (API key required).' },
         { name: 'keys', description: 'The API key you call with (API key required).' },
         {
           name: 'auth',
           description:
-            'The auth server (`{auth_url}` = `<origin>/auth`): token refresh and revocation, and the public keys that verify access tokens. End users log in in the browser at `/auth/connect` (docs/auth.md).',
+            'The auth server (`{auth_url}` = `<origin>/auth`): the login redirect (`/connect`), OAuth 2.0 and OpenID Connect (`/authorize`, `/token`, `/userinfo`, discovery), token refresh and revocation, and the public keys that verify access tokens. `/connect` and `/authorize` are opened in a browser, not called from code.',
         },
         {
           name: 'end users',

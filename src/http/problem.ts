@@ -16,10 +16,17 @@ export interface Problem {
   errors?: ParameterError[];
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The public origin of this listener's environment: problem `type` URLs resolve there. */
+    publicOrigin: string;
+  }
+}
+
 export function problemBody(request: FastifyRequest, error: ProblemError, instance?: string): Problem {
   const entry = ERRORS[error.code];
   return {
-    type: errorTypeUrl(error.code),
+    type: errorTypeUrl(error.code, request.server.publicOrigin ?? ''),
     title: entry.title,
     status: entry.status,
     detail: error.detail,

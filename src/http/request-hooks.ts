@@ -4,7 +4,7 @@ import { problemResponses } from './schemas.js';
 
 /**
  * Hooks every response passes through: the 429 every key route may answer, and the
- * `Deprecation`/`Sunset` headers of deprecated versions (SPEC §9). Nothing here decides an
+ * `Deprecation`/`Sunset` headers of deprecated versions. Nothing here decides an
  * answer. Request metrics and usage metering hook in from their own modules
  * (health/request-metrics.ts, usage/request-usage.ts).
  */
@@ -12,7 +12,7 @@ export function registerRequestHooks(
   app: FastifyInstance,
   deps: { deprecations?: Readonly<Record<string, VersionDeprecation>> },
 ): void {
-  // Every API-key route may answer 429 (SPEC §8): declared here once, so OpenAPI lists it
+  // Every API-key route may answer 429: declared here once, so OpenAPI lists it
   // without each route repeating it.
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { security?: unknown[]; response?: Record<string, unknown> } | undefined;

@@ -44,7 +44,8 @@ export function problemResponses(...statuses: number[]) {
                   {
                     summary: ERRORS[code].title,
                     value: {
-                      type: errorTypeUrl(code),
+                      // Relative here; the served document puts the listener's origin in front.
+                      type: errorTypeUrl(code, ''),
                       title: ERRORS[code].title,
                       status,
                       detail: `${ERRORS[code].title}.`,

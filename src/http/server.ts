@@ -32,6 +32,7 @@ export async function createHttpServer(options: {
   pageAnswer: PageAnswer;
 }): Promise<FastifyInstance> {
   const { config, environment } = options;
+  const origin = origins(config)[environment];
   const app = Fastify({
     loggerInstance: options.logger.child({ env: environment }) as FastifyBaseLogger,
     genReqId: createRequestIds(),
@@ -41,8 +42,9 @@ export async function createHttpServer(options: {
     // Issue 13: problem+json before any route too (edge-errors.ts).
     return503OnClosing: false,
     frameworkErrors: createFrameworkErrors(options.pageAnswer),
-    clientErrorHandler: createClientErrorHandler(),
+    clientErrorHandler: createClientErrorHandler(origin),
   });
+  app.decorate('publicOrigin', origin);
   trackRoutes(app);
   registerShutdownAnswer(app);
   app.setValidatorCompiler(validatorCompiler());
@@ -61,7 +63,6 @@ export async function createHttpServer(options: {
   );
   // Callback style: a synchronous hook on every request should not allocate a promise.
   // Issue 13: served over https, browsers are told to stay on it (RFC 6797); never over http.
-  const origin = origins(config)[environment];
   const hsts = origin.startsWith('https:');
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

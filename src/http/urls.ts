@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { Environment } from '../platform/environment.js';
 
-/** Public addresses of each environment (SPEC §1): `{base_url}` = `<origin>/v1`, `{auth_url}` = `<origin>/auth`. */
+/** Public addresses of each environment: `{base_url}` = `<origin>/v1`, `{auth_url}` = `<origin>/auth`. */
 export function origins(config: Config): Record<Environment, string> {
   return { production: config.publicOrigin, testing: config.testingPublicOrigin };
 }

@@ -15,7 +15,7 @@ import { findUnsafeValues, isStorableTimestamp, NON_FINITE_MESSAGE } from './saf
  * instant (a leap second). Each is an `invalid_parameter` naming the parameter or field.
  */
 const COMMON: Options = {
-  // Unknown parameters and fields are an error (SPEC §6), not silently dropped.
+  // Unknown parameters and fields are an error, not silently dropped.
   removeAdditional: false,
   allErrors: true,
   useDefaults: true,

@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 /**
- * Scope and origin (SPEC §3, issue 16): throws `api_key_scope` when the route needs a scope the
+ * Scope and origin (issue 16): throws `api_key_scope` when the route needs a scope the
  * key lacks, and `origin_not_allowed` when a publishable key is used from an origin it does not
  * list. Requests without `Origin` (servers, curl) are not checked for origin: a browser always
  * sends it on cross-origin requests, which is what the check is for.
@@ -37,7 +37,7 @@ function checkScopeAndOrigin(request: FastifyRequest, key: KeyRecord): void {
   }
 }
 
-/** The problem answering a refused key (SPEC §3, §7). */
+/** The problem answering a refused key. */
 function refusal(result: VerifyFailure, baseUrls: Record<Environment, string>): ProblemError {
   switch (result.code) {
     case 'api_key_invalid':
@@ -71,7 +71,7 @@ export function apiKeyGuard(
   verifier: KeyVerifier,
   environment: Environment,
   baseUrls: Record<Environment, string>,
-  /** Rate limits (SPEC §8); absent, nothing is limited. */
+  /** Rate limits; absent, nothing is limited. */
   limits?: RequestLimits,
 ): onRequestHookHandler {
   const accept = (request: FastifyRequest, reply: FastifyReply, result: VerifyResult) => {

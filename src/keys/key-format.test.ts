@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey, keyHint, parseApiKey } from './key-format.js';
 
 describe('API key format', () => {
-  it('generates keys of the SPEC §3 shape that parse back to their environment', () => {
+  it('generates keys of the documented shape that parse back to their environment', () => {
     const prod = generateApiKey('production');
     const test = generateApiKey('testing');
     expect(prod).toMatch(/^vk_prod_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);

@@ -4,11 +4,11 @@ import { ENV_KEY_TAG, type Environment } from '../platform/environment.js';
 import { randomBase62, toBase62 } from '../platform/ids.js';
 
 /**
- * API key format (SPEC §3): `vk_<env>_<random>_<checksum>`, and `vk_pub_<env>_<random>_<checksum>`
+ * API key format: `vk_<env>_<random>_<checksum>`, and `vk_pub_<env>_<random>_<checksum>`
  * for publishable keys (issue 16): the kind is readable in the key itself, so a secret scanner
  * can tell a leaked secret key (an incident) from a publishable one (meant to be public).
  *
- * - `<random>`: 32 base62 characters, about 190 bits from the CSPRNG (SPEC asks for ≥ 128).
+ * - `<random>`: 32 base62 characters, about 190 bits from the CSPRNG (at least 128 are required).
  * - `<checksum>`: CRC-32 of everything before it, 6 base62 characters. It is not a secret and
  *   not a MAC: it lets clients, secret scanners and our own hot path reject a mistyped or
  *   truncated key without touching the database (the same idea as GitHub's token format).
@@ -19,7 +19,7 @@ import { randomBase62, toBase62 } from '../platform/ids.js';
 const KEY_PATTERN = /^vk_(pub_)?(prod|test)_([0-9A-Za-z]{32})_([0-9A-Za-z]{6})$/;
 const TAG_TO_ENV = { prod: 'production', test: 'testing' } as const satisfies Record<string, Environment>;
 
-/** `secret` keys live on servers; `publishable` keys in browsers and apps (SPEC §3, issue 16). */
+/** `secret` keys live on servers; `publishable` keys in browsers and apps (issue 16). */
 export type KeyKind = 'secret' | 'publishable';
 
 const KIND_TAG: Record<KeyKind, string> = { secret: '', publishable: 'pub_' };

@@ -7,7 +7,7 @@ import type { FixedFilters } from './publishable.js';
 
 export type KeyState = 'active' | 'revoked';
 
-/** An API key as stored: never the key itself, only its SHA-256 (SPEC §3). */
+/** An API key as stored: never the key itself, only its SHA-256. */
 export interface KeyRecord {
   id: string;
   projectId: string;

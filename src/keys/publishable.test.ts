@@ -6,7 +6,7 @@ import {
   parseFixedFilters,
 } from './publishable.js';
 
-describe('allowed origins (SPEC §3)', () => {
+describe('allowed origins', () => {
   it('keeps exact scheme://host[:port] in the form browsers send in Origin', () => {
     expect(parseAllowedOrigin('https://shop.example')).toBe('https://shop.example');
     expect(parseAllowedOrigin('https://Shop.Example/')).toBe('https://shop.example');

@@ -1,7 +1,7 @@
 import { UsageError } from '../platform/usage-error.js';
 
 /**
- * What a publishable key carries besides its secret (SPEC §3, issue 16): the browser origins
+ * What a publishable key carries besides its secret (issue 16): the browser origins
  * allowed to use it and the filters fixed on every search it makes.
  */
 
@@ -24,7 +24,7 @@ const LOCALHOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export const MAX_ORIGINS = 20;
 
 /**
- * One allowed origin, exact `scheme://host[:port]` (SPEC §3): https, or http on localhost for
+ * One allowed origin, exact `scheme://host[:port]`: https, or http on localhost for
  * development. Returned in the form browsers send in `Origin` (lower-case host, no default
  * port), so matching is a string comparison. A path, query, wildcard or userinfo is refused.
  */

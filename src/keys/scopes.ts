@@ -1,7 +1,7 @@
 import type { KeyRecord } from './model.js';
 
 /**
- * What a key may do (SPEC §3 "Scopes", issue 16). A route names the scope it needs; a key
+ * What a key may do (issue 16). A route names the scope it needs; a key
  * without it gets `403 api_key_scope`.
  *
  * - `search`: `GET /offers/`, `GET /offers/{id}`, `POST /multi-search`: every key.

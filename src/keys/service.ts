@@ -34,11 +34,11 @@ export interface KeyService {
   activeKey(id: string, environment: Environment): Promise<KeyRecord | null>;
   /** Revokes the key and every refresh token it obtained. */
   revoke(id: string): Promise<KeyRecord>;
-  /** The refresh permission (SPEC §3, §5): off until the operator grants it. */
+  /** The refresh permission: off until the operator grants it. */
   grantRefresh(id: string): Promise<KeyRecord>;
   /** Withdraws the permission and revokes every refresh token the key obtained. */
   revokeRefresh(id: string): Promise<{ key: KeyRecord; revokedRefreshTokens: number }>;
-  /** The `offers:write` scope (SPEC §3, §6.2): secret keys only, granted by the operator. */
+  /** The `offers:write` scope: secret keys only, granted by the operator. */
   grantWrite(id: string): Promise<KeyRecord>;
   revokeWrite(id: string): Promise<KeyRecord>;
   /** Sets the key's own plan in requests per second, or with `null` returns it to its environment's default. */

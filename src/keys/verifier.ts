@@ -44,7 +44,7 @@ interface CacheEntry {
 export interface KeyVerifierOptions {
   store: KeyStore;
   clock: Clock;
-  /** Poll period for changes made by other processes; ≤ 1000 ms keeps SPEC §3's 1 s promise. */
+  /** Poll period for changes made by other processes; ≤ 1000 ms keeps the 1 s promise. */
   refreshMs: number;
   /** Safety net: a cached key is re-read at least this often even if no change was seen. */
   maxAgeMs?: number;

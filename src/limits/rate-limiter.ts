@@ -5,7 +5,7 @@ export type { Decision, Plan } from './gcra.js';
 
 /**
  * The rate-limit port: one bucket per name (`key:<keyId>`, `addr:<hash>`). Bucket names never
- * hold a secret (STYLE; SPEC §10): key ids and hashed addresses only.
+ * hold a secret: key ids and hashed addresses only.
  */
 export interface RateLimiter {
   /**

@@ -53,7 +53,7 @@ export function createRedisRateLimiter(redis: RedisConnection, clock: Clock): Ra
 }
 
 /**
- * Redis when it answers, this instance's memory when it does not (SPEC §8 keeps answering;
+ * Redis when it answers, this instance's memory when it does not (keeps answering;
  * each instance then enforces the plan on its own). Switches back as soon as Redis is ready.
  */
 export function createSharedRateLimiter(deps: {

@@ -15,7 +15,7 @@ export interface LimitedKey {
 }
 
 /**
- * The rate limits of SPEC §8 as the API-key guard applies them: a budget per key (its own plan
+ * The rate limits as the API-key guard applies them: a budget per key (its own plan
  * or its environment's default) and, against key guessing, a budget of failed requests (missing
  * or bad key) per client address.
  */

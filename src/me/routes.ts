@@ -27,7 +27,7 @@ const NoQuery = Type.Object({ apiKey: Type.Optional(Type.String()) }, { addition
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The end-user API (SPEC §6): API key + bearer token. Every query is scoped to the token's user,
+ * The end-user API: API key + bearer token. Every query is scoped to the token's user,
  * so one user can never read or change another's data (an id of someone else's resource is
  * answered as not found, revealing nothing).
  */

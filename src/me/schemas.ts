@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { SearchQuerySchema } from '../offers/schemas.js';
 
-/** The end-user API's contract (SPEC §6): validates requests, drives OpenAPI and SDK types. */
+/** The end-user API's contract: validates requests, drives OpenAPI and SDK types. */
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const MeSchema = Type.Object(

@@ -14,7 +14,7 @@ import { MAX_FAVORITES, MAX_OWN_OFFERS, MAX_SAVED_SEARCHES, type OwnOfferInput }
 import type { MeStore } from './store.js';
 
 /**
- * What an end user does through the end-user API (SPEC §6), one method a handler (issue 14):
+ * What an end user does through the end-user API, one method a handler (issue 14):
  * the limits, the ownership checks (someone else's offer or saved search is "not found",
  * exactly like one that does not exist) and the writes. Every method acts for `user` only.
  */

@@ -3,7 +3,7 @@ import type { FixedFilters } from '../keys/publishable.js';
 import type { Offer, SearchQuery } from './schemas.js';
 
 /**
- * A publishable key's fixed filters (SPEC §3, issue 16) applied to one search: the result is
+ * A publishable key's fixed filters (issue 16) applied to one search: the result is
  * the request's query narrowed to the key's filters, never wider. A request may narrow further
  * (a subset of the key's categories, more tags, the same city); asking for a value outside the
  * key's filters is a `400 invalid_parameter` naming the parameter, rather than a silently empty

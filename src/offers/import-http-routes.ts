@@ -58,7 +58,7 @@ const WithdrawnSchema = Type.Object(
 
 /**
  * `POST {base_url}/offers/import` and `DELETE {base_url}/offers/by-external-id/{externalId}`
- * (SPEC §6.2, issue 16): a project's own offers, written with a secret key holding the
+ * (issue 16): a project's own offers, written with a secret key holding the
  * `offers:write` scope. The scope is checked by the API-key guard before the body is read.
  */
 export function registerOfferWriteRoutes(app: FastifyInstance, deps: OfferWriteRouteDeps): void {

@@ -11,7 +11,7 @@ import type { OfferService } from './service.js';
 import { OFFER_READ_COLUMNS } from './store.js';
 
 /**
- * `POST {base_url}/offers/import` (SPEC §6.2, issue 16): an NDJSON body read as a stream, line
+ * `POST {base_url}/offers/import` (issue 16): an NDJSON body read as a stream, line
  * by line, through the same pipeline as `vitrine import` (import-source.ts reads the lines,
  * importer.ts validates each with offer-record.ts and writes batches through
  * `OfferService.upsertMany`, the one write path). Memory holds one batch, whatever the body's

@@ -2,7 +2,7 @@
  * What a producer (seed, import, an end user) supplies to create or update an offer.
  * The store derives everything else (id, search text, timestamps it owns).
  *
- * Prices are decimal strings (SPEC §6) so no float ever rounds an amount.
+ * Prices are decimal strings so no float ever rounds an amount.
  * Times are epoch milliseconds; the HTTP layer renders them as RFC 3339.
  */
 export interface OfferInput {
@@ -36,7 +36,7 @@ export interface OfferInput {
   /** Null when the offer does not expire. */
   expiresAt: number | null;
   /**
-   * The project whose write key sent the offer over HTTP (SPEC §6.2, issue 16); absent for
+   * The project whose write key sent the offer over HTTP (issue 16); absent for
    * the operator's import, seeds and end users' own offers.
    */
   projectId?: string | null;

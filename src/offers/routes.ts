@@ -26,7 +26,7 @@ export interface OfferRouteDeps {
   guard: onRequestHookHandler;
 }
 
-/** `GET {base_url}/offers/` and `GET {base_url}/offers/{id}` (SPEC §6). HTTP only: rules live in the service. */
+/** `GET {base_url}/offers/` and `GET {base_url}/offers/{id}`. HTTP only: rules live in the service. */
 export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -78,7 +78,7 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
     '/v1/multi-search',
     {
       onRequest: deps.guard,
-      // A publishable key may multi-search (SPEC §3), within its fixed filters like any search.
+      // A publishable key may multi-search, within its fixed filters like any search.
       config: { apiKeyScope: 'search' },
       // Errors are named here, with the index of the search they belong to.
       attachValidation: true,
@@ -168,7 +168,7 @@ function asSearchQuery(query: MultiSearchQuery): SearchQuery {
 }
 
 /**
- * Schema errors of a multi-search body, each named `queries[i].param` (SPEC §6): the errors of
+ * Schema errors of a multi-search body, each named `queries[i].param`: the errors of
  * one search are named as that search's query parameters would be.
  */
 export function multiSearchErrors(validation: readonly AjvError[]): ParameterError[] {

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { MAX_QUERY_TERMS } from '../search/analysis/text.js';
 
 /**
- * The offer contract of SPEC §6, declared once: it validates, serialises, and becomes the
+ * The offer contract, declared once: it validates, serialises, and becomes the
  * OpenAPI schema and the SDK types.
  */
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 timestamp, UTC.' });

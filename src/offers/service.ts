@@ -172,7 +172,7 @@ export function createOfferService(deps: {
         ? JSON.stringify([normalised, limit, query.cursor ?? null, facets, query.highlight === true])
         : '';
       const version = live.index.version;
-      // Only while the index is known to keep up with the database (SPEC §6: another process's
+      // Only while the index is known to keep up with the database (another process's
       // write is searchable within a second): a process cut off from it reads rows and says so.
       const current = performance.now() - live.checkedAt <= CACHE_CURRENT_MS;
       const cached = current ? deps.cache?.get(environment, cacheKey, version, now) : undefined;

@@ -1,7 +1,7 @@
 // The operators capability's domain types (issue 14): other capabilities and pages import
 // these, never the store.
 
-/** An operator: an account with the operator role, who signs in to the console (SPEC §4). */
+/** An operator: an account with the operator role, who signs in to the console. */
 export interface Operator {
   id: string;
   email: string;

@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../web/html.js';
 import { appLayout, csrfField, newAccountFields } from '../web/layout.js';
 import { usageChart } from '../web/usage-chart.js';
 import { publishableKeyForm, snippetSection } from './publishable-pages.js';
+import { refreshState } from './refresh-state.js';
 
 /** The developer portal's pages (issue 5). Plain forms, no script. */
 export interface PortalSession {
@@ -24,8 +25,11 @@ const NAV = [
   { href: '/portal/projects/new', label: 'New project' },
 ];
 
+/** Every portal page loads copy.js: a Copy button on the one-time key and on every snippet. */
 function layout(s: PortalSession, title: string, body: SafeHtml, current?: string, flash?: string): string {
-  return appLayout({ area: 'portal', title, body, flash, session: { ...s, nav: NAV, current } });
+  const withCopy = html`${body}
+<script src="/portal/assets/copy.js" defer></script>`;
+  return appLayout({ area: 'portal', title, body: withCopy, flash, session: { ...s, nav: NAV, current } });
 }
 
 export function signupPage(p: {
@@ -52,7 +56,7 @@ ${newAccountFields(p)}
   });
 }
 
-/** `{base_url}` and `{auth_url}` of each environment (SPEC §1). */
+/** `{base_url}` and `{auth_url}` of each environment. */
 export interface ApiUrls {
   base: Record<Environment, string>;
   auth: Record<Environment, string>;
@@ -147,7 +151,7 @@ ${editing ? html`<p class="meta"><a href="/portal/projects/${p.project?.id}">Bac
   );
 }
 
-function applicationRow(a: KeyApplication, csrf: string): SafeHtml {
+function applicationRow(a: KeyApplication, csrf: string, key?: KeyRecord): SafeHtml {
   const decision =
     a.state === 'rejected'
       ? html`Rejected: ${a.decisionReason ?? ''}`
@@ -156,7 +160,7 @@ function applicationRow(a: KeyApplication, csrf: string): SafeHtml {
         : a.keyWaiting
           ? html`<form method="post" action="/portal/applications/${a.id}/reveal" class="inline">${csrfField(csrf)}<button type="submit" class="inline">Reveal key</button></form> <span class="hint">Shown once.</span>`
           : html`Key <a href="/portal/keys/${a.keyId ?? ''}">${a.keyId ?? ''}</a> issued${a.revealedAt ? html`, revealed ${formatTime(a.revealedAt)}` : ''}.`;
-  return html`<tr><td>${a.environment}</td><td>${stateBadge(a.state)}</td><td>${a.wantsRefresh ? html`asked${a.refreshReason ? html`: ${a.refreshReason}` : ''}` : 'no'}</td><td>${formatTime(a.createdAt)}</td><td>${decision}</td></tr>`;
+  return html`<tr><td data-label="Environment">${a.environment}</td><td>${stateBadge(a.state)}</td><td data-label="Refresh permission">${refreshState(a, key)}</td><td data-label="Applied">${formatTime(a.createdAt)}</td><td>${decision}</td></tr>`;
 }
 
 export function projectPage(
@@ -169,6 +173,7 @@ export function projectPage(
     flash?: string;
     /** Show the publishable-key form (issue 16). */
     publishable?: boolean;
+    playground?: SafeHtml;
   },
 ): string {
   const { project } = p;
@@ -204,14 +209,22 @@ ${csrfField(s.csrf)}
 ${
   p.applications.length === 0
     ? html`<p class="empty">No application yet. Apply for a testing key above to start calling the API.</p>`
-    : html`<table><thead><tr><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Refresh permission</th><th scope="col">Applied</th><th scope="col">Outcome</th></tr></thead><tbody>${p.applications.map((a) => applicationRow(a, s.csrf))}</tbody></table>`
+    : html`<table><thead><tr><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Refresh permission</th><th scope="col">Applied</th><th scope="col">Outcome</th></tr></thead><tbody>${p.applications.map(
+        (a) =>
+          applicationRow(
+            a,
+            s.csrf,
+            p.keys.find((k) => k.id === a.keyId),
+          ),
+      )}</tbody></table>`
 }
 
 ${p.publishable ? publishableKeyForm(project, s.csrf) : ''}
 
 <h2>Keys</h2>
 ${keyTable(p.keys)}
-${quickstart(p.urls, firstActive)}`,
+${quickstart(p.urls, firstActive)}
+${p.playground ?? ''}`,
     undefined,
     p.flash,
   );
@@ -350,8 +363,7 @@ export function revealPage(
 ${secretField(`API key for ${p.project.name}`, p.secret)}
 <p class="hint">Send it as the <code>X-Api-Key</code> header. Key id: <code>${p.key.id}</code>.</p>
 ${quickstart(p.urls, p.key)}
-<p><a href="/portal/projects/${p.project.id}">Back to the project</a></p>
-<script src="/portal/assets/copy.js" defer></script>`,
+<p><a href="/portal/projects/${p.project.id}">Back to the project</a></p>`,
   );
 }
 
@@ -368,8 +380,7 @@ export function publishableRevealPage(
 ${secretField(`Publishable key for ${p.project.name}`, p.secret)}
 ${keyFacts(p.key)}
 ${snippetSection(p.baseUrls, p.key, p.secret)}
-<p><a href="/portal/projects/${p.project.id}">Back to the project</a></p>
-<script src="/portal/assets/copy.js" defer></script>`,
+<p><a href="/portal/projects/${p.project.id}">Back to the project</a></p>`,
   );
 }
 

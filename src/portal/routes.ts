@@ -5,7 +5,9 @@ import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
 import { parseFixedFilters } from '../keys/publishable.js';
 import { parseRollOverlap } from '../keys/roll-overlap.js';
-import { isEnvironment } from '../platform/environment.js';
+import type { SearchQuery } from '../offers/schemas.js';
+import type { SearchOutcome } from '../offers/service.js';
+import { type Environment, isEnvironment } from '../platform/environment.js';
 import { MIN_PASSWORD_LENGTH, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { SessionService } from '../sessions/service.js';
@@ -26,6 +28,7 @@ import {
   rollKeyPage,
   signupPage,
 } from './pages.js';
+import { PLAYGROUND_FIELDS, type PlaygroundInput, playgroundSection, runPlayground } from './playground.js';
 import type { DeveloperActions } from './service.js';
 
 export interface PortalDeps {
@@ -40,13 +43,17 @@ export interface PortalDeps {
   throttle: LoginThrottle;
   /** Where the API is, per environment, for the quickstart on project and key pages. */
   urls: ApiUrls;
+  /** The search the playground runs as one of the project's keys (issue 25). */
+  search?: (environment: Environment, query: SearchQuery) => Promise<SearchOutcome>;
+  /** Offers per environment: an empty one gets a hint with the import commands. */
+  offerCount?: (environment: Environment) => Promise<number>;
 }
 
 const USAGE_DAYS = 30;
 const COPY_SCRIPT = fs.readFileSync(new URL('../web/assets/copy.js', import.meta.url), 'utf8');
 
 /**
- * The developer portal at `/portal/` (SPEC §4, issue 5). Every page past sign-in needs a
+ * The developer portal at `/portal/` (issue 5). Every page past sign-in needs a
  * developer session; every project, application and key is looked up through its owner, and
  * what belongs to someone else is "not found", exactly like what does not exist.
  */
@@ -169,15 +176,37 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     }
   });
 
+  const offerCounts = async () => {
+    const counts: Partial<Record<Environment, number>> = {};
+    for (const env of ['testing', 'production'] as const) {
+      if (deps.offerCount) counts[env] = await deps.offerCount(env);
+    }
+    return counts;
+  };
   app.get('/portal/projects/:id', async (request, reply) => {
     const s = area.signed(request);
     const project = await ownProject(request, idParam(request));
     if (!project) return notFound(reply);
     const { applications, keys } = await actions.projectView(project);
+    const asked = request.query as Record<string, unknown>;
+    const input: PlaygroundInput = Object.fromEntries(
+      PLAYGROUND_FIELDS.flatMap((name) => (typeof asked[name] === 'string' ? [[name, asked[name]]] : [])),
+    );
+    const key = keys.find((k) => k.id === asked.key && k.state === 'active');
+    const outcome = key && deps.search ? await runPlayground(key, input, deps.search) : null;
     return area.page(
       reply,
       200,
       projectPage(view(s), {
+        playground: playgroundSection({
+          project,
+          keys,
+          key,
+          input,
+          base: deps.urls.base,
+          outcome,
+          counts: await offerCounts(),
+        }),
         project,
         publishable: true,
         applications: applications.reverse(),

@@ -21,7 +21,7 @@ export interface OwnKey {
 }
 
 /**
- * What a developer does in the portal (SPEC §4), mirror of the console's `OperatorActions`
+ * What a developer does in the portal, mirror of the console's `OperatorActions`
  * (issue 14): the ownership checks and the audit entries live here, once. Everything is looked
  * up through its owner: what belongs to someone else answers `null`, exactly like what does not
  * exist. `actor` is the signed-in developer as the audit log names them.

@@ -1,7 +1,7 @@
 import { UsageError } from '../platform/usage-error.js';
 
 /**
- * Redirect destinations registered on a project (SPEC §5.1). Stored normalised by the WHATWG URL
+ * Redirect destinations registered on a project. Stored normalised by the WHATWG URL
  * parser (lower-case scheme and host, default port dropped, dot segments resolved), so the
  * auth server can compare a `destination` by exact scheme, host, port and path.
  *

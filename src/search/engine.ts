@@ -50,7 +50,7 @@ export interface IndexDocument {
   expiresAt: number | null;
 }
 
-/** A validated, normalised search (offers/service.ts builds it; SPEC §6). */
+/** A validated, normalised search (offers/service.ts builds it). */
 export interface EngineQuery {
   text: TextQuery | null;
   /** Any of. */

@@ -1,5 +1,5 @@
 /**
- * The search rules the engine and its reference oracle share (docs/search.md, SPEC §6, issue 12).
+ * The search rules the engine and its reference oracle share (docs/search.md, issue 12).
  * Only the numbers and the shape of the sort keys live here; each side implements the rules on
  * its own, so a mistake in one shows up as a difference from the other.
  */

@@ -28,7 +28,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Migrates, optionally prepares the demo, and listens on one port per environment (SPEC §2). */
+/** Migrates, optionally prepares the demo, and listens on one port per environment. */
 export async function serve(deps: Deps, options: ServeOptions): Promise<RunningServer> {
   const { config } = deps;
   const migration = await migrate(deps.db);
@@ -125,9 +125,13 @@ function banner(deps: Deps, environments: Environment[], demo: DemoState | null)
       (env) => `  ${env.padEnd(10)}  base_url ${b[env].padEnd(28)}  auth_url ${o[env]}/auth`,
     ),
     '',
-    `  API reference     ${o[environments[0] ?? 'production']}/docs`,
+    // Each listener documents its own environment: "Try it" works there with a key of it.
+    ...environments.map((env) => `  API reference (${env})${' '.repeat(11 - env.length)}${o[env]}/docs`),
     ...(environments.includes('production')
-      ? [`  Developer portal  ${o.production}/portal/`, `  Operator console  ${o.production}/console/`]
+      ? [
+          `  Developer portal          ${o.production}/portal/`,
+          `  Operator console          ${o.production}/console/`,
+        ]
       : []),
     '',
   ];
@@ -138,42 +142,62 @@ function banner(deps: Deps, environments: Environment[], demo: DemoState | null)
       '',
     );
   }
-  if (demo && environments.includes('testing')) {
-    const curlKey = demo.newKey ?? '<your testing key>';
-    if (demo.newKey) {
-      lines.push(
-        'Demo API key for the testing environment. It is shown once; store it now:',
-        '',
-        `  ${demo.newKey}`,
-        '',
-      );
-    } else {
-      lines.push(
-        `The demo key of project ${demo.projectId} was shown on first start. For another one:`,
-        `  npm run --silent vitrine -- keys issue --project ${demo.projectId} --env testing`,
-        '',
-      );
-    }
-    if (demo.offersSeeded > 0)
-      lines.push(`Seeded ${demo.offersSeeded} demo offers into the testing environment.`, '');
+  if (demo && environments.includes('testing')) lines.push(...demoLines(deps, demo));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The demo's key, a search to paste, and the two login doors, the standard one (PKCE) first. */
+function demoLines(deps: Deps, demo: DemoState): string[] {
+  const o = origins(deps.config);
+  const b = baseUrls(deps.config);
+  const lines: string[] = [];
+  const curlKey = demo.newKey ?? '<your testing key>';
+  if (demo.newKey) {
     lines.push(
-      'Try it:',
+      'Demo API key for the testing environment. It is shown once; store it now:',
       '',
-      `  curl -s -H 'X-Api-Key: ${curlKey}' '${b.testing}/offers/?q=bike&limit=3'`,
+      `  ${demo.newKey}`,
       '',
     );
-    const connect = `${o.testing}/auth/connect?${new URLSearchParams({ apiKey: curlKey, destination: DEMO_REDIRECT_URI }).toString()}`;
+  } else {
     lines.push(
-      'Log an end user in (start the example destination first: node examples/destination-app.mjs),',
-      'then open in a browser:',
-      '',
-      `  ${connect}`,
-      '',
-      demo.newUserPassword
-        ? `  end user ${DEMO_USER_EMAIL}, password ${demo.newUserPassword} (shown once)`
-        : `  end user ${DEMO_USER_EMAIL} (password shown on first start; vitrine users set-password to change it)`,
+      `The demo key of project ${demo.projectId} was shown on first start. For another one:`,
+      `  npm run --silent vitrine -- keys issue --project ${demo.projectId} --env testing`,
       '',
     );
   }
-  return `${lines.join('\n')}\n`;
+  if (demo.keyId)
+    lines.push(
+      `  key id (OAuth client_id)  ${demo.keyId}`,
+      `  project                   ${demo.projectId}`,
+      '',
+    );
+  if (demo.offersSeeded > 0)
+    lines.push(`Seeded ${demo.offersSeeded} demo offers into the testing environment.`, '');
+  lines.push(
+    'Try it (or open the testing API reference above, "Authorize" with the key, "Try it out"):',
+    '',
+    `  curl -s -H 'X-Api-Key: ${curlKey}' '${b.testing}/offers/?q=bike&limit=3'`,
+    '',
+    'Log an end user in with OAuth 2.0 + PKCE (the key stays on your server), then open',
+    'http://localhost:5173/ in a browser:',
+    '',
+    `  KEY_ID=${demo.keyId ?? '<key id>'} API_KEY=${curlKey} node examples/destination-app-pkce.mjs`,
+    '',
+    `  (another port? PORT=3000 … and: npm run --silent vitrine -- projects add-redirect-uri --project ${demo.projectId} --uri http://localhost:3000/callback)`,
+    '',
+  );
+  const connect = `${o.testing}/auth/connect?${new URLSearchParams({ apiKey: curlKey, destination: DEMO_REDIRECT_URI }).toString()}`;
+  lines.push(
+    'Or the simple redirect, /connect (the key travels in the URL: fine for a testing key on',
+    'localhost): start node examples/destination-app.mjs, then open',
+    '',
+    `  ${connect}`,
+    '',
+    demo.newUserPassword
+      ? `  end user ${DEMO_USER_EMAIL}, password ${demo.newUserPassword} (shown once)`
+      : `  end user ${DEMO_USER_EMAIL} (password shown on first start; vitrine users set-password to change it)`,
+    '',
+  );
+  return lines;
 }

@@ -5,7 +5,7 @@ import type { Environment } from '../platform/environment.js';
 
 export type UserState = 'active' | 'disabled';
 
-/** An end user of one environment (SPEC §2): never the password, only its argon2id hash. */
+/** An end user of one environment: never the password, only its argon2id hash. */
 export interface User {
   id: string;
   environment: Environment;

@@ -8,7 +8,7 @@ import type { User } from './model.js';
 import type { UserStore } from './store.js';
 
 /**
- * End users (SPEC §2, §5): one account per email per environment. Disabling a user or changing
+ * End users: one account per email per environment. Disabling a user or changing
  * a password ends their sessions: refresh tokens are revoked at once, access tokens are refused
  * by the bearer check (it reads the user on every request).
  */

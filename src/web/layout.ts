@@ -69,7 +69,7 @@ ${p.body}
 `.value;
 }
 
-/** The same page for every failure in these areas: HTML, with a way back (SPEC §7). */
+/** The same page for every failure in these areas: HTML, with a way back. */
 export function appErrorPage(
   area: 'portal' | 'console',
   title: string,

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * Headers of every browser-facing page (SPEC §5.1 and §4): no framing, no referrer (tokens
+ * Headers of every browser-facing page: no framing, no referrer (tokens
  * travel in redirect URLs), no caching, no MIME sniffing, and a Content-Security-Policy that
  * allows only this origin's stylesheet and scripts. `formTargets` adds the origins a form may end up at:
  * Chromium applies `form-action` to the redirect after a POST too.

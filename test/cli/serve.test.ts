@@ -70,7 +70,11 @@ describe('vitrine serve --demo (npm start)', () => {
       });
       expect(prod.status).toBe(403);
       // Issue 5: the portal and console on production, and a first operator who can sign in.
-      expect(text).toContain(`Developer portal  http://localhost:${port}/portal/`);
+      expect(text).toMatch(new RegExp(`Developer portal +http://localhost:${port}/portal/`));
+      // Issue 25: the testing reference (where the demo key works), the key id, PKCE first.
+      expect(text).toMatch(new RegExp(`API reference \\(testing\\) +http://localhost:${testingPort}/docs`));
+      expect(text).toMatch(/key id \(OAuth client_id\) +key_\w+/);
+      expect(text.indexOf('destination-app-pkce.mjs')).toBeLessThan(text.indexOf('/auth/connect?'));
       // Issue 13: stdout is not a terminal here, so it is the log stream: no password in it.
       expect(text).toMatch(
         /Console operator \S+, password \(not a terminal: written to \S+demo-credentials\.txt/,

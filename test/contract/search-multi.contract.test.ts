@@ -85,7 +85,7 @@ for (const { dialect, available } of backends()) {
       const doc = (await t.apps.testing.inject({ method: 'GET', url: '/openapi.json' })).json() as {
         paths: Record<string, Record<string, unknown>>;
       };
-      expect(doc.paths['/v1/multi-search']?.post).toBeDefined();
+      expect(doc.paths['/multi-search']?.post).toBeDefined();
     });
   });
 }

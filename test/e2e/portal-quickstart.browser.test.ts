@@ -89,9 +89,16 @@ describe.skipIf(!hasChromium)('the portal quickstart in a browser', { timeout: 1
     const secret = (await dev.locator('#secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^vk_test_/);
     expect(await dev.locator('#secret').evaluate(userSelect)).toBe('all');
-    await dev.getByRole('button', { name: 'Copy' }).click();
-    await dev.getByRole('button', { name: 'Copied' }).waitFor();
+    await dev.getByRole('button', { name: 'Copy', exact: true }).click();
+    await dev.getByRole('button', { name: 'Copied', exact: true }).waitFor();
     expect(await dev.evaluate('navigator.clipboard.readText()')).toBe(secret);
+    // Issue 25: every snippet has its Copy button too, and it copies the snippet as shown.
+    const snippets = dev.locator('main pre');
+    expect(await dev.getByRole('button', { name: 'Copy this snippet' }).count()).toBe(await snippets.count());
+    await dev.getByRole('button', { name: 'Copy this snippet' }).first().click();
+    await expect
+      .poll(() => dev.evaluate('navigator.clipboard.readText()'))
+      .toBe(((await snippets.first().textContent()) ?? '').trim());
     await shots(dev, 'reveal', false);
 
     // The quickstart's curl line works as pasted, with the secret in VITRINE_KEY.

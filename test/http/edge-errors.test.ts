@@ -48,7 +48,11 @@ function expectProblem(response: RawResponse, status: number, code: string, secr
   expect(response.status).toBe(status);
   expect(response.headers['content-type']).toBe(PROBLEM);
   const body = JSON.parse(response.body);
-  expect(body).toMatchObject({ status, code, type: `https://vitrine.dev/docs/errors#${code}` });
+  expect(body).toMatchObject({
+    status,
+    code,
+    type: expect.stringMatching(new RegExp(`^http://localhost:808[01]/docs/errors#${code}$`)),
+  });
   expect(body.requestId).toEqual(expect.any(String));
   if (secret) expect(response.body).not.toContain(secret);
 }

@@ -17,23 +17,38 @@ describe('API reference', () => {
     expect(res.statusCode).toBe(200);
     const spec = res.json();
     expect(spec.openapi).toBe('3.1.0');
-    expect(spec.servers).toEqual([{ url: 'http://localhost:8080', description: 'production environment' }]);
+    // Paths are relative to their server: {base_url} for the API, {auth_url} for the auth server.
+    expect(spec.servers).toEqual([
+      { url: 'http://localhost:8080/v1', description: '{base_url} of the production environment' },
+    ]);
+    expect(spec.paths['/token'].servers).toEqual([
+      { url: 'http://localhost:8080/auth', description: '{auth_url} of the production environment' },
+    ]);
+    expect(spec.paths['/healthz'].servers[0].url).toBe('http://localhost:8080');
     expect(Object.keys(spec.components.securitySchemes).sort()).toEqual([
       'ApiKeyHeader',
       'ApiKeyQuery',
       'BearerToken',
     ]);
     // End-user routes ask for the key and the bearer token together.
-    expect(spec.paths['/v1/me'].get.security).toEqual([
+    expect(spec.paths['/me'].get.security).toEqual([
       { ApiKeyHeader: [], BearerToken: [] },
       { ApiKeyQuery: [], BearerToken: [] },
     ]);
-    for (const path of ['/auth/refresh', '/auth/revoke', '/auth/.well-known/jwks.json']) {
-      expect(spec.paths[path]).toBeDefined();
+    // The whole auth server, its browser doors included.
+    for (const path of [
+      '/connect',
+      '/refresh',
+      '/revoke',
+      '/authorize',
+      '/token',
+      '/userinfo',
+      '/.well-known/openid-configuration',
+      '/.well-known/jwks.json',
+    ]) {
+      expect(spec.paths[path], path).toBeDefined();
     }
-    // The login pages are for browsers, not part of the API reference.
-    expect(spec.paths['/auth/connect']).toBeUndefined();
-    const search = spec.paths['/v1/offers/'].get;
+    const search = spec.paths['/offers/'].get;
     const declared = search.parameters.map((p: { name: string }) => p.name).sort();
     // `apiKey` is documented once, as the ApiKeyQuery security scheme, not as a plain parameter.
     expect(declared).toEqual(
@@ -43,17 +58,19 @@ describe('API reference', () => {
     );
     expect(Object.keys(search.responses).sort()).toEqual(['200', '400', '401', '403', '429']);
     expect(search.responses['401'].content['application/problem+json']).toBeDefined();
-    expect(spec.paths['/v1/offers/{id}'].get.responses['404']).toBeDefined();
+    expect(spec.paths['/offers/{id}'].get.responses['404']).toBeDefined();
   });
 
   it('is fit for code generators: operation ids, named schemas, real descriptions, headers, enums', async () => {
     const spec = (await t.apps.production.inject('/openapi.json')).json();
     const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
-      Object.entries(item as Record<string, Record<string, unknown>>).map(([method, op]) => ({
-        path,
-        method,
-        op,
-      })),
+      Object.entries(item as Record<string, Record<string, unknown>>)
+        .filter(([method]) => method !== 'servers')
+        .map(([method, op]) => ({
+          path,
+          method,
+          op,
+        })),
     );
     const ids = operations.map(({ op }) => op.operationId);
     expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id as string))).toBe(true);
@@ -65,7 +82,7 @@ describe('API reference', () => {
       }
     }
     expect(spec.paths['/healthz'].get.security).toEqual([]);
-    const search = spec.paths['/v1/offers/'].get;
+    const search = spec.paths['/offers/'].get;
     expect(search.operationId).toBe('searchOffers');
     expect(search.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/SearchResponse',
@@ -90,6 +107,61 @@ describe('API reference', () => {
     // Problem examples are real problems of their status, not schema-made zeros.
     const examples = search.responses['401'].content['application/problem+json'].examples;
     expect(examples.api_key_missing.value).toMatchObject({ status: 401, code: 'api_key_missing' });
+  });
+
+  it('describes each listener\'s own environment, with nothing pre-filled in "Try it"', async () => {
+    const spec = (await t.apps.testing.inject('/openapi.json')).json();
+    expect(spec.servers[0].url).toBe('http://localhost:8081/v1');
+    expect(spec.info.title).toContain('testing');
+    for (const item of Object.values(spec.paths) as Record<string, { parameters?: unknown[] }>[]) {
+      for (const op of Object.values(item)) {
+        for (const p of (op.parameters ?? []) as { required?: boolean; schema?: object }[]) {
+          if (p.required) continue;
+          expect(p).not.toHaveProperty('example');
+          expect(p).not.toHaveProperty('examples');
+          expect(p.schema ?? {}).not.toHaveProperty('examples');
+          expect(p.schema ?? {}).not.toHaveProperty('default');
+        }
+      }
+    }
+    const examples = spec.paths['/offers/'].get.responses['401'].content['application/problem+json'].examples;
+    expect(examples.api_key_missing.value.type).toBe('http://localhost:8081/docs/errors#api_key_missing');
+  });
+
+  it('problem type URLs resolve on the instance: /docs/errors, an HTML page from the error table', async () => {
+    const problem = (await t.apps.testing.inject('/v1/offers/')).json();
+    expect(problem.type).toBe('http://localhost:8081/docs/errors#api_key_missing');
+    const page = await t.apps.testing.inject(new URL(problem.type).pathname);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    for (const code of Object.keys(ERRORS)) expect(page.body).toContain(`id="${code}"`);
+  });
+
+  it('/ is a landing page: HTML for a browser, a JSON index for programs', async () => {
+    const page = await t.apps.production.inject({ url: '/', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    for (const link of [
+      '/docs',
+      '/portal/',
+      '/console/',
+      'http://localhost:8080/v1',
+      'http://localhost:8081/v1',
+    ]) {
+      expect(page.body).toContain(link);
+    }
+    const index = await t.apps.testing.inject({ url: '/', headers: { accept: 'application/json' } });
+    expect(index.statusCode).toBe(200);
+    const links = Object.fromEntries(
+      index.json().links.map((l: { rel: string; href: string }) => [l.rel, l.href]),
+    );
+    expect(links).toMatchObject({
+      base_url: 'http://localhost:8081/v1',
+      auth_url: 'http://localhost:8081/auth',
+      docs: 'http://localhost:8081/docs',
+      production_base_url: 'http://localhost:8080/v1',
+      portal: 'http://localhost:8080/portal/',
+    });
   });
 
   it('documents every error code', async () => {

@@ -4,6 +4,7 @@ import { createKeyVerifier } from '../../src/keys/verifier.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
+import { type OpenApiDocument, operations } from '../support/openapi.js';
 
 /**
  * Issue 16, SPEC §3: publishable keys (search only, exact origins, fixed filters), the
@@ -52,14 +53,14 @@ for (const { dialect, available } of backends()) {
         expiresAt: null,
       }));
       await t.deps.offers.upsertMany('testing', offers);
-      const doc = (await t.apps.testing.inject({ method: 'GET', url: '/openapi.json' })).json() as {
-        paths: Record<string, Record<string, { security?: unknown[] }>>;
-      };
-      keyProtected = Object.entries(doc.paths).flatMap(([path, ops]) =>
-        Object.entries(ops)
-          .filter(([, op]) => Array.isArray(op.security) && op.security.length > 0)
-          .map(([method, _op]) => ({ method: method.toUpperCase(), path })),
-      );
+      const doc = (
+        await t.apps.testing.inject({ method: 'GET', url: '/openapi.json' })
+      ).json() as OpenApiDocument;
+      // The browser doors (`/connect`: an HTML page) are not API routes; the rest with a key are.
+      keyProtected = operations(doc)
+        .filter(({ op }) => JSON.stringify(op.security ?? []).includes('ApiKey'))
+        .filter(({ op }) => !JSON.stringify(op.responses ?? {}).includes('text/html'))
+        .map(({ method, path }) => ({ method, path }));
     });
     afterAll(async () => {
       await t.close();
@@ -97,7 +98,7 @@ for (const { dialect, available } of backends()) {
         expect(res.statusCode, `${op.method} ${op.path}`).toBe(403);
         expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
         expect(res.json()).toMatchObject({
-          type: 'https://vitrine.dev/docs/errors#api_key_scope',
+          type: 'http://localhost:8081/docs/errors#api_key_scope',
           status: 403,
           code: 'api_key_scope',
           detail:

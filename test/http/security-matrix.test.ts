@@ -21,9 +21,12 @@ const PUBLIC_V1 = new Set(['OPTIONS /v1/*']);
 /** Accepts an OAuth client's credentials instead of a key (RFC 7009), so "no key" is not a refusal. */
 const KEY_OR_CLIENT = new Set(['POST /auth/revoke']);
 
+/** OpenID Connect's userinfo: a bearer token alone, refused as RFC 6750 says (oauth tests), not problem+json. */
+const OAUTH_BEARER = new Set(['GET /auth/userinfo', 'POST /auth/userinfo']);
+
 const name = (r: RegisteredRoute) => `${r.method} ${r.url}`;
 const isKeyRoute = (r: RegisteredRoute) => r.security.includes('ApiKeyHeader');
-const isTokenRoute = (r: RegisteredRoute) => r.security.includes('BearerToken');
+const isTokenRoute = (r: RegisteredRoute) => r.security.includes('BearerToken') && !OAUTH_BEARER.has(name(r));
 /** Path parameters filled with ids nobody has: a passing request then answers 404, never 401. */
 const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, 'matrix_unknown');
 

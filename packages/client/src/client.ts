@@ -28,7 +28,7 @@ export interface VitrineOptions {
 const MAX_LIMIT = 100;
 
 /**
- * The Vitrine API client (SPEC §11). No dependencies beyond `fetch`: Node ≥ 20 and browsers.
+ * The Vitrine API client. No dependencies beyond `fetch`: Node ≥ 20 and browsers.
  *
  * @example
  * ```ts

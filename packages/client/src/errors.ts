@@ -10,7 +10,7 @@ export type OAuthErrorCode =
   | 'invalid_scope';
 
 /**
- * Every failure the client reports: an error answer of the API (problem+json, SPEC §7), a
+ * Every failure the client reports: an error answer of the API (problem+json), a
  * response that is not one, or a network failure after the retries.
  *
  * @example

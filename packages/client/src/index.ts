@@ -1,5 +1,5 @@
 /**
- * `@vitrine/client`: the TypeScript client of the Vitrine offer search API (SPEC §11).
+ * `@vitrine/client`: the TypeScript client of the Vitrine offer search API.
  *
  * @example
  * ```ts

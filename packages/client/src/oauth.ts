@@ -2,7 +2,7 @@ import { VitrineError } from './errors.js';
 import { join } from './transport.js';
 
 /**
- * Helpers for Vitrine's standard door (SPEC §5.4): OAuth 2.0 authorization code with PKCE and
+ * Helpers for Vitrine's standard door: OAuth 2.0 authorization code with PKCE and
  * OpenID Connect. Any certified client (openid-client, oauth4webapi, AppAuth) works too; these
  * cover the two steps an app writes by hand. Web Crypto only: Node ≥ 20 and browsers.
  */

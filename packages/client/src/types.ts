@@ -16,34 +16,34 @@ type Ok<O> = O extends { responses: infer R }
   : never;
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
-/** Search parameters of `GET {base_url}/offers/` (SPEC §6); the key is sent by the client. */
-export type SearchParams = Omit<Query<Get<'/v1/offers/'>>, 'apiKey'>;
+/** Search parameters of `GET {base_url}/offers/`; the key is sent by the client. */
+export type SearchParams = Omit<Query<Get<'/offers/'>>, 'apiKey'>;
 /** One page of search results: `data`, exact `total`, `facets`, `nextCursor`. */
 export type SearchResponse = Schemas['SearchResponse'];
 /** A search hit: an offer, with `highlight` when asked for. */
 export type SearchHit = Schemas['SearchHit'];
-/** An offer (SPEC §6). */
+/** An offer. */
 export type Offer = Schemas['Offer'];
 type PostOf<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
 type JsonBody<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-type MultiSearchBody = JsonBody<PostOf<'/v1/multi-search'>>;
+type MultiSearchBody = JsonBody<PostOf<'/multi-search'>>;
 /** One search of a multi-search: the parameters of `search`, `category` and `tag` as one value or a list. */
 export type MultiSearchQuery = MultiSearchBody extends { queries: (infer Q)[] } ? Q : never;
 /** `POST {base_url}/multi-search`'s answer: one search response per query, in order. */
-export type MultiSearchResponse = Ok<PostOf<'/v1/multi-search'>>;
+export type MultiSearchResponse = Ok<PostOf<'/multi-search'>>;
 /** The calling key's public facts (`GET {base_url}/key`). */
 export type KeyInfo = Schemas['CallingKey'];
 /** The signed-in end user (`GET {base_url}/me`). */
 export type Me = Schemas['Me'];
-export type Favorites = Ok<Get<'/v1/me/favorites'>>;
-export type SavedSearches = Ok<Get<'/v1/me/saved-searches'>>;
+export type Favorites = Ok<Get<'/me/favorites'>>;
+export type SavedSearches = Ok<Get<'/me/saved-searches'>>;
 export type SavedSearchInput = Schemas['SavedSearchInput'];
 export type SavedSearch = Schemas['SavedSearch'];
-export type OwnOffers = Ok<Get<'/v1/me/offers'>>;
+export type OwnOffers = Ok<Get<'/me/offers'>>;
 export type OwnOfferInput = Schemas['OwnOfferInput'];
 export type OwnOfferPatch = Schemas['OwnOfferPatch'];
 /** `{auth_url}/refresh`'s answer. */
-export type RefreshResponse = Ok<Get<'/auth/refresh'>>;
+export type RefreshResponse = Ok<Get<'/refresh'>>;
 /** The problem+json body of every error (RFC 9457 + `code`, `requestId`, `errors`). */
 export type Problem = Schemas['Problem'];
 /** The stable error codes the API answers with (docs/errors.md). */

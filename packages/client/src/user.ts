@@ -39,7 +39,7 @@ export interface CallOptions {
 }
 
 /**
- * The end-user API (SPEC §6): every call carries the API key and the user's access token. On
+ * The end-user API: every call carries the API key and the user's access token. On
  * `401 token_expired` it refreshes once — a single `{auth_url}/refresh` call however many calls
  * are waiting — hands the tokens to `onTokens`, and retries each waiting call once.
  *

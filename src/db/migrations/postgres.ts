@@ -54,7 +54,7 @@ CREATE TABLE api_keys (
   last_used_at BIGINT,
   revoked_at BIGINT,
   -- Value of change_counters('api_keys') when the key last changed in a way verifiers must
-  -- see (revoked, permission, plan). Processes poll it to evict their caches (SPEC §3: 1 s).
+  -- see (revoked, permission, plan). Processes poll it to evict their caches (1 s).
   change_seq BIGINT NOT NULL
 );
 CREATE INDEX api_keys_project ON api_keys(project_id);

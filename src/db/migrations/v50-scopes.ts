@@ -4,7 +4,7 @@ import type { Dialect } from '../database.js';
  * Issue 16 (versions 50–59): key kinds and scopes, publishable keys' origins and fixed filters,
  * the `offers:write` grant, and the project that wrote an offer over HTTP.
  *
- * - `kind`: `secret` (every key issued before this version) or `publishable` (SPEC §3).
+ * - `kind`: `secret` (every key issued before this version) or `publishable`.
  * - `write_allowed`: the `offers:write` scope, granted by the operator; secret keys only.
  * - `allowed_origins`: JSON array of exact `scheme://host[:port]` origins (publishable keys).
  * - `fixed_filters`: JSON object, filter name → values, applied to every search of the key.

@@ -1,5 +1,5 @@
 /**
- * Version 60 (issue 17, SPEC §5.4): OAuth 2.0 authorization codes, the scope a refresh-token
+ * Version 60 (issue 17): OAuth 2.0 authorization codes, the scope a refresh-token
  * family was granted, and the denylist of revoked token families that the bearer guard reads
  * (access tokens of a revoked family stop working within 1 s). Written once, rendered per dialect.
  */
@@ -26,7 +26,7 @@ CREATE TABLE authorization_codes (
 CREATE INDEX authorization_codes_expiry ON authorization_codes(expires_at);
 -- The scope an OAuth grant was given (NULL for /connect logins).
 ALTER TABLE refresh_tokens ADD COLUMN scope TEXT;
--- Families whose access tokens must be refused (SPEC §5.4, last bullet). A row lives until the
+-- Families whose access tokens must be refused (last bullet). A row lives until the
 -- last access token the family can have issued has expired (expires_at); change_seq is the
 -- 'token_families' counter at insertion, which processes poll, as for API keys.
 CREATE TABLE revoked_token_families (

@@ -3,12 +3,12 @@ import { typoBudget } from '../rules.js';
 import { isStopWord, stem, type TextQuery, words } from './text.js';
 
 /**
- * `highlight=true` (SPEC §6): the title and a description snippet with the matched words
+ * `highlight=true`: the title and a description snippet with the matched words
  * marked. Offer text is never trusted HTML, so every piece is HTML-escaped first and the only
  * markup in the result is `<mark>` and `</mark>` we add around whole words.
  *
  * A word is marked when its stem is one the query matched on (a term or a phrase word), when it
- * is within the typo budget of a typed term (SPEC §6: 1 edit from 5 letters, 2 from 9), or, for
+ * is within the typo budget of a typed term (1 edit from 5 letters, 2 from 9), or, for
  * the word being typed, when it starts with the prefix or with a word within that budget of it.
  */
 export interface Highlight {

@@ -2,7 +2,7 @@
 export const EARTH_RADIUS_KM = 6371.0088;
 const DEGREE = Math.PI / 180;
 
-/** Great-circle (haversine) distance in km: `near`/`radius` and `sort=distance` (SPEC §6). */
+/** Great-circle (haversine) distance in km: `near`/`radius` and `sort=distance`. */
 export function distanceKm(from: { lat: number; lon: number }, to: { lat: number; lon: number }): number {
   const a =
     Math.sin(((to.lat - from.lat) * DEGREE) / 2) ** 2 +

@@ -3,7 +3,7 @@ import { Bitmap, type Bits } from './slot-sets.js';
 
 /**
  * The live offers stored `active` whose expiry has passed at a query's `now`: they count as
- * expired at query time (SPEC §6). Every query needs this set, and with real time most of it is
+ * expired at query time. Every query needs this set, and with real time most of it is
  * the same from one query to the next, so it is kept, not recomputed: a query at a later `now`
  * adds the offers whose expiry falls between the last `now` and this one (a binary search and a
  * short slice of the expiry order); an upsert or removal keeps it exact at once; a query at an

@@ -10,62 +10,60 @@
 
 
 export interface paths {
-  "/auth/.well-known/jwks.json": {
+  "/.well-known/jwks.json": {
     /**
      * Public keys that verify access tokens (JWKS)
      * @description Ed25519 keys (`kty` OKP, `alg` EdDSA). A rotated-out key stays listed until every token it signed has expired.
      */
     get: operations["getJwks"];
   };
-  "/auth/refresh": {
+  "/.well-known/openid-configuration": {
     /**
-     * Get a new access token with a refresh token
-     * @description SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+     * OpenID Connect discovery document
+     * @description Issuer, endpoints, scopes and algorithms, for off-the-shelf OAuth and OIDC clients. Also served at `{auth_url}/.well-known/oauth-authorization-server` (RFC 8414).
      */
-    get: operations["refreshAccessToken"];
-    /**
-     * Get a new access token with a refresh token
-     * @description SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
-     */
-    post: operations["refreshAccessTokenWithForm"];
+    get: operations["getOpenIdConfiguration"];
   };
-  "/auth/revoke": {
+  "/authorize": {
     /**
-     * Revoke a refresh token (RFC 7009)
-     * @description Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
+     * OAuth 2.0 authorization endpoint (authorization code with PKCE)
+     * @description Open in a browser. `client_id` is the key id (`key_…`); the answer is a redirect to `redirect_uri` with `code` and `state`, which your app exchanges at `/token`.
      */
-    post: operations["revokeToken"];
+    get: operations["authorize"];
+  };
+  "/connect": {
+    /**
+     * Log an end user in and send them to your destination with tokens
+     * @description Open in a browser, not from code: shows the login page of this environment. After the end user signs in, the browser goes to `destination` with `accessToken`, `expiresAt`, `state` and (with the refresh permission) `refreshToken` in the query. The destination must be one of the project's redirect URIs. Browser apps should prefer the PKCE flow (`/authorize`, docs/auth.md): it keeps the key out of the URL.
+     */
+    get: operations["connect"];
   };
   "/healthz": {
     /** Liveness */
     get: operations["getHealth"];
   };
-  "/readyz": {
-    /** Readiness: the database answers and the search index is built */
-    get: operations["getReadiness"];
-  };
-  "/v1/key": {
+  "/key": {
     /**
      * The calling API key
      * @description The public facts of the key this request is made with: id, environment, project, hint, whether the refresh permission is granted, its rate-limit plan and expiry. Never the key itself or its hash. Useful to check a configured key, and as a cheap authenticated health check.
      */
     get: operations["getCallingKey"];
   };
-  "/v1/me": {
+  "/me": {
     /** The signed-in end user */
     get: operations["getMe"];
   };
-  "/v1/me/favorites": {
+  "/me/favorites": {
     /** The user's favorite offers, newest first */
     get: operations["listFavorites"];
   };
-  "/v1/me/favorites/{offerId}": {
+  "/me/favorites/{offerId}": {
     /** Add an offer to the favorites (idempotent) */
     put: operations["addFavorite"];
     /** Remove an offer from the favorites (idempotent) */
     delete: operations["removeFavorite"];
   };
-  "/v1/me/offers": {
+  "/me/offers": {
     /** The user's own offers, any status, newest first */
     get: operations["listOwnOffers"];
     /**
@@ -74,7 +72,7 @@ export interface paths {
      */
     post: operations["createOwnOffer"];
   };
-  "/v1/me/offers/{offerId}": {
+  "/me/offers/{offerId}": {
     /**
      * Withdraw an own offer
      * @description The offer stays readable by id with status `withdrawn` and leaves default searches at once.
@@ -86,7 +84,7 @@ export interface paths {
      */
     patch: operations["updateOwnOffer"];
   };
-  "/v1/me/saved-searches": {
+  "/me/saved-searches": {
     /** The user's saved searches, newest first */
     get: operations["listSavedSearches"];
     /**
@@ -95,41 +93,83 @@ export interface paths {
      */
     post: operations["createSavedSearch"];
   };
-  "/v1/me/saved-searches/{id}": {
+  "/me/saved-searches/{id}": {
     /** Delete a saved search */
     delete: operations["deleteSavedSearch"];
   };
-  "/v1/multi-search": {
+  "/multi-search": {
     /**
      * Several searches in one request
      * @description Up to 10 searches, each with the parameters of `GET /v1/offers/` as JSON, answered in order with the response each would get on its own. One invalid search fails the request (`400 invalid_parameter` naming `queries[i].param`). Counts as one request for rate limits and usage.
      */
     post: operations["multiSearch"];
   };
-  "/v1/offers/": {
+  "/offers/": {
     /**
      * Search offers
      * @description Full-text search and filters over the offers of this environment, newest first unless `q` is given. Page with `nextCursor` (also sent as a `Link: <…>; rel="next"` header, without your key).
      */
     get: operations["searchOffers"];
   };
-  "/v1/offers/{id}": {
+  "/offers/{id}": {
     /** Get one offer */
     get: operations["getOffer"];
   };
-  "/v1/offers/by-external-id/{externalId}": {
+  "/offers/by-external-id/{externalId}": {
     /**
      * Withdraw one of the project's offers
      * @description Sets the offer's status to `withdrawn` (searches stop finding it unless they ask for `status=withdrawn`). Only offers the key's project imported; another project's offer with the same external id is untouched. Needs the `offers:write` scope.
      */
     delete: operations["withdrawOfferByExternalId"];
   };
-  "/v1/offers/import": {
+  "/offers/import": {
     /**
      * Import the project's offers (NDJSON)
      * @description One offer per line, as for `vitrine import` (docs/import.md), with `Content-Type: application/x-ndjson`, up to `IMPORT_MAX_BYTES` (default 50 MB). Upserts by `externalId` within the key's project; invalid lines are reported with their line numbers and skipped, valid ones kept. Sending the same body twice changes nothing. Needs the `offers:write` scope.
      */
     post: operations["importOffers"];
+  };
+  "/readyz": {
+    /** Readiness: the database answers and the search index is built */
+    get: operations["getReadiness"];
+  };
+  "/refresh": {
+    /**
+     * Get a new access token with a refresh token
+     * @description Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+     */
+    get: operations["refreshAccessToken"];
+    /**
+     * Get a new access token with a refresh token
+     * @description Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+     */
+    post: operations["refreshAccessTokenWithForm"];
+  };
+  "/revoke": {
+    /**
+     * Revoke a refresh token (RFC 7009)
+     * @description Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
+     */
+    post: operations["revokeToken"];
+  };
+  "/token": {
+    /**
+     * OAuth 2.0 token endpoint
+     * @description Exchanges an authorization code (with its `code_verifier`) or a refresh token for tokens. Clients authenticate with `client_secret_basic` or `client_secret_post` (the secret key), or send `client_id` alone for a public (publishable-key) client.
+     */
+    post: operations["token"];
+  };
+  "/userinfo": {
+    /**
+     * OpenID Connect userinfo
+     * @description The signed-in end user, for `Authorization: Bearer <access token>`.
+     */
+    get: operations["getUserInfo"];
+    /**
+     * OpenID Connect userinfo
+     * @description The signed-in end user, for `Authorization: Bearer <access token>`.
+     */
+    post: operations["postUserInfo"];
   };
 }
 
@@ -172,6 +212,11 @@ export interface components {
       /** @description What the key may do: `search`; `auth` (the auth server); `api` (the other key routes); `offers:write` (granted by the operator). */
       scopes: ("search" | "auth" | "api" | "offers:write")[];
     };
+    /** Discovery */
+    Discovery: {
+      issuer: string;
+      [key: string]: unknown;
+    };
     /** FacetCounts */
     FacetCounts: {
         count: number;
@@ -187,6 +232,21 @@ export interface components {
       /** @description End-user id, `usr_…` (the `sub` of access tokens). */
       id: string;
       name: string;
+    };
+    /** OAuthError */
+    OAuthError: {
+      error: string;
+      error_description?: string;
+    };
+    /** OAuthTokens */
+    OAuthTokens: {
+      access_token: string;
+      expires_in: number;
+      id_token?: string;
+      refresh_token?: string;
+      scope?: string;
+      /** @enum {string} */
+      token_type: "Bearer";
     };
     /** Offer */
     Offer: {
@@ -496,6 +556,12 @@ export interface components {
         value: number;
       };
     };
+    /** UserInfo */
+    UserInfo: {
+      email?: string;
+      name?: string;
+      sub: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -503,7 +569,7 @@ export interface components {
   headers: {
     /** @description The next page: `<…>; rel="next"`, the same query with `cursor`, without the API key. */
     Link: string;
-    /** @description Requests per second of the key's plan (SPEC §8). */
+    /** @description Requests per second of the key's plan. */
     "RateLimit-Limit": number;
     /** @description Requests left in the current window. */
     "RateLimit-Remaining": number;
@@ -539,247 +605,125 @@ export interface operations {
     };
   };
   /**
-   * Get a new access token with a refresh token
-   * @description SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+   * OpenID Connect discovery document
+   * @description Issuer, endpoints, scopes and algorithms, for off-the-shelf OAuth and OIDC clients. Also served at `{auth_url}/.well-known/oauth-authorization-server` (RFC 8414).
    */
-  refreshAccessToken: {
+  getOpenIdConfiguration: {
+    responses: {
+      /** @description The discovery document. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["Discovery"];
+        };
+      };
+    };
+  };
+  /**
+   * OAuth 2.0 authorization endpoint (authorization code with PKCE)
+   * @description Open in a browser. `client_id` is the key id (`key_…`); the answer is a redirect to `redirect_uri` with `code` and `state`, which your app exchanges at `/token`.
+   */
+  authorize: {
     parameters: {
       query: {
-        /** @description The refresh token. */
-        refresh: string;
+        response_type: "code";
+        /** @description The API key id, `key_…`. */
+        client_id: string;
+        /** @description One of the project's redirect URIs. */
+        redirect_uri: string;
+        /** @description BASE64URL(SHA-256(code_verifier)). */
+        code_challenge: string;
+        code_challenge_method: "S256";
+        /** @description Space-separated: `openid`, `profile`, `email`, `offline_access`. */
+        scope?: string;
+        /** @description Opaque value returned unchanged on the redirect (at most 512 characters). */
+        state?: string;
+        /** @description Copied into the ID token. */
+        nonce?: string;
+        /** @description `none` to fail instead of showing the login page. */
+        prompt?: string;
       };
     };
     responses: {
-      /** @description Get a new access token with a refresh token */
+      /** @description The login page. */
       200: {
         headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           "X-Request-Id": components["headers"]["X-Request-Id"];
         };
         content: {
-          "application/json": {
-            access_token: string;
-            /** Format: date-time */
-            expires_at: string;
-            /** @description Seconds until the access token expires. */
-            expires_in: number;
-            /** @description Only with `REFRESH_TOKEN_ROTATION=on`: the next refresh token; the one sent is spent. */
-            refresh_token?: string;
-            /** @enum {string} */
-            token_type: "Bearer";
-          };
+          "text/html": string;
         };
       };
-      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      /** @description To `redirect_uri` with `code` (or `error`) and `state`. */
+      303: {
+        headers: {
+          /** @description Where the browser goes next. */
+          Location?: string;
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      /** @description A refusal page: the client or its redirect URI cannot be trusted. */
       400: {
         headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           "X-Request-Id": components["headers"]["X-Request-Id"];
         };
         content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
-      401: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
-      403: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description `rate_limited` */
-      429: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "Retry-After": components["headers"]["Retry-After"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
+          "text/html": string;
         };
       };
     };
   };
   /**
-   * Get a new access token with a refresh token
-   * @description SPEC §5.2. Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+   * Log an end user in and send them to your destination with tokens
+   * @description Open in a browser, not from code: shows the login page of this environment. After the end user signs in, the browser goes to `destination` with `accessToken`, `expiresAt`, `state` and (with the refresh permission) `refreshToken` in the query. The destination must be one of the project's redirect URIs. Browser apps should prefer the PKCE flow (`/authorize`, docs/auth.md): it keeps the key out of the URL.
    */
-  refreshAccessTokenWithForm: {
-    requestBody: {
-      content: {
-        "application/x-www-form-urlencoded": {
-          /** @description The refresh token. */
-          refresh: string;
-        };
+  connect: {
+    parameters: {
+      query: {
+        /** @description Where to send the end user afterwards: one of the project's redirect URIs. */
+        destination: string;
+        /** @description Opaque value returned unchanged on the redirect (at most 512 characters). */
+        state?: string;
       };
     };
     responses: {
-      /** @description Get a new access token with a refresh token */
+      /** @description The login page. */
       200: {
         headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           "X-Request-Id": components["headers"]["X-Request-Id"];
         };
         content: {
-          "application/json": {
-            access_token: string;
-            /** Format: date-time */
-            expires_at: string;
-            /** @description Seconds until the access token expires. */
-            expires_in: number;
-            /** @description Only with `REFRESH_TOKEN_ROTATION=on`: the next refresh token; the one sent is spent. */
-            refresh_token?: string;
-            /** @enum {string} */
-            token_type: "Bearer";
-          };
+          "text/html": string;
         };
       };
-      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      /** @description Signed in already: straight to the destination with tokens. */
+      303: {
+        headers: {
+          /** @description Where the browser goes next. */
+          Location?: string;
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      /** @description A refusal page (unknown key, destination not allowed, …). */
       400: {
         headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           "X-Request-Id": components["headers"]["X-Request-Id"];
         };
         content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
-      401: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
-      403: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
+          "text/html": string;
         };
       };
       /** @description `rate_limited` */
       429: {
         headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "Retry-After": components["headers"]["Retry-After"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  /**
-   * Revoke a refresh token (RFC 7009)
-   * @description Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
-   */
-  revokeToken: {
-    requestBody: {
-      content: {
-        "application/x-www-form-urlencoded": {
-          client_id?: string;
-          client_secret?: string;
-          token: string;
-          token_type_hint?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Always an empty object. */
-      200: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/json": Record<string, never>;
-        };
-      };
-      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
-      400: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
-      401: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
-      403: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description `rate_limited` */
-      429: {
-        headers: {
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           "Retry-After": components["headers"]["Retry-After"];
           "X-Request-Id": components["headers"]["X-Request-Id"];
         };
@@ -804,39 +748,6 @@ export interface operations {
             /** @description The running Vitrine version. */
             version: string;
           };
-        };
-      };
-    };
-  };
-  /** Readiness: the database answers and the search index is built */
-  getReadiness: {
-    responses: {
-      /** @description Readiness: the database answers and the search index is built */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/json": {
-            checks: {
-              /** @enum {string} */
-              database: "ok";
-              /** @enum {string} */
-              redis: "ok" | "degraded" | "not_configured";
-            };
-            /** @enum {string} */
-            status: "ready";
-          };
-        };
-      };
-      /** @description `unavailable` */
-      503: {
-        headers: {
-          "Retry-After": components["headers"]["Retry-After"];
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1992,10 +1903,7 @@ export interface operations {
         city?: string;
         /** @description ISO 3166-1 alpha-2. */
         country?: string;
-        /**
-         * @description `lat,lon` in decimal degrees (WGS 84), e.g. `48.8566,2.3522`. With `radius`, only offers within that distance; enables `sort=distance`.
-         * @example 48.8566,2.3522
-         */
+        /** @description `lat,lon` in decimal degrees (WGS 84), e.g. `48.8566,2.3522`. With `radius`, only offers within that distance; enables `sort=distance`. Example: `48.8566,2.3522`. */
         near?: string;
         /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
         radius?: number;
@@ -2017,10 +1925,7 @@ export interface operations {
         sort?: "relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance";
         /** @description Page size, default 20. */
         limit?: number;
-        /**
-         * @description Comma-separated fields among `category`, `tag`, `city`, `country`: the 20 most frequent values of each over the whole result set (not just the page), with exact counts.
-         * @example category,tag
-         */
+        /** @description Comma-separated fields among `category`, `tag`, `city`, `country`: the 20 most frequent values of each over the whole result set (not just the page), with exact counts. Example: `category,tag`. */
         facets?: string;
         /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
         highlight?: boolean;
@@ -2371,6 +2276,417 @@ export interface operations {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
           "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Readiness: the database answers and the search index is built */
+  getReadiness: {
+    responses: {
+      /** @description Readiness: the database answers and the search index is built */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": {
+            checks: {
+              /** @enum {string} */
+              database: "ok";
+              /** @enum {string} */
+              redis: "ok" | "degraded" | "not_configured";
+            };
+            /** @enum {string} */
+            status: "ready";
+          };
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Get a new access token with a refresh token
+   * @description Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+   */
+  refreshAccessToken: {
+    parameters: {
+      query: {
+        /** @description The refresh token. */
+        refresh: string;
+      };
+    };
+    responses: {
+      /** @description Get a new access token with a refresh token */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": {
+            access_token: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Seconds until the access token expires. */
+            expires_in: number;
+            /** @description Only with `REFRESH_TOKEN_ROTATION=on`: the next refresh token; the one sent is spent. */
+            refresh_token?: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+          };
+        };
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Get a new access token with a refresh token
+   * @description Needs the key that obtained the refresh token, with the refresh permission. With `REFRESH_TOKEN_ROTATION=on` the answer carries the next refresh token and the one sent is spent.
+   */
+  refreshAccessTokenWithForm: {
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": {
+          /** @description The refresh token. */
+          refresh: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Get a new access token with a refresh token */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": {
+            access_token: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Seconds until the access token expires. */
+            expires_in: number;
+            /** @description Only with `REFRESH_TOKEN_ROTATION=on`: the next refresh token; the one sent is spent. */
+            refresh_token?: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+          };
+        };
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke a refresh token (RFC 7009)
+   * @description Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
+   */
+  revokeToken: {
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": {
+          client_id?: string;
+          client_secret?: string;
+          token: string;
+          token_type_hint?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Always an empty object. */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * OAuth 2.0 token endpoint
+   * @description Exchanges an authorization code (with its `code_verifier`) or a refresh token for tokens. Clients authenticate with `client_secret_basic` or `client_secret_post` (the secret key), or send `client_id` alone for a public (publishable-key) client.
+   */
+  token: {
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": {
+          /** @description The key id, `key_…` (`client_secret_post` or a public client). */
+          client_id?: string;
+          /** @description The secret key (`client_secret_post`). */
+          client_secret?: string;
+          /** @description With `authorization_code`: the code from the redirect. */
+          code?: string;
+          /** @description With `authorization_code`: the PKCE verifier. */
+          code_verifier?: string;
+          /** @enum {string} */
+          grant_type: "authorization_code" | "refresh_token";
+          /** @description With `authorization_code`: the same `redirect_uri` as at `/authorize`. */
+          redirect_uri?: string;
+          /** @description With `refresh_token`. */
+          refresh_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Tokens. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthTokens"];
+        };
+      };
+      /** @description `invalid_request`, `invalid_grant`, `unsupported_grant_type`, … */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthError"];
+        };
+      };
+      /** @description `invalid_client`. */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthError"];
+        };
+      };
+    };
+  };
+  /**
+   * OpenID Connect userinfo
+   * @description The signed-in end user, for `Authorization: Bearer <access token>`.
+   */
+  getUserInfo: {
+    responses: {
+      /** @description Claims of the end user, as the token's scope allows. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["UserInfo"];
+        };
+      };
+      /** @description `invalid_token`. */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthError"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * OpenID Connect userinfo
+   * @description The signed-in end user, for `Authorization: Bearer <access token>`.
+   */
+  postUserInfo: {
+    responses: {
+      /** @description Claims of the end user, as the token's scope allows. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["UserInfo"];
+        };
+      };
+      /** @description `invalid_token`. */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthError"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
           "Retry-After": components["headers"]["Retry-After"];
           "X-Request-Id": components["headers"]["X-Request-Id"];
         };
