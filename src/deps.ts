@@ -211,8 +211,9 @@ export function createDeps(
     ? createRedisChangeBus(redis, logger)
     : createLocalChangeBus({ onError: (error) => logger.error({ err: error }, 'change handler failed') });
   // Other processes' changes arrive here at once; the change-counter poll stays the fallback.
-  changeBus.subscribe(KEY_CHANGES_TOPIC, (hash) => {
-    keyVerifier.evict(hash);
+  // The message is a key id (every cached secret of it goes) or, from an older process, a hash.
+  changeBus.subscribe(KEY_CHANGES_TOPIC, (idOrHash) => {
+    keyVerifier.evict(idOrHash);
     // A publishable key's origins may have changed (issue 16: CORS answers from memory).
     keyVerifier
       .reloadOrigins()
@@ -229,10 +230,12 @@ export function createDeps(
     projects: projectStore,
     clock,
     refreshTokens: refreshTokenStore,
-    onKeyChanged: async (hash) => {
-      keyVerifier.evict(hash);
+    onKeyChanged: async (key) => {
+      keyVerifier.evict(key.id);
+      keyVerifier.evict(key.keyHash);
       await keyVerifier.reloadOrigins();
-      await changeBus.publish(KEY_CHANGES_TOPIC, hash);
+      await changeBus.publish(KEY_CHANGES_TOPIC, key.id);
+      await changeBus.publish(KEY_CHANGES_TOPIC, key.keyHash);
     },
   });
   const users = createUserService({ store: userStore, refreshTokens: refreshTokenStore, clock });
