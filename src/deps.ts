@@ -211,9 +211,8 @@ export function createDeps(
     ? createRedisChangeBus(redis, logger)
     : createLocalChangeBus({ onError: (error) => logger.error({ err: error }, 'change handler failed') });
   // Other processes' changes arrive here at once; the change-counter poll stays the fallback.
-  // The message is a key id (every cached secret of it goes) or, from an older process, a hash.
   changeBus.subscribe(KEY_CHANGES_TOPIC, (idOrHash) => {
-    keyVerifier.evict(idOrHash);
+    keyVerifier.evict(idOrHash); // a key id: every cached secret of it (issue 26)
     // A publishable key's origins may have changed (issue 16: CORS answers from memory).
     keyVerifier
       .reloadOrigins()
@@ -231,11 +230,9 @@ export function createDeps(
     clock,
     refreshTokens: refreshTokenStore,
     onKeyChanged: async (key) => {
-      keyVerifier.evict(key.id);
-      keyVerifier.evict(key.keyHash);
+      for (const ref of [key.id, key.keyHash]) keyVerifier.evict(ref);
       await keyVerifier.reloadOrigins();
-      await changeBus.publish(KEY_CHANGES_TOPIC, key.id);
-      await changeBus.publish(KEY_CHANGES_TOPIC, key.keyHash);
+      for (const ref of [key.id, key.keyHash]) await changeBus.publish(KEY_CHANGES_TOPIC, ref);
     },
   });
   const users = createUserService({ store: userStore, refreshTokens: refreshTokenStore, clock });
@@ -357,7 +354,7 @@ export function createDeps(
     keyVerifier,
     offers,
     me: createMeService({ store: createMeStore(db), offers, clock }),
-    offerImports: createOfferImports({ offers, db, maxBytes: config.importMaxBytes }),
+    offerImports: createOfferImports({ offers, db, limits: config }),
     searchIndexes,
     users,
     signingKeys,
