@@ -237,7 +237,7 @@ async function withoutUnchanged(
   // The same external id twice in one batch: the last line wins, as it would written in order,
   // and only it is compared with the stored offer, so the same body twice changes nothing.
   const last = new Map<string, number>();
-  ids.forEach((id, i) => last.set(id, i));
+  for (const [i, id] of ids.entries()) last.set(id, i);
   return offers.filter((offer, i) => {
     const id = ids[i] as string;
     if (last.get(id) !== i) return false;
