@@ -31,8 +31,8 @@ export interface paths {
   };
   "/auth/revoke": {
     /**
-     * Revoke a refresh token (RFC 7009)
-     * @description Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
+     * Revoke a refresh or access token (RFC 7009)
+     * @description Revokes the refresh token, or the access token, and every token of the same login (rotated refresh tokens and their access tokens) within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
      */
     post: operations["revokeToken"];
   };
@@ -711,8 +711,8 @@ export interface operations {
     };
   };
   /**
-   * Revoke a refresh token (RFC 7009)
-   * @description Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
+   * Revoke a refresh or access token (RFC 7009)
+   * @description Revokes the refresh token, or the access token, and every token of the same login (rotated refresh tokens and their access tokens) within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
    */
   revokeToken: {
     requestBody: {
