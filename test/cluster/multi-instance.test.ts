@@ -13,6 +13,7 @@ import {
   startInstance,
   startRedisServer,
   tcpProxy,
+  vitrineArgv,
 } from '../support/processes.js';
 import { redisUrl, testRedisPrefix } from '../support/redis.js';
 
@@ -125,11 +126,12 @@ describe.skipIf(!available)('several instances on PostgreSQL + Redis', () => {
 
     const other = await issue(f);
     expect([await statusOf(a, other.key), await statusOf(b, other.key)]).toEqual([200, 200]);
-    const cli = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'src/main.ts'), 'keys', 'revoke', other.id, '--json'],
-      { cwd: root, env: { PATH: process.env.PATH, ...f.env }, encoding: 'utf8', timeout: 30_000 },
-    );
+    const cli = spawnSync(process.execPath, vitrineArgv('keys', 'revoke', other.id, '--json'), {
+      cwd: root,
+      env: { PATH: process.env.PATH, ...f.env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(cli.status).toBe(0);
     await eventually(async () => (await statusOf(a, other.key)) === 401, 1000, 'CLI revocation on A');
     await eventually(async () => (await statusOf(b, other.key)) === 401, 1000, 'CLI revocation on B');
