@@ -38,7 +38,7 @@ import { cursorKeyFrom } from './offers/cursor.js';
 import { createOfferImports, type OfferImports } from './offers/import-http.js';
 import { createIndexReader } from './offers/index-reader.js';
 import { createIndexSnapshots } from './offers/index-snapshots.js';
-import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
+import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-indexes.js';
 import { createSearchCache } from './offers/search-cache.js';
 import { createOfferService, type OfferService, type SearchAnswer } from './offers/service.js';
 import { createSnapshotMarks } from './offers/snapshot-marks.js';

@@ -4,7 +4,7 @@ import { Dictionary } from './dictionary.js';
 import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from './engine.js';
 import { countSlot, type FacetCounts, facetCounts } from './facet-counts.js';
 import { GeoGrid } from './geo-grid.js';
-import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from './growable.js';
+import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords, grownCapacity } from './growable.js';
 import { idKey } from './id-keys.js';
 import { flatString, Interned } from './interned.js';
 import { LateOffers } from './late-offers.js';
@@ -349,7 +349,7 @@ export class Index implements SearchIndex {
   growScratch(): void {
     const n = this.ids.length;
     if (this.matchBuffer.length < n)
-      this.matchBuffer = new Int32Array(Math.max(n, this.matchBuffer.length * 2, 1024));
+      this.matchBuffer = new Int32Array(Math.max(grownCapacity(this.matchBuffer.length, n), 1024));
     if (this.stemBits.length < this.dict.stemCount)
       this.stemBits = new Int32Array(Math.max(this.dict.stemCount * 2, 1024));
   }
