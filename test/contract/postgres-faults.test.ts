@@ -87,12 +87,13 @@ describe.skipIf(!postgres?.available)('PostgreSQL cut mid-transaction', () => {
           let wroteOffers = false;
           const seen = (sql: string) => {
             wroteOffers ||= /\bINTO offers\b|\bUPDATE offers\b/i.test(sql);
+            return tx;
           };
           const value = await fn({
             ...tx,
-            run: (sql, params) => (seen(sql), tx.run(sql, params)),
-            all: (sql, params) => (seen(sql), tx.all(sql, params)),
-            get: (sql, params) => (seen(sql), tx.get(sql, params)),
+            run: (sql, params) => seen(sql).run(sql, params),
+            all: (sql, params) => seen(sql).all(sql, params),
+            get: (sql, params) => seen(sql).get(sql, params),
           });
           if (cutNext && wroteOffers) {
             cutNext = false;
