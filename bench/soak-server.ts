@@ -62,17 +62,7 @@ export async function startBenchServer(options: {
   if (options.backend === 'postgres') await admin(`CREATE DATABASE ${dbName}`);
   vitrine(['migrate']);
   if (options.seed > 0) vitrine(['seed', '--env', 'testing', '--count', String(options.seed), '--json']);
-  vitrine(['developers', 'add', '--email', 'bench@example.com']);
-  const projectId = JSON.parse(
-    vitrine(['projects', 'add', '--name', 'Bench', '--owner', 'bench@example.com', '--json']),
-  ).id as string;
-  const issued = JSON.parse(
-    vitrine(['keys', 'issue', '--project', projectId, '--env', 'testing', '--json']),
-  ) as {
-    id: string;
-    key: string;
-  };
-  vitrine(['keys', 'grant-write', issued.id]);
+  const { projectId, key: issued } = writerKey(vitrine);
   const port = await freePort();
   const server = spawn(
     process.execPath,
@@ -134,6 +124,25 @@ export async function startBenchServer(options: {
       if (options.backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${dbName}`);
     },
   };
+}
+
+/** A developer, a project and a testing key granted offers:write, through the CLI (`vitrine`). */
+export function writerKey(vitrine: (args: string[]) => string): {
+  projectId: string;
+  key: { id: string; key: string };
+} {
+  vitrine(['developers', 'add', '--email', 'bench@example.com']);
+  const projectId = JSON.parse(
+    vitrine(['projects', 'add', '--name', 'Bench', '--owner', 'bench@example.com', '--json']),
+  ).id as string;
+  const key = JSON.parse(
+    vitrine(['keys', 'issue', '--project', projectId, '--env', 'testing', '--json']),
+  ) as {
+    id: string;
+    key: string;
+  };
+  vitrine(['keys', 'grant-write', key.id]);
+  return { projectId, key };
 }
 
 /** p-th percentile of sorted numbers. */
