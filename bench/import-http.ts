@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { admin, adminUrl } from './postgres-admin.js';
+import { writerKey } from './soak-server.js';
 
 /**
  * The HTTP import (issue 16): `POST /v1/offers/import` of a 100 000-line NDJSON body (the
@@ -103,17 +104,7 @@ const port = await freePort();
 let server: ReturnType<typeof spawn> | null = null;
 try {
   vitrine(['migrate']);
-  vitrine(['developers', 'add', '--email', 'bench@example.com']);
-  const project = JSON.parse(
-    vitrine(['projects', 'add', '--name', 'Bench', '--owner', 'bench@example.com', '--json']),
-  ).id as string;
-  const issued = JSON.parse(
-    vitrine(['keys', 'issue', '--project', project, '--env', 'testing', '--json']),
-  ) as {
-    id: string;
-    key: string;
-  };
-  vitrine(['keys', 'grant-write', issued.id]);
+  const issued = writerKey(vitrine).key;
 
   server = spawn(
     process.execPath,

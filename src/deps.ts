@@ -38,7 +38,7 @@ import { cursorKeyFrom } from './offers/cursor.js';
 import { createOfferImports, type OfferImports } from './offers/import-http.js';
 import { createIndexReader } from './offers/index-reader.js';
 import { createIndexSnapshots } from './offers/index-snapshots.js';
-import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
+import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-indexes.js';
 import { createSearchCache } from './offers/search-cache.js';
 import { createOfferService, type OfferService, type SearchAnswer } from './offers/service.js';
 import { createSnapshotMarks } from './offers/snapshot-marks.js';
@@ -211,8 +211,8 @@ export function createDeps(
     ? createRedisChangeBus(redis, logger)
     : createLocalChangeBus({ onError: (error) => logger.error({ err: error }, 'change handler failed') });
   // Other processes' changes arrive here at once; the change-counter poll stays the fallback.
-  changeBus.subscribe(KEY_CHANGES_TOPIC, (hash) => {
-    keyVerifier.evict(hash);
+  changeBus.subscribe(KEY_CHANGES_TOPIC, (idOrHash) => {
+    keyVerifier.evict(idOrHash); // a key id: every cached secret of it (issue 26)
     // A publishable key's origins may have changed (issue 16: CORS answers from memory).
     keyVerifier
       .reloadOrigins()
@@ -229,10 +229,10 @@ export function createDeps(
     projects: projectStore,
     clock,
     refreshTokens: refreshTokenStore,
-    onKeyChanged: async (hash) => {
-      keyVerifier.evict(hash);
+    onKeyChanged: async (key) => {
+      for (const ref of [key.id, key.keyHash]) keyVerifier.evict(ref);
       await keyVerifier.reloadOrigins();
-      await changeBus.publish(KEY_CHANGES_TOPIC, hash);
+      for (const ref of [key.id, key.keyHash]) await changeBus.publish(KEY_CHANGES_TOPIC, ref);
     },
   });
   const users = createUserService({ store: userStore, refreshTokens: refreshTokenStore, clock });
@@ -354,7 +354,7 @@ export function createDeps(
     keyVerifier,
     offers,
     me: createMeService({ store: createMeStore(db), offers, clock }),
-    offerImports: createOfferImports({ offers, db, maxBytes: config.importMaxBytes }),
+    offerImports: createOfferImports({ offers, db, limits: config }),
     searchIndexes,
     users,
     signingKeys,

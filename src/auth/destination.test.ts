@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDestination, redirectWithTokens } from './destination.js';
+import { checkDestination, MAX_DESTINATION_LENGTH, redirectWithTokens } from './destination.js';
 
 const REGISTERED = ['https://app.example.com/callback', 'http://localhost:5173/callback'];
 
@@ -73,5 +73,20 @@ describe('redirectWithTokens', () => {
       state: null,
     });
     expect(location).toBe('https://app.example.com/callback?jwt=a.b.c');
+  });
+});
+
+describe('checkDestination at its length limit', () => {
+  it.each([
+    [MAX_DESTINATION_LENGTH - 1, true],
+    [MAX_DESTINATION_LENGTH, true],
+    [MAX_DESTINATION_LENGTH + 1, false],
+  ])('a destination of %i characters: accepted %s (issue 26: the length limit pinned)', (length, ok) => {
+    const base = 'https://app.example.com/callback?pad=';
+    const raw = base + 'x'.repeat(length - base.length);
+    expect(raw).toHaveLength(length);
+    const result = checkDestination(raw, REGISTERED);
+    expect(result.ok).toBe(ok);
+    if (!result.ok) expect(result.reason).toBe('The destination is too long.');
   });
 });

@@ -61,6 +61,8 @@ export function discoveryDocument(issuer: string) {
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    // Not a registered name (RFC 8414 §2 allows more): what `/revoke` accepts; either ends the login.
+    revocation_token_types_supported: ['refresh_token', 'access_token'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
     claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'email'],

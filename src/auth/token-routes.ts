@@ -123,15 +123,16 @@ export function tokenRoutes(app: FastifyInstance, deps: TokenRouteDeps): void {
       onRequest: keyOrClient,
       schema: {
         tags: ['auth'],
-        summary: 'Revoke a refresh token (RFC 7009)',
+        summary: 'Revoke a refresh or access token (RFC 7009)',
         operationId: 'revokeToken',
         description:
-          'Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.',
+          'Revokes the refresh token, or the access token, and every token of the same login (rotated refresh tokens and their access tokens) within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.',
         security: API_KEY_SECURITY,
         querystring: Type.Object({ apiKey: apiKeyParam }, { additionalProperties: false }),
         body: Type.Object(
           {
-            token: Type.String({ minLength: 1, maxLength: 200 }),
+            // An access token (a JWT) is longer than a refresh token: RFC 7009 revokes both.
+            token: Type.String({ minLength: 1, maxLength: 4096 }),
             token_type_hint: Type.Optional(Type.String({ maxLength: 50 })),
             client_id: Type.Optional(Type.String({ maxLength: 100 })),
             client_secret: Type.Optional(Type.String({ maxLength: 200 })),

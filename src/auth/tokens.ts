@@ -88,7 +88,11 @@ export interface TokenService {
     grant: { familyId: string; scope: string; offline: boolean },
   ): Promise<IssuedTokens>;
   refresh(rawToken: string, key: KeyRecord): Promise<RefreshOutcome>;
-  /** RFC 7009: revokes the token's family when it belongs to this key; silently ignores anything else. */
+  /**
+   * RFC 7009: revokes the token's family when it belongs to this key; silently ignores anything
+   * else. A refresh token, or (issue 26) an access token: a valid one of this key ends its whole
+   * login (the family named by its `sid`), its refresh tokens and access tokens alike.
+   */
   revoke(rawToken: string, key: KeyRecord): Promise<void>;
   verifyAccessToken(raw: string, expected: { environment: Environment; keyId: string }): Promise<AccessCheck>;
 }
@@ -231,6 +235,13 @@ export function createTokenService(deps: {
     },
 
     async revoke(raw, key) {
+      if (raw.split('.').length === 3) {
+        const access = await this.verifyAccessToken(raw, { environment: key.environment, keyId: key.id });
+        const sid = access.ok ? access.claims.sid : undefined;
+        if (typeof sid === 'string')
+          await deps.refreshTokens.revokeFamily(sid, 'revoked_by_client', clock.now());
+        return;
+      }
       const record = await ownToken(raw, key);
       if (record) await deps.refreshTokens.revokeFamily(record.familyId, 'revoked_by_client', clock.now());
     },

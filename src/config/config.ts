@@ -209,6 +209,12 @@ export const CONFIG_SPEC = {
     parseInteger(1024, 1024 * 1024 * 1024),
     'Largest NDJSON body `POST {base_url}/offers/import` accepts (streamed, not held in memory); larger bodies get `413 payload_too_large` (issue 16).',
   ),
+  importMaxFailedLines: variable(
+    'IMPORT_MAX_FAILED_LINES',
+    '10000',
+    parseInteger(1, 100_000_000),
+    'Invalid lines `POST {base_url}/offers/import` accepts in one body: past this many it stops with `422 import_too_many_invalid_lines`, keeping the valid lines before (issue 26).',
+  ),
   rateLimitPublishableAddress: variable(
     'RATE_LIMIT_PUBLISHABLE_ADDRESS',
     '5',

@@ -16,7 +16,7 @@ function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') {
     const message = (error as Error | null)?.message ?? '';
-    return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(
+    return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|encountered a connection error|not queryable/i.test(
       message,
     );
   }
@@ -108,16 +108,31 @@ export function openPostgres(url: string, options: { poolMax: number }): Databas
     description: safeUrl.toString(),
     transaction: async <T>(fn: (tx: Queryable) => Promise<T>) => {
       const client = await guarded(() => pool.connect());
+      // Issue 26: the pool listens for errors on idle clients only; a checked-out client whose
+      // connection drops between two queries emits 'error' too, which with no listener ends the
+      // process. Listen while it is ours, and hand a broken client back as broken (destroyed).
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken ??= error;
+      };
+      client.on('error', onError);
       try {
         await guarded(() => client.query('BEGIN'));
         const value = await fn(queryable(client));
+        if (broken) throw new DatabaseUnavailableError(broken);
         await guarded(() => client.query('COMMIT'));
         return value;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        if (error instanceof DatabaseUnavailableError) broken ??= error;
+        if (!broken) await client.query('ROLLBACK').catch((rollback: Error) => onError(rollback));
+        // Whatever failed, a transaction whose connection broke is lost: retry it later.
+        throw broken && !(error instanceof DatabaseUnavailableError)
+          ? new DatabaseUnavailableError(error)
+          : error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        // release(error) destroys the client instead of returning it to the pool.
+        client.release(broken);
       }
     },
     exec: async (sql) => {

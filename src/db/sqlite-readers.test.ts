@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DatabaseUnavailableError } from './database.js';
 import { openSqlite } from './sqlite.js';
+import { createReaderPool } from './sqlite-readers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-readers-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -79,6 +81,28 @@ describe('SQLite read workers', () => {
       expect(sizes.map((r) => r?.cache_size)).toEqual(Array(4).fill(-64 * 1024));
       expect(await db.getByKey<{ cache_size: number }>('PRAGMA cache_size')).toEqual({ cache_size: -65536 });
     } finally {
+      await db.close();
+    }
+  });
+
+  it('replace a worker that dies, rejecting its pending reads as unavailable (503), and answer again', async () => {
+    const file = path.join(dir, 'd.db');
+    const db = openSqlite(file, { readWorkers: 1 });
+    await db.exec('CREATE TABLE t (n INTEGER PRIMARY KEY)');
+    await db.run('INSERT INTO t (n) VALUES (1)');
+    const pool = createReaderPool(file, 1);
+    try {
+      const [first] = pool.workers();
+      const slow = pool.get(
+        'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) FROM c',
+        [],
+      );
+      await first?.terminate();
+      await expect(slow).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      expect(pool.workers()[0]).not.toBe(first);
+      expect(await pool.get('SELECT count(*) AS c FROM t', [])).toEqual({ c: 1 });
+    } finally {
+      await pool.close();
       await db.close();
     }
   });

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, startModuleWorker } from '../platform/module-worker.js';
-import type { SqlValue } from './database.js';
+import { DatabaseUnavailableError, type SqlValue } from './database.js';
 import type { ReaderReply, ReaderRequest, ReaderWorkerData } from './sqlite-reader-worker.js';
 
 /**
@@ -24,12 +24,19 @@ interface Reader {
 export interface ReaderPool {
   all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]>;
   get<T>(sql: string, params: readonly SqlValue[]): Promise<T | undefined>;
+  workers(): readonly Worker[];
   close(): Promise<void>;
 }
 
 export function createReaderPool(file: string, size: number, cacheKib?: number): ReaderPool {
   let nextId = 0;
-  const readers: Reader[] = Array.from({ length: size }, () => {
+  let closing = false;
+  const readers: Reader[] = [];
+  /**
+   * Issue 26: a worker that dies (an uncaught error, an exit) rejects its pending calls with
+   * `DatabaseUnavailableError` (HTTP 503, retry) and is replaced by a fresh one in its slot.
+   */
+  function startReader(slot: number): Reader {
     const workerData: ReaderWorkerData = { file, cacheKib };
     const worker = startModuleWorker(WORKER_MODULE, { workerData });
     const reader: Reader = { worker, pending: new Map() };
@@ -45,12 +52,19 @@ export function createReaderPool(file: string, size: number, cacheKib?: number):
         pending.resolve(message.result);
       }
     });
-    worker.on('error', (error) => {
-      for (const p of reader.pending.values()) p.reject(error);
+    let dead = false;
+    const die = (cause: unknown) => {
+      if (dead) return;
+      dead = true;
+      for (const p of reader.pending.values()) p.reject(new DatabaseUnavailableError(cause));
       reader.pending.clear();
-    });
+      if (!closing && readers[slot] === reader) readers[slot] = startReader(slot);
+    };
+    worker.on('error', die);
+    worker.on('exit', (code) => die(new Error(`SQLite read worker exited with code ${code}`)));
     return reader;
-  });
+  }
+  for (let slot = 0; slot < size; slot += 1) readers.push(startReader(slot));
 
   function send(mode: 'all' | 'get', sql: string, params: readonly SqlValue[]): Promise<unknown> {
     // The least busy reader; ties go to the first, so a quiet server keeps using one thread.
@@ -68,7 +82,10 @@ export function createReaderPool(file: string, size: number, cacheKib?: number):
     all: async <T>(sql: string, params: readonly SqlValue[] = []) => (await send('all', sql, params)) as T[],
     get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
       (await send('get', sql, params)) as T | undefined,
+    /** The worker threads now serving (a test kills one and sees it replaced). */
+    workers: () => readers.map((r) => r.worker),
     async close() {
+      closing = true;
       await Promise.all(readers.map((r) => r.worker.terminate()));
     },
   };

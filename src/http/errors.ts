@@ -125,6 +125,11 @@ export const ERRORS = {
     title: 'Unsupported media type',
     help: 'The request body has a content type this endpoint does not accept.',
   },
+  import_too_many_invalid_lines: {
+    status: 422,
+    title: 'Too many invalid lines',
+    help: 'More lines of an offer import are invalid than `IMPORT_MAX_FAILED_LINES` allows (10 000 by default): the body is probably not offers in the expected format. The import stopped there; the valid lines before it were kept, and the detail counts them. Send a few lines first and fix what their `errors[]` say.',
+  },
   rate_limited: {
     status: 429,
     title: 'Rate limit exceeded',

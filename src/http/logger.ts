@@ -14,6 +14,17 @@ export const SECRET_QUERY_PARAMETERS = [
   'access_token',
   'refresh_token',
   'ticket',
+  // Issue 26: OAuth's credential-bearing names (the secret key as `client_secret`, a code and
+  // its PKCE verifier, a Basic `authorization` sent as a parameter), and one-time codes.
+  'client_secret',
+  'code',
+  'authorization',
+  'secret',
+  'id_token',
+  'assertion',
+  'otp',
+  'totp',
+  'recovery',
 ];
 
 const REDACTED = '[REDACTED]';
@@ -31,9 +42,25 @@ function isSecretName(name: string): boolean {
   return squashed !== '' && SECRET_PREFIXES.some((secret) => squashed.startsWith(secret));
 }
 
+/**
+ * The auth server's addresses (`{auth_url}` is `<origin>/auth`): every parameter there names or
+ * carries a credential of some flow, so its query is logged as parameter names only.
+ */
+const AUTH_PATH = /^\/auth(\/|\?|$)/;
+
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;
+  if (AUTH_PATH.test(url)) {
+    const names = url
+      .slice(q + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        return eq === -1 ? pair : `${pair.slice(0, eq)}=${REDACTED}`;
+      });
+    return `${url.slice(0, q)}?${names.join('&')}`;
+  }
   const query = url
     .slice(q + 1)
     .split('&')

@@ -19,6 +19,12 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export const CONTROL_MESSAGE = 'must not contain NUL or other control characters';
+/**
+ * Issue 26: a UTF-16 surrogate without its pair (`"\ud800"` in JSON) is no character at all;
+ * SQLite and PostgreSQL stored it differently, so it is refused like a control character.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const SURROGATE_MESSAGE = 'must be valid Unicode (a lone surrogate is not a character)';
 export const NON_FINITE_MESSAGE = 'must be a finite number';
 
 export interface SafeValueOptions {
@@ -37,6 +43,8 @@ export function findUnsafeValues(value: unknown, options: SafeValueOptions): Uns
       const lenient = options.lineBreaks || options.lineBreakPaths?.includes(path);
       if ((lenient ? CONTROL_EXCEPT_LINE_BREAKS : CONTROL).test(node)) {
         found.push({ path, message: CONTROL_MESSAGE });
+      } else if (LONE_SURROGATE.test(node)) {
+        found.push({ path, message: SURROGATE_MESSAGE });
       }
     } else if (typeof node === 'number') {
       if (!Number.isFinite(node)) found.push({ path, message: NON_FINITE_MESSAGE });
@@ -47,6 +55,7 @@ export function findUnsafeValues(value: unknown, options: SafeValueOptions): Uns
       for (const [key, child] of Object.entries(node)) {
         const childPath = `${path}/${key}`;
         if (CONTROL.test(key)) found.push({ path: childPath, message: CONTROL_MESSAGE });
+        else if (LONE_SURROGATE.test(key)) found.push({ path: childPath, message: SURROGATE_MESSAGE });
         visit(child, childPath, depth + 1);
       }
     }

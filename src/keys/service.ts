@@ -66,8 +66,11 @@ export function createKeyService(deps: {
       at: number,
     ): Promise<number>;
   };
-  /** Called after a change verifiers must see, so this process does not wait for its poll. */
-  onKeyChanged?: (keyHash: string) => void | Promise<void>;
+  /**
+   * Called after a change verifiers must see, so this process does not wait for its poll: the
+   * key's id (caches evict every secret of it) and the hash its row now holds (a new key's).
+   */
+  onKeyChanged?: (key: { id: string; keyHash: string }) => void | Promise<void>;
 }): KeyService {
   async function found(id: string): Promise<KeyRecord> {
     const record = await deps.store.get(id);
@@ -113,7 +116,7 @@ export function createKeyService(deps: {
       };
       await deps.store.insert(record);
       // A new publishable key brings origins every instance's CORS must know (issue 16).
-      if (publishable) await deps.onKeyChanged?.(record.keyHash);
+      if (publishable) await deps.onKeyChanged?.(record);
       return { record, key };
     },
     async roll(id, overlapMs) {
@@ -130,7 +133,7 @@ export function createKeyService(deps: {
       });
       if (!rolled) throw new UsageError(`key ${id} is revoked`, 'conflict');
       // Caches holding the old hash must learn its end (at once or after the overlap).
-      await deps.onKeyChanged?.(existing.keyHash);
+      await deps.onKeyChanged?.(existing);
       return { record: await found(id), key };
     },
     list: (filter = {}) => deps.store.list(filter),
@@ -138,7 +141,7 @@ export function createKeyService(deps: {
       const existing = await found(id);
       if (existing.state !== 'revoked') {
         await deps.store.revoke(id, deps.clock.now());
-        await deps.onKeyChanged?.(existing.keyHash);
+        await deps.onKeyChanged?.(existing);
       }
       // Also when already revoked: a token minted in a race with the revocation ends here.
       await deps.refreshTokens.revokeForKey(id, 'key_revoked', deps.clock.now());
@@ -147,12 +150,12 @@ export function createKeyService(deps: {
     async grantRefresh(id) {
       const existing = await found(id);
       if (existing.state === 'revoked') throw new UsageError(`key ${id} is revoked`, 'conflict');
-      if (await deps.store.setRefreshAllowed(id, true)) await deps.onKeyChanged?.(existing.keyHash);
+      if (await deps.store.setRefreshAllowed(id, true)) await deps.onKeyChanged?.(existing);
       return found(id);
     },
     async revokeRefresh(id) {
       const existing = await found(id);
-      if (await deps.store.setRefreshAllowed(id, false)) await deps.onKeyChanged?.(existing.keyHash);
+      if (await deps.store.setRefreshAllowed(id, false)) await deps.onKeyChanged?.(existing);
       const revokedRefreshTokens = await deps.refreshTokens.revokeForKey(
         id,
         'refresh_permission_withdrawn',
@@ -166,12 +169,12 @@ export function createKeyService(deps: {
       if (existing.kind !== 'secret') {
         throw new UsageError(`key ${id} is publishable: only secret keys may write offers`, 'conflict');
       }
-      if (await deps.store.setWriteAllowed(id, true)) await deps.onKeyChanged?.(existing.keyHash);
+      if (await deps.store.setWriteAllowed(id, true)) await deps.onKeyChanged?.(existing);
       return found(id);
     },
     async revokeWrite(id) {
       const existing = await found(id);
-      if (await deps.store.setWriteAllowed(id, false)) await deps.onKeyChanged?.(existing.keyHash);
+      if (await deps.store.setWriteAllowed(id, false)) await deps.onKeyChanged?.(existing);
       return found(id);
     },
     async setPlan(id, rps) {
@@ -180,7 +183,7 @@ export function createKeyService(deps: {
       }
       const existing = await found(id);
       await deps.store.setRateLimit(id, rps);
-      await deps.onKeyChanged?.(existing.keyHash);
+      await deps.onKeyChanged?.(existing);
       return found(id);
     },
   };

@@ -73,7 +73,8 @@ export interface KeyStore {
    */
   roll(id: string, roll: { newHash: string; newHint: string; previousExpiresAt: number }): Promise<boolean>;
   /** Hashes of keys changed after counter value `since`, and the newest counter value seen. */
-  changedSince(since: number): Promise<{ hashes: string[]; latest: number }>;
+  /** Keys changed since `since`: their ids, and the hashes their rows hold now (a new key's too). */
+  changedSince(since: number): Promise<{ ids: string[]; hashes: string[]; latest: number }>;
   currentChangeSeq(): Promise<number>;
   recordLastUse(uses: ReadonlyMap<string, number>): Promise<void>;
 }
@@ -191,8 +192,13 @@ export function createKeyStore(db: Database): KeyStore {
       });
     },
     async changedSince(since) {
-      const rows = await db.all<{ key_hash: string; previous_key_hash: string | null; change_seq: number }>(
-        'SELECT key_hash, previous_key_hash, change_seq FROM api_keys WHERE change_seq > ? ORDER BY change_seq',
+      const rows = await db.all<{
+        id: string;
+        key_hash: string;
+        previous_key_hash: string | null;
+        change_seq: number;
+      }>(
+        'SELECT id, key_hash, previous_key_hash, change_seq FROM api_keys WHERE change_seq > ? ORDER BY change_seq',
         [since],
       );
       const last = rows.at(-1);
@@ -200,7 +206,7 @@ export function createKeyStore(db: Database): KeyStore {
       const hashes = rows.flatMap((r) =>
         r.previous_key_hash ? [r.key_hash, r.previous_key_hash] : [r.key_hash],
       );
-      return { hashes, latest: last ? Number(last.change_seq) : since };
+      return { ids: rows.map((r) => r.id), hashes, latest: last ? Number(last.change_seq) : since };
     },
     async roll(id, { newHash, newHint, previousExpiresAt }) {
       return db.transaction(async (tx) => {

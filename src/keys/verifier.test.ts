@@ -25,8 +25,8 @@ function fakeStore(record: KeyRecord) {
     roll: async () => false,
     async changedSince(since) {
       return changedAt > since
-        ? { hashes: [record.keyHash], latest: changedAt }
-        : { hashes: [], latest: since };
+        ? { ids: [record.id], hashes: [record.keyHash], latest: changedAt }
+        : { ids: [], hashes: [], latest: since };
     },
     currentChangeSeq: async () => seq,
     recordLastUse: async () => undefined,

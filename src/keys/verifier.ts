@@ -18,8 +18,11 @@ export interface KeyVerifier {
    * record: the hot path, issue #3); a promise when the store must be read.
    */
   verify(rawKey: string, environment: Environment): VerifyResult | Promise<VerifyResult>;
-  /** Drops one cached key at once (this process changed it). */
-  evict(keyHash: string): void;
+  /**
+   * Drops a key at once (this process or another changed it): given its id, every secret of it
+   * cached under any hash (issue 26: a rolled key's older secrets included); given a hash, that one.
+   */
+  evict(keyIdOrHash: string): void;
   /**
    * Whether some active publishable key of `environment` allows `origin` (issue 16). CORS
    * preflights carry no key, so they are answered from this union, kept in memory: no
@@ -67,6 +70,8 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const negativeMaxAgeMs = options.negativeMaxAgeMs ?? 1_000;
   const maxEntries = options.maxEntries ?? 50_000;
   const cache = new Map<string, CacheEntry>();
+  /** Every hash cached for a key id: a change of the key evicts them all, whatever the row holds now. */
+  const hashesById = new Map<string, Set<string>>();
   const lastUse = new Map<string, number>();
   const stats = { hits: 0, misses: 0 };
   let watermark = 0;
@@ -129,10 +134,32 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     if (generation !== startedAt) return key;
     if (cache.size >= maxEntries) {
       const oldest = cache.keys().next();
-      if (!oldest.done) cache.delete(oldest.value);
+      if (!oldest.done) drop(oldest.value);
     }
+    drop(keyHash);
     cache.set(keyHash, { key, loadedAt: now });
+    if (key) {
+      const hashes = hashesById.get(key.id) ?? new Set<string>();
+      hashes.add(keyHash);
+      hashesById.set(key.id, hashes);
+    }
     return key;
+  }
+
+  /** Forgets one cached hash (and its place in `hashesById`). */
+  function drop(keyHash: string): void {
+    const id = cache.get(keyHash)?.key?.id;
+    cache.delete(keyHash);
+    if (id === undefined) return;
+    const hashes = hashesById.get(id);
+    hashes?.delete(keyHash);
+    if (hashes?.size === 0) hashesById.delete(id);
+  }
+
+  /** Forgets a key id's every cached hash, or one hash. */
+  function evict(keyIdOrHash: string): void {
+    for (const hash of [...(hashesById.get(keyIdOrHash) ?? [])]) drop(hash);
+    drop(keyIdOrHash);
   }
 
   async function flushLastUse(): Promise<void> {
@@ -180,16 +207,17 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       if (entry) return decide(null, environment, now, keyHash);
       return load(keyHash, now).then((key) => decide(key, environment, clock.now(), keyHash));
     },
-    evict(keyHash) {
+    evict(keyIdOrHash) {
       generation += 1;
-      cache.delete(keyHash);
+      evict(keyIdOrHash);
     },
     allowsOrigin: (environment, origin) => origins[environment].has(origin),
     reloadOrigins,
     async refresh() {
-      const { hashes, latest } = await store.changedSince(watermark);
-      if (hashes.length > 0) generation += 1;
-      for (const hash of hashes) cache.delete(hash);
+      const { ids, hashes, latest } = await store.changedSince(watermark);
+      if (hashes.length > 0 || ids.length > 0) generation += 1;
+      for (const id of ids) evict(id);
+      for (const hash of hashes) evict(hash);
       watermark = latest;
       if (hashes.length > 0) await reloadOrigins();
     },

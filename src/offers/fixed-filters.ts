@@ -15,15 +15,20 @@ import type { Offer, SearchQuery } from './schemas.js';
  */
 export type Narrowed<Q> = { ok: true; query: Q } | { ok: false; errors: ParameterError[] };
 
-type FilterFields = Pick<SearchQuery, 'category' | 'tag' | 'city' | 'country' | 'currency'>;
+type FilterFields = Pick<SearchQuery, 'category' | 'tag' | 'city' | 'country' | 'currency' | 'status'>;
 
 export function applyFixedFilters<Q extends FilterFields>(
   query: Q,
   filters: FixedFilters,
   prefix = '',
+  /** A publishable key sees active offers only (issue 26): another `status` is refused. */
+  activeOnly = false,
 ): Narrowed<Q> {
   const errors: ParameterError[] = [];
   const narrowed: Q = { ...query };
+  if (activeOnly && query.status !== undefined && query.status !== 'active') {
+    errors.push({ parameter: `${prefix}status`, message: 'a publishable key searches active offers only' });
+  }
   if (filters.category) {
     const allowed = filters.category;
     const outside = (query.category ?? []).filter((c) => !allowed.includes(c));
@@ -51,7 +56,8 @@ export function applyFixedFilters<Q extends FilterFields>(
 }
 
 /** Whether one offer lies within the key's filters (`GET /offers/{id}` with a publishable key). */
-export function offerWithinFixedFilters(offer: Offer, filters: FixedFilters): boolean {
+export function offerWithinFixedFilters(offer: Offer, filters: FixedFilters, activeOnly = false): boolean {
+  if (activeOnly && offer.status !== 'active') return false;
   if (filters.category && !filters.category.includes(offer.category)) return false;
   if (filters.tag && !filters.tag.every((t) => offer.tags.includes(t))) return false;
   if (filters.city !== undefined && offer.location.city !== filters.city) return false;

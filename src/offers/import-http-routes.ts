@@ -6,7 +6,12 @@ import { ProblemError } from '../http/errors.js';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { KeyRecord } from '../keys/model.js';
 import type { Environment } from '../platform/environment.js';
-import { ImportTooLargeError, MAX_LISTED_ERRORS, type OfferImports } from './import-http.js';
+import {
+  ImportTooLargeError,
+  ImportTooManyInvalidLinesError,
+  MAX_LISTED_ERRORS,
+  type OfferImports,
+} from './import-http.js';
 
 export interface OfferWriteRouteDeps {
   environment: Environment;
@@ -23,7 +28,7 @@ const ImportResponseSchema = Type.Object(
     updated: Type.Integer({ description: 'Offers of the project that changed.' }),
     unchanged: Type.Integer({
       description:
-        'Valid lines identical to the stored offer: nothing written (sending a body twice changes nothing).',
+        'Valid lines that changed nothing: identical to the stored offer, or replaced by a later line of the same batch with the same externalId (sending a body twice changes nothing).',
     }),
     failed: Type.Integer({ description: 'Invalid lines, skipped; the valid ones are kept.' }),
     errors: Type.Array(
@@ -79,7 +84,7 @@ export function registerOfferWriteRoutes(app: FastifyInstance, deps: OfferWriteR
         security: API_KEY_SECURITY,
         querystring: NoQuery,
         consumes: [NDJSON],
-        response: { 200: ImportResponseSchema, ...problemResponses(400, 401, 403, 413, 415) },
+        response: { 200: ImportResponseSchema, ...problemResponses(400, 401, 403, 413, 415, 422) },
       },
     },
     async (request) => {
@@ -102,6 +107,7 @@ export function registerOfferWriteRoutes(app: FastifyInstance, deps: OfferWriteR
         });
       } catch (error) {
         if (error instanceof ImportTooLargeError) throw tooLarge(error.maxBytes, error.linesRead);
+        if (error instanceof ImportTooManyInvalidLinesError) throw tooManyInvalid(error);
         throw error;
       }
     },
@@ -151,5 +157,13 @@ function tooLarge(maxBytes: number, linesRead: number | null): ProblemError {
   return new ProblemError(
     'payload_too_large',
     `An import body may hold at most ${maxBytes} bytes (IMPORT_MAX_BYTES). ${kept} Split the offers over several requests.`,
+  );
+}
+
+function tooManyInvalid(error: ImportTooManyInvalidLinesError): ProblemError {
+  const { created, updated, unchanged } = error.result;
+  return new ProblemError(
+    'import_too_many_invalid_lines',
+    `More than ${error.maxFailedLines} lines of the body are invalid (IMPORT_MAX_FAILED_LINES): the import stopped at line ${error.linesRead}. The valid lines before it were kept: ${created} created, ${updated} updated, ${unchanged} unchanged (re-sending them is harmless). Check the body's format against the first errors of a smaller import.`,
   );
 }

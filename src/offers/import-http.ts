@@ -1,4 +1,5 @@
 import { type Readable, Transform } from 'node:stream';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { ProblemError } from '../http/errors.js';
 import type { Environment } from '../platform/environment.js';
@@ -44,6 +45,21 @@ const BATCH_SIZE = 2000;
 /** Below this many written offers, planner statistics are left to the next big load. */
 const OPTIMIZE_AFTER = 10_000;
 
+/**
+ * More invalid lines than `IMPORT_MAX_FAILED_LINES` (issue 26): the import stopped reading. What
+ * it validated before is written and counted in `result`.
+ */
+export class ImportTooManyInvalidLinesError extends Error {
+  constructor(
+    readonly maxFailedLines: number,
+    readonly result: HttpImportResult,
+    readonly linesRead: number,
+  ) {
+    super(`more than ${maxFailedLines} invalid lines`);
+    this.name = 'ImportTooManyInvalidLinesError';
+  }
+}
+
 export class ImportTooLargeError extends Error {
   constructor(
     readonly maxBytes: number,
@@ -66,7 +82,8 @@ export function projectOfferId(environment: Environment, projectId: string, exte
 export interface HttpImportDeps {
   offers: OfferService;
   db: Database;
-  maxBytes: number;
+  /** `IMPORT_MAX_BYTES`, and `IMPORT_MAX_FAILED_LINES`: past this many invalid lines the import stops. */
+  limits: Pick<Config, 'importMaxBytes' | 'importMaxFailedLines'>;
   batchSize?: number;
 }
 
@@ -87,7 +104,7 @@ export interface OfferImports {
 
 export function createOfferImports(deps: HttpImportDeps): OfferImports {
   return {
-    maxBytes: deps.maxBytes,
+    maxBytes: deps.limits.importMaxBytes,
     importNdjson: (input) => importNdjson(deps, input),
     async withdraw({ environment, projectId, externalId }) {
       const id = projectOfferId(environment, projectId, externalId);
@@ -118,7 +135,8 @@ export async function importNdjson(
     new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
-        if (bytes > deps.maxBytes) callback(new ImportTooLargeError(deps.maxBytes, lastLine));
+        if (bytes > deps.limits.importMaxBytes)
+          callback(new ImportTooLargeError(deps.limits.importMaxBytes, lastLine));
         else callback(null, chunk);
       },
     }),
@@ -184,9 +202,14 @@ export async function importNdjson(
       });
     },
     onProgress: () => undefined,
+    // Past the listed errors an invalid line is counted, not described (issue 26).
+    describeInvalid: () => result.errors.length < MAX_LISTED_ERRORS,
+    maxInvalid: deps.limits.importMaxFailedLines,
   });
   result.created = stats.inserted;
   result.updated = stats.updated;
+  if (stats.stopped)
+    throw new ImportTooManyInvalidLinesError(deps.limits.importMaxFailedLines, result, lastLine);
   return result;
 }
 
@@ -211,17 +234,15 @@ async function withoutUnchanged(
     );
     for (const row of rows) stored.set(row.id, row);
   }
-  // The same external id twice in one batch: keep every write (the last one wins in the store).
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) repeated.add(id);
-    seen.add(id);
-  }
+  // The same external id twice in one batch: the last line wins, as it would written in order,
+  // and only it is compared with the stored offer, so the same body twice changes nothing.
+  const last = new Map<string, number>();
+  for (const [i, id] of ids.entries()) last.set(id, i);
   return offers.filter((offer, i) => {
     const id = ids[i] as string;
+    if (last.get(id) !== i) return false;
     const row = stored.get(id);
-    return repeated.has(id) || !row || !sameOffer(offer, row);
+    return !row || !sameOffer(offer, row);
   });
 }
 

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import readline from 'node:readline';
 import { parseCsv } from './import-csv.js';
 
 /**
@@ -23,24 +22,70 @@ export function formatOf(file: string): ImportFormat | null {
 
 export function openImportSource(file: string, format: ImportFormat): ImportSource {
   const totalBytes = fs.statSync(file).size;
-  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  // NDJSON is read as bytes: ndjsonRows decodes each line itself, refusing invalid UTF-8.
+  const stream = fs.createReadStream(file, {
+    encoding: format === 'csv' ? 'utf8' : undefined,
+    highWaterMark: 256 * 1024,
+  });
   return {
     rows: format === 'ndjson' ? ndjsonRows(stream) : csvRows(stream),
     progress: () => ({ bytes: stream.bytesRead, totalBytes }),
   };
 }
 
-/** NDJSON rows of a file or of a request body (`POST /offers/import`, issue 16): one reading. */
-export async function* ndjsonRows(stream: NodeJS.ReadableStream): AsyncGenerator<SourceRow> {
+/** Parsing this long without a pause lets the event loop run (issue 26: other requests wait otherwise). */
+const YIELD_AFTER_MS = 5;
+const LINE_FEED = 0x0a;
+export const NOT_UTF8 = 'is not valid UTF-8';
+
+/**
+ * NDJSON rows of a file or of a request body (`POST /offers/import`, issue 16): one reading.
+ * Lines are split on bytes and each is decoded with a fatal decoder (issue 26): invalid UTF-8 is
+ * that line's error, never silently replaced by U+FFFD. A trailing CR is dropped (CRLF files).
+ * Every few milliseconds of parsing it waits for the event loop's next turn, so a body of many
+ * small lines (all invalid, say) does not hold every other request behind it.
+ */
+export async function* ndjsonRows(stream: AsyncIterable<Buffer | string>): AsyncGenerator<SourceRow> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
   let line = 0;
-  for await (const text of readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
+  let pending: Buffer[] = [];
+  let since = performance.now();
+  function row(bytes: Buffer): SourceRow | null {
     line += 1;
-    if (text.trim() === '') continue;
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    let text: string;
     try {
-      yield { line, record: JSON.parse(text) as unknown };
+      text = decoder.decode(bytes.subarray(0, end));
     } catch {
-      yield { line, error: 'is not valid JSON' };
+      return { line, error: NOT_UTF8 };
     }
+    if (text.trim() === '') return null;
+    try {
+      return { line, record: JSON.parse(text) as unknown };
+    } catch {
+      return { line, error: 'is not valid JSON' };
+    }
+  }
+  for await (const chunk of stream) {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let start = 0;
+    for (let end = data.indexOf(LINE_FEED); end !== -1; end = data.indexOf(LINE_FEED, start)) {
+      const piece = data.subarray(start, end);
+      const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
+      pending = [];
+      start = end + 1;
+      const parsed = row(bytes);
+      if (parsed) yield parsed;
+      if (performance.now() - since > YIELD_AFTER_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+    }
+    if (start < data.length) pending.push(data.subarray(start));
+  }
+  if (pending.length > 0) {
+    const parsed = row(Buffer.concat(pending));
+    if (parsed) yield parsed;
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../db/database.js';
 import { type InvalidRow, importOffers } from './importer.js';
 import type { OfferInput } from './offer-input.js';
-import { toOfferRecord } from './offer-record.js';
+import { toOfferRecord, UNDESCRIBED } from './offer-record.js';
 import { generateOffers } from './seed.js';
 import type { OfferService } from './service.js';
 
@@ -71,5 +71,39 @@ describe('importOffers when the store refuses one row', () => {
       }),
     ).rejects.toBeInstanceOf(DatabaseUnavailableError);
     expect(invalid).toEqual([]);
+  });
+});
+
+describe('importOffers with many invalid rows (issue 26)', () => {
+  it('describes invalid rows while asked to, then only counts them, and stops past maxInvalid', async () => {
+    const bad = Array.from({ length: 6 }, (_, i) => ({ line: i + 1, record: { n: i } }));
+    const good = rows.slice(0, 2).map((r, i) => ({ ...r, line: 100 + i }));
+    async function* mixed() {
+      yield* good;
+      yield* bad;
+      yield* rows.slice(2).map((r, i) => ({ ...r, line: 200 + i }));
+    }
+    const { service, stored } = fakeOffers('none', () => new Error('unused'));
+    const invalid: InvalidRow[] = [];
+    const stats = await importOffers({
+      offers: service,
+      environment: 'testing',
+      rows: mixed(),
+      dryRun: false,
+      onInvalid: (row) => invalid.push(row),
+      onProgress: () => undefined,
+      describeInvalid: () => invalid.length < 2,
+      maxInvalid: 4,
+    });
+    expect(invalid.map((r) => r.reason)).toEqual([
+      expect.stringContaining('is required'),
+      expect.stringContaining('is required'),
+      UNDESCRIBED,
+      UNDESCRIBED,
+      UNDESCRIBED,
+    ]);
+    // Stopped at the fifth invalid row; the valid rows read before it are written, none after.
+    expect(stats).toMatchObject({ stopped: true, rows: 7, valid: 2, skipped: 5 });
+    expect(stored.map((o) => o.externalId)).toEqual(good.map((r) => r.record.externalId));
   });
 });

@@ -167,6 +167,8 @@ async function readPostgres(url: string): Promise<void> {
   const types = { getTypeParser };
   let n = 0;
   const text = SQL.replace(/\?/g, () => `$${++n}`);
+  // A connection dropped between two pages: the next query fails and ends the read (issue 26).
+  client.on('error', () => undefined);
   await client.connect();
   try {
     for (;;) {

@@ -36,8 +36,28 @@ export interface IndexSnapshots {
   save(environment: Environment, index: Index, applied: number): Promise<void>;
 }
 
-/** Temporary files left by a process that died while writing are removed after this long. */
+/** Temporary files of a writer that may still be alive are removed after this long. */
 const STALE_TEMPORARY_MS = 3_600_000;
+/** `<file>.<pid>.<time>.tmp` (snapshot-io.ts `writeAtomically`). */
+const TEMPORARY = /\.(\d+)\.[0-9a-z]+\.tmp$/;
+const STARTED_AT = Date.now() - process.uptime() * 1000;
+
+/**
+ * Whether a temporary file's writer is gone (issue 26: a write killed mid-way left 18 MB until
+ * the hourly sweep): its process no longer runs, or it is this process's pid from before it
+ * started. A live writer's file (another process sharing the directory) is kept an hour.
+ */
+function writerGone(name: string, mtimeMs: number): boolean {
+  const pid = Number(TEMPORARY.exec(name)?.[1]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return mtimeMs < STARTED_AT;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 export function createIndexSnapshots(deps: {
   dir: string;
@@ -63,7 +83,9 @@ export function createIndexSnapshots(deps: {
     for (const name of names.filter((n) => n.endsWith('.tmp'))) {
       const file = path.join(dir, name);
       const stat = await fs.stat(file).catch(() => null);
-      if (stat && Date.now() - stat.mtimeMs > STALE_TEMPORARY_MS) await fs.rm(file, { force: true });
+      if (stat && (Date.now() - stat.mtimeMs > STALE_TEMPORARY_MS || writerGone(name, stat.mtimeMs))) {
+        await fs.rm(file, { force: true });
+      }
     }
   }
 

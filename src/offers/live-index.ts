@@ -24,6 +24,11 @@ export interface LiveIndex {
   /** The change sequence applied so far. */
   readonly applied: number;
   /**
+   * The index's version, kept increasing across rebuilds (issue 26): what the search cache
+   * compares (a fresh index counts its changes from zero again).
+   */
+  readonly version: number;
+  /**
    * `performance.now()` when the database's change counter was last read and everything up to it
    * applied (−∞ before): how current the index is known to be (the search cache, ADR 0025).
    */
@@ -49,6 +54,14 @@ const PAGE_SIZE = 5_000;
 const SNAPSHOT_AFTER_WRITES = 50_000;
 const SNAPSHOT_AFTER_SHARE = 0.05;
 const SNAPSHOT_MIN_INTERVAL_MS = 10 * 60_000;
+/**
+ * Issue 26: every write of an offer gives it a new slot and leaves the old one dead, so an index
+ * under writes grew without bound. Once the dead slots reach this many and this share of the live
+ * offers, a fresh index is built from the database (off the event loop, as at start) and put in
+ * place of the old one between two catch-ups.
+ */
+const REBUILD_AFTER_DEAD = 100_000;
+const REBUILD_AFTER_DEAD_SHARE = 0.25;
 
 export function toIndexDocument(row: IndexRow): IndexDocument {
   return {
@@ -88,6 +101,8 @@ export function createLiveIndex(deps: {
   now?: () => number;
   /** When a snapshot is written again after writes (default: the constants above; tests lower it). */
   snapshotAfter?: { writes: number; share: number; intervalMs: number };
+  /** When the index is rebuilt for its dead slots (default: the constants above; tests lower it). */
+  rebuildAfter?: { dead: number; share: number };
 }): LiveIndex {
   const { environment, store, logger, snapshots } = deps;
   const PAGE = deps.pageSize ?? PAGE_SIZE;
@@ -108,29 +123,85 @@ export function createLiveIndex(deps: {
   let sinceSnapshot = 0;
   let lastSnapshotAt = Number.NEGATIVE_INFINITY;
   let saving: Promise<void> | null = null;
+  const rebuildRule = deps.rebuildAfter ?? { dead: REBUILD_AFTER_DEAD, share: REBUILD_AFTER_DEAD_SHARE };
+  /** Added to the index's own version: a rebuilt index starts past the one it replaced. */
+  let versionBase = 0;
+  let rebuilding: Promise<void> | null = null;
+  /** A rebuilt index waiting to replace the current one at the next catch-up, and where it starts. */
+  let replacement: { fresh: SearchIndex; from: number } | null = null;
 
-  /** Applies the changes committed past `applied`; resolves to how many rows it applied. */
-  async function applyChanges(): Promise<number> {
-    const started = performance.now();
-    const to = await store.changeSeq(environment);
-    if (to <= applied) {
-      checkedAt = started;
-      return 0;
-    }
+  /** Applies the changes committed in (`from`, `to`] to `target`; resolves to how many rows. */
+  async function applyRange(target: SearchIndex, from: number, to: number): Promise<number> {
     let after: { changeSeq: number; id: string } | null = null;
     let count = 0;
     for (;;) {
-      const rows = await store.changes(environment, { from: applied, to, after }, PAGE);
-      for (const row of rows) index.upsert(toIndexDocument(row));
+      const rows = await store.changes(environment, { from, to, after }, PAGE);
+      for (const row of rows) target.upsert(toIndexDocument(row));
       count += rows.length;
       const last = rows.at(-1);
       if (!last || rows.length < PAGE) break;
       after = { changeSeq: last.change_seq, id: last.id };
     }
+    return count;
+  }
+
+  /** Applies the changes committed past `applied`; resolves to how many rows it applied. */
+  async function applyChanges(): Promise<number> {
+    const started = performance.now();
+    if (replacement) await replace(replacement);
+    const to = await store.changeSeq(environment);
+    if (to <= applied) {
+      checkedAt = started;
+      return 0;
+    }
+    const count = await applyRange(index, applied, to);
     applied = to;
     checkedAt = started;
     sinceSnapshot += count;
     return count;
+  }
+
+  /** Puts a rebuilt index in place (between catch-ups): brought up to `applied` first. */
+  async function replace(next: { fresh: SearchIndex; from: number }): Promise<void> {
+    replacement = null;
+    if (next.from < applied) await applyRange(next.fresh, next.from, applied);
+    next.fresh.warm?.(now());
+    versionBase += index.version + 1 - next.fresh.version;
+    index = next.fresh;
+  }
+
+  /** Whether the dead slots are worth a rebuild (an index that does not say how many: never). */
+  function rebuildDue(): boolean {
+    const slots = (index as { slots?: number }).slots;
+    if (slots === undefined || rebuilding || replacement) return false;
+    const dead = slots - index.size;
+    return dead >= rebuildRule.dead && dead >= rebuildRule.share * index.size;
+  }
+
+  /** Builds a fresh index from the database while the current one serves; the next catch-up swaps them. */
+  function rebuild(): void {
+    rebuilding = (async () => {
+      const started = performance.now();
+      const dead = ((index as { slots?: number }).slots ?? 0) - index.size;
+      const fresh = deps.createIndex();
+      const from = await store.changeSeq(environment);
+      for await (const docs of startPages()) for (const doc of docs) fresh.upsert(doc);
+      fresh.finishBuild?.();
+      replacement = { fresh, from };
+      logger.info(
+        {
+          environment,
+          offers: fresh.size,
+          deadSlots: dead,
+          seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+        },
+        'search index: rebuilt without its dead slots',
+      );
+    })()
+      .catch((error: unknown) => logger.error({ err: error, environment }, 'search index rebuild failed'))
+      .finally(() => {
+        rebuilding = null;
+      });
   }
 
   /** Starts writing a snapshot of the index as it is now (call between catch-ups only). */
@@ -217,6 +288,7 @@ export function createLiveIndex(deps: {
       .then(() => {
         // Synchronously after the catch-up: the index reflects `applied` exactly.
         if (snapshotDue()) void snapshot();
+        if (rebuildDue()) rebuild();
       })
       .catch((error: unknown) => logger.error({ err: error, environment }, 'search index catch-up failed'))
       .finally(() => {
@@ -235,6 +307,9 @@ export function createLiveIndex(deps: {
     },
     get applied() {
       return applied;
+    },
+    get version() {
+      return versionBase + index.version;
     },
     get checkedAt() {
       return checkedAt;
@@ -305,57 +380,12 @@ export function createLiveIndex(deps: {
     },
     async close() {
       this.stop();
+      await rebuilding;
       await saving;
       if (!ready || sinceSnapshot === 0) return;
       // Between catch-ups: wait for the one under way (a catch-up never rejects).
       while (running || queued) await (queued ?? running);
       await snapshot();
-    },
-  };
-}
-
-/** The live index of each environment a process serves, and the change-bus topic they follow. */
-export interface LiveIndexes {
-  get(environment: Environment): LiveIndex | undefined;
-  /** Builds the environments' indexes (both at once), then polls each every `pollMs`. */
-  start(environments: readonly Environment[], pollMs: number): Promise<void>;
-  /** True when every started index is ready (and at least one was started). */
-  ready(): boolean;
-  /** Applies the environment's committed changes now, when its index is held here. */
-  catchUp(environment: Environment): Promise<void>;
-  stop(): void;
-  /** Stops, writing the snapshots that are behind (shutdown). */
-  close(): Promise<void>;
-}
-
-/** Change-bus topic on which offer writes are announced; message: the environment. */
-export const OFFER_CHANGES_TOPIC = 'offers';
-
-export function createLiveIndexes(deps: {
-  store: Pick<OfferStore, 'changeSeq' | 'scan' | 'changes' | 'count'>;
-  createIndex: () => SearchIndex;
-  logger: Logger;
-  reader?: IndexReader;
-  snapshots?: IndexSnapshots;
-  /** Milliseconds now: the service's clock, so the warm-up prepares for the queries' `now`. */
-  now?: () => number;
-}): LiveIndexes {
-  const live = new Map<Environment, LiveIndex>();
-  return {
-    get: (environment) => live.get(environment),
-    async start(environments, pollMs) {
-      const started = environments.filter((e) => !live.has(e));
-      for (const environment of started) live.set(environment, createLiveIndex({ ...deps, environment }));
-      await Promise.all(started.map((e) => live.get(e)?.build()));
-      for (const environment of started) live.get(environment)?.startPolling(pollMs);
-    },
-    ready: () => live.size > 0 && [...live.values()].every((l) => l.ready),
-    catchUp: (environment) => live.get(environment)?.catchUp() ?? Promise.resolve(),
-    stop() {
-      for (const l of live.values()) l.stop();
-    },
-    async close() {
-      await Promise.all([...live.values()].map((l) => l.close()));
     },
   };
 }

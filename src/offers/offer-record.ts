@@ -86,9 +86,17 @@ function storabilityErrors(value: unknown): string[] {
   return found;
 }
 
-/** Validates one record and turns it into what the store writes; `reason` names the field. */
-export function parseOfferRecord(value: unknown): RecordOutcome {
+/** An invalid row past those listed (issue 26): counted, not described. */
+export const UNDESCRIBED = 'is not a valid offer';
+
+/**
+ * Validates one record and turns it into what the store writes; `reason` names the field.
+ * `describe: false` skips building the reason (`UNDESCRIBED`): an import past its listed errors
+ * only counts the rest, and describing each costs more than checking it.
+ */
+export function parseOfferRecord(value: unknown, options: { describe?: boolean } = {}): RecordOutcome {
   if (!check.Check(value)) {
+    if (options.describe === false) return { ok: false, reason: UNDESCRIBED };
     const reasons = new Map<string, string>();
     for (const error of check.Errors(value)) {
       if (error.keyword === 'boolean') continue; // restated by the additionalProperties error
@@ -108,7 +116,9 @@ export function parseOfferRecord(value: unknown): RecordOutcome {
     return { ok: false, reason: [...reasons].map(([f, m]) => `${f} ${m}`).join('; ') || 'is not an offer' };
   }
   const unstorable = storabilityErrors(value);
-  if (unstorable.length > 0) return { ok: false, reason: unstorable.join('; ') };
+  if (unstorable.length > 0) {
+    return { ok: false, reason: options.describe === false ? UNDESCRIBED : unstorable.join('; ') };
+  }
   const r = value as OfferRecord;
   const publishedAt = Date.parse(r.publishedAt);
   const expiresAt = r.expiresAt ? Date.parse(r.expiresAt) : null;

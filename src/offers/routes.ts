@@ -51,7 +51,7 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
       // A publishable key's fixed filters narrow the query before anything searches (issue 16).
       const fixed = request.apiKey?.fixedFilters;
       const narrowed = fixed
-        ? applyFixedFilters(request.query, fixed)
+        ? applyFixedFilters(request.query, fixed, '', request.apiKey?.kind === 'publishable')
         : { ok: true as const, query: request.query };
       if (!narrowed.ok) {
         throw new ProblemError('invalid_parameter', describeParameters(narrowed.errors), {
@@ -103,7 +103,12 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
       const fixed = request.apiKey?.fixedFilters;
       for (const [i, query] of request.body.queries.entries()) {
         const narrowed = fixed
-          ? applyFixedFilters(asSearchQuery(query), fixed, `queries[${i}].`)
+          ? applyFixedFilters(
+              asSearchQuery(query),
+              fixed,
+              `queries[${i}].`,
+              request.apiKey?.kind === 'publishable',
+            )
           : { ok: true as const, query: asSearchQuery(query) };
         if (!narrowed.ok) {
           errors.push(...narrowed.errors);
@@ -146,7 +151,9 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
       const found = await deps.offers.get(deps.environment, request.params.id);
       // Outside a publishable key's fixed filters, an offer is not there for that key.
       const fixed = request.apiKey?.fixedFilters;
-      const offer = found && (!fixed || offerWithinFixedFilters(found, fixed)) ? found : undefined;
+      const publishable = request.apiKey?.kind === 'publishable';
+      const offer =
+        found && (!fixed || offerWithinFixedFilters(found, fixed, publishable)) ? found : undefined;
       if (!offer)
         throw new ProblemError(
           'offer_not_found',

@@ -6,7 +6,7 @@ import { highlight } from '../search/analysis/highlight.js';
 import { parseTextQuery } from '../search/analysis/text.js';
 import { ENGINE_SORT_KEYS } from '../search/rules.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
-import type { LiveIndexes } from './live-index.js';
+import type { LiveIndexes } from './live-indexes.js';
 import type { OfferInput } from './offer-input.js';
 import { priceToUnits } from './price.js';
 import {
@@ -171,7 +171,7 @@ export function createOfferService(deps: {
       const cacheKey = deps.cache
         ? JSON.stringify([normalised, limit, query.cursor ?? null, facets, query.highlight === true])
         : '';
-      const version = live.index.version;
+      const version = live.version;
       // Only while the index is known to keep up with the database (another process's
       // write is searchable within a second): a process cut off from it reads rows and says so.
       const current = performance.now() - live.checkedAt <= CACHE_CURRENT_MS;
@@ -193,7 +193,7 @@ export function createOfferService(deps: {
         nextCursor: result.nextKeys ? encodeCursor(deps.cursorKey, fingerprint, result.nextKeys) : null,
       };
       // Kept only if the index did not change while the rows were read (another write's catch-up).
-      if (deps.cache && current && live.index.version === version) {
+      if (deps.cache && current && live.version === version) {
         deps.cache.set(environment, cacheKey, {
           value: answer,
           bytes: answerBytes(answer),

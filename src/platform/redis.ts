@@ -128,13 +128,18 @@ export function connectRedis(url: string, options: { prefix: string; logger: Log
       return state;
     },
     // Subscriptions are queued until connected and renewed after every reconnect.
-    duplicate: () =>
-      new Redis(url, {
+    duplicate: () => {
+      const copy = new Redis(url, {
         ...settings,
         enableOfflineQueue: true,
         maxRetriesPerRequest: null,
         commandTimeout: undefined,
-      }),
+      });
+      // Issue 26: an ioredis client with no 'error' listener ends the process on a lost
+      // connection; state and logs come from the main connection.
+      copy.on('error', () => undefined);
+      return copy;
+    },
     onStateChange(listener) {
       listeners.push(listener);
     },

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { vitrineArgv } from '../support/processes.js';
 
 /** `vitrine operators set-password|disable` and `vitrine developers disable` (issue 15) as processes. */
 const root = path.resolve(import.meta.dirname, '../..');
@@ -10,7 +11,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-accounts-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function vitrine(args: string[], input = '') {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+  const result = spawnSync(process.execPath, vitrineArgv(...args), {
     cwd: root,
     input,
     env: { PATH: process.env.PATH, DATA_DIR: dataDir },

@@ -5,13 +5,14 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteMigrations } from '../../src/db/migrations/sqlite.js';
+import { vitrineArgv } from '../support/processes.js';
 
 /** The `vitrine` command as users run it: a process, its stdout, stderr and exit code. */
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-cli-'));
 
 function vitrine(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+  const result = spawnSync(process.execPath, vitrineArgv(...args), {
     cwd: root,
     input: options.input ?? '',
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...options.env },

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { toOfferRecord } from '../../src/offers/offer-record.js';
 import { offerIdFor } from '../../src/offers/rows.js';
 import { generateOffers } from '../../src/offers/seed.js';
+import { vitrineArgv } from '../support/processes.js';
 
 /** `vitrine import` as users run it: a process on a fresh DATA_DIR, its output and exit code. */
 const root = path.resolve(import.meta.dirname, '../..');
@@ -14,7 +15,7 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-import-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const args = (dataDir: string, rest: string[]) => ({
-  argv: ['--import', 'tsx', path.join(root, 'src/main.ts'), ...rest],
+  argv: vitrineArgv(...rest),
   options: { cwd: root, env: { PATH: process.env.PATH, DATA_DIR: dataDir } },
 });
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { vitrineArgv } from '../support/processes.js';
 
 /**
  * CLI parity with the console (SPEC §4, §10; issue 5): operators, applications and the audit
@@ -13,7 +14,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-portal-cli-'));
 
 function vitrine(args: string[], input = '') {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+  const result = spawnSync(process.execPath, vitrineArgv(...args), {
     cwd: root,
     input,
     env: { PATH: process.env.PATH, DATA_DIR: dataDir },

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vitrineArgv } from '../support/processes.js';
 
 /**
  * Issue 13, defect 3: with `REDIS_URL` set and Redis down, every CLI command hung silently, and
@@ -19,7 +20,7 @@ let silent: net.Server;
 let silentUrl = '';
 
 function vitrine(args: string[], url = redisUrl) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+  const result = spawnSync(process.execPath, vitrineArgv(...args), {
     cwd: root,
     input: '',
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, REDIS_URL: url },

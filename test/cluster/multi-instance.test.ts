@@ -13,6 +13,7 @@ import {
   startInstance,
   startRedisServer,
   tcpProxy,
+  vitrineArgv,
 } from '../support/processes.js';
 import { redisUrl, testRedisPrefix } from '../support/redis.js';
 
@@ -125,14 +126,44 @@ describe.skipIf(!available)('several instances on PostgreSQL + Redis', () => {
 
     const other = await issue(f);
     expect([await statusOf(a, other.key), await statusOf(b, other.key)]).toEqual([200, 200]);
-    const cli = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'src/main.ts'), 'keys', 'revoke', other.id, '--json'],
-      { cwd: root, env: { PATH: process.env.PATH, ...f.env }, encoding: 'utf8', timeout: 30_000 },
-    );
+    const cli = spawnSync(process.execPath, vitrineArgv('keys', 'revoke', other.id, '--json'), {
+      cwd: root,
+      env: { PATH: process.env.PATH, ...f.env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(cli.status).toBe(0);
     await eventually(async () => (await statusOf(a, other.key)) === 401, 1000, 'CLI revocation on A');
     await eventually(async () => (await statusOf(b, other.key)) === 401, 1000, 'CLI revocation on B');
+  }, 60_000);
+
+  it('a rolled secret (H0) cached by both instances is refused by both within 1 s of a revocation', async () => {
+    // Issue 26: the caches are keyed by secret hash, and a change evicted only the hashes the
+    // row holds now: H0, rolled twice, stayed cached (60 s) after the revocation.
+    const key = await issue(f);
+    const h0 = key.key;
+    expect([await statusOf(a, h0), await statusOf(b, h0)]).toEqual([200, 200]);
+    const h1 = (await f.admin.keys.roll(key.id, 3_600_000)).key;
+    // Within the overlap, H0 still works: both instances now cache H0 with the rolled record.
+    await Promise.all(
+      [a, b].map((instance) =>
+        eventually(async () => (await statusOf(instance, h0)) === 200, 1000, 'H0 in overlap'),
+      ),
+    );
+    expect([await statusOf(a, h1), await statusOf(b, h1)]).toEqual([200, 200]);
+    const h2 = (await f.admin.keys.roll(key.id, 0)).key;
+    await f.admin.keys.revoke(key.id);
+    for (const secret of [h0, h1, h2]) {
+      await Promise.all(
+        [a, b].map((instance) =>
+          eventually(
+            async () => (await statusOf(instance, secret)) === 401,
+            1000,
+            'a revoked secret refused',
+          ),
+        ),
+      );
+    }
   }, 60_000);
 
   it("holds a key's plan across both instances, with correct RateLimit headers", async () => {

@@ -10,7 +10,7 @@ import { toOfferRecord } from '../../src/offers/offer-record.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import { systemClock } from '../../src/platform/clock.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { eventually, type Instance, startInstance } from '../support/processes.js';
+import { eventually, type Instance, startInstance, vitrineArgv } from '../support/processes.js';
 import { redisUrl, testRedisPrefix } from '../support/redis.js';
 
 /**
@@ -154,11 +154,12 @@ for (const variant of variants) {
       const file = path.join(work, `${word}.ndjson`);
       fs.writeFileSync(file, `${JSON.stringify(toOfferRecord({ ...offer, title: `${word} bicycle` }))}\n`);
       expect(await finds(c.a, c.key, word)).toBe(false);
-      const cli = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', path.join(root, 'src/main.ts'), 'import', '--env', 'testing', file, '--json'],
-        { cwd: root, env: { PATH: process.env.PATH, ...c.env }, encoding: 'utf8', timeout: 60_000 },
-      );
+      const cli = spawnSync(process.execPath, vitrineArgv('import', '--env', 'testing', file, '--json'), {
+        cwd: root,
+        env: { PATH: process.env.PATH, ...c.env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(cli.status, cli.stderr).toBe(0);
       for (const instance of [c.a, c.b]) {
         const elapsed = await eventually(() => finds(instance, c.key, word), 1000, `${word} imported`);

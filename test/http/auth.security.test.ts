@@ -696,6 +696,19 @@ for (const { dialect, available } of backends()) {
       expect((await refresh(third)).json().code).toBe('refresh_token_revoked');
     });
 
+    it('accepts a spent token up to the grace period’s last millisecond and revokes one past it (issue 26)', async () => {
+      const { refresh: token } = await loginTokens(t.apps.testing, refreshKey, ALICE);
+      expect((await refresh(token ?? '')).statusCode).toBe(200); // spent now
+      t.clock.advance(30_000 - 1);
+      expect((await refresh(token ?? '')).statusCode).toBe(200);
+      t.clock.advance(1); // exactly the grace period
+      expect((await refresh(token ?? '')).statusCode).toBe(200);
+      t.clock.advance(1);
+      const replay = await refresh(token ?? '');
+      expect(replay.statusCode).toBe(401);
+      expect(replay.json().code).toBe('refresh_token_revoked');
+    });
+
     it('lets two concurrent refreshes with the same token both succeed (grace period)', async () => {
       const { refresh: token } = await loginTokens(t.apps.testing, refreshKey, ALICE);
       const [a, b] = await Promise.all([refresh(token ?? ''), refresh(token ?? '')]);

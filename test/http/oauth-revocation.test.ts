@@ -73,6 +73,25 @@ for (const { dialect, available } of backends()) {
       expect((await me(other.jwt)).statusCode).toBe(200);
     });
 
+    it('revocation with an access token (RFC 7009 §2.2): 200, and its whole login ends; another key’s token is left alone', async () => {
+      const login = await loginTokens(t.apps.testing, refreshKey.key, ALICE);
+      const other = await loginTokens(t.apps.testing, refreshKey.key, ALICE);
+      const otherKey = await refreshingKey();
+      const theirs = await loginTokens(t.apps.testing, otherKey.key, ALICE);
+      // A token of another key, and a malformed JWT: 200, nothing revoked.
+      expect((await revoke(theirs.jwt)).statusCode).toBe(200);
+      expect((await revoke('a.b.c')).statusCode).toBe(200);
+      expect((await me(theirs.jwt, otherKey.key)).statusCode).toBe(200);
+      const res = await revoke(login.jwt);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({});
+      await expectRefused(login.jwt);
+      expect((await refresh(login.refresh ?? '')).json().code).toBe('refresh_token_revoked');
+      expect((await me(other.jwt)).statusCode).toBe(200);
+      const discovery = await t.apps.testing.inject('/auth/.well-known/openid-configuration');
+      expect(discovery.json().revocation_token_types_supported).toEqual(['refresh_token', 'access_token']);
+    });
+
     it('reuse detection (a spent refresh token replayed) ends the family’s access tokens', async () => {
       const login = await loginTokens(t.apps.testing, refreshKey.key, ALICE);
       const first = (await refresh(login.refresh ?? '')).json();

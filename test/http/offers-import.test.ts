@@ -11,6 +11,7 @@ import { backends } from '../support/databases.js';
  */
 const NDJSON = { 'content-type': 'application/x-ndjson' };
 const MAX_BYTES = 300_000;
+const MAX_FAILED = 1500;
 
 /** Offers of the seed generator, their external ids made distinct per `seed` (one set per test). */
 const records = (count: number, seed: number) =>
@@ -31,7 +32,10 @@ for (const { dialect, available } of backends()) {
     let other: string;
     let otherProjectId: string;
     beforeAll(async () => {
-      t = await createTestContext(dialect, { IMPORT_MAX_BYTES: String(MAX_BYTES) });
+      t = await createTestContext(dialect, {
+        IMPORT_MAX_BYTES: String(MAX_BYTES),
+        IMPORT_MAX_FAILED_LINES: String(MAX_FAILED),
+      });
       writer = t.fixtures.keys.testing.key;
       await t.deps.keys.grantWrite(t.fixtures.keys.testing.id);
       const project = await t.deps.projects.add({
@@ -202,6 +206,66 @@ for (const { dialect, available } of backends()) {
       expect(res.json().failed).toBe(1200);
       expect(res.json().errors).toHaveLength(1000);
       expect(res.json().errors[999].line).toBe(1000);
+    });
+
+    it('refuses invalid UTF-8 and lone surrogates line by line; the same body twice then changes nothing', async () => {
+      const [a, b, c] = records(3, 20);
+      const body = Buffer.concat([
+        Buffer.from(`${JSON.stringify(a)}\n`),
+        // The title's bytes are not UTF-8 (a lone 0xff): unreadable, not silently U+FFFD.
+        Buffer.from(`${JSON.stringify({ ...b, title: 'X' })}\n`.replace('"X"', '"\u0001"')).map((byte) =>
+          byte === 0x01 ? 0xff : byte,
+        ),
+        // A lone surrogate, escaped in JSON: parsed, but no character.
+        Buffer.from(`${JSON.stringify({ ...c, title: 'Y' }).replace('"Y"', '"\\ud800 lone"')}\n`),
+      ]);
+      const first = await post(writer, Readable.from([body]));
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toMatchObject({ created: 1, updated: 0, unchanged: 0, failed: 2 });
+      expect(first.json().errors).toEqual([
+        { line: 2, externalId: null, code: 'invalid_json', message: 'is not valid UTF-8' },
+        {
+          line: 3,
+          externalId: c?.externalId,
+          code: 'invalid_offer',
+          message: 'title must be valid Unicode (a lone surrogate is not a character)',
+        },
+      ]);
+      const again = await post(writer, Readable.from([body]));
+      expect(again.json()).toMatchObject({ created: 0, updated: 0, unchanged: 1, failed: 2 });
+    });
+
+    it('a body holding the same externalId twice: the last line wins, and the same body again changes nothing', async () => {
+      const [a, b] = records(2, 21);
+      const twice = ndjson([a, b, { ...a, title: 'The later line of a repeated externalId' }]);
+      const first = await post(writer, twice);
+      expect(first.json()).toMatchObject({ created: 2, updated: 0, unchanged: 1, failed: 0 });
+      expect((await search('"The later line of a repeated externalId"')).total.value).toBe(1);
+      expect((await search(`"${a?.title}"`)).data.map((o) => o.title)).not.toContain(a?.title);
+      const again = await post(writer, twice);
+      expect(again.json()).toEqual({ created: 0, updated: 0, unchanged: 3, failed: 0, errors: [] });
+    });
+
+    it('stops past IMPORT_MAX_FAILED_LINES invalid lines with 422, keeping the valid lines before', async () => {
+      const body = (seed: number, invalid: number) => {
+        const [first, last] = records(2, seed);
+        return ndjson([first, ...Array.from({ length: invalid }, () => '{}'), last]);
+      };
+      for (const invalid of [MAX_FAILED - 1, MAX_FAILED]) {
+        const res = await post(writer, body(30 + invalid, invalid));
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ created: 2, failed: invalid });
+      }
+      const over = await post(writer, body(40, MAX_FAILED + 1));
+      expect(over.statusCode).toBe(422);
+      expect(over.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(over.json()).toMatchObject({ code: 'import_too_many_invalid_lines', status: 422 });
+      expect(over.json().detail).toContain(`More than ${MAX_FAILED} lines`);
+      expect(over.json().detail).toContain('1 created, 0 updated');
+      // The line before the invalid ones was kept; the one after them was never read.
+      const [first, last] = records(2, 40);
+      expect((await search(`"${first?.title}"`)).total.value).toBeGreaterThan(0);
+      expect((await search(`"${last?.title}"`)).data.map((o) => o.title)).not.toContain(last?.title);
     });
 
     it('refuses a body over IMPORT_MAX_BYTES with 413 problem+json, declared or streamed', async () => {

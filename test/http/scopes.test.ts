@@ -126,6 +126,49 @@ for (const { dialect, available } of backends()) {
       ).toBe(200);
     });
 
+    it('shows a publishable key active offers only: another status is 400, a withdrawn or expired offer 404', async () => {
+      const [withdrawn, expired] = [...generateOffers({ count: 2, seed: 2626 })];
+      if (!withdrawn || !expired) throw new Error('no offers');
+      await t.deps.offers.upsertMany('testing', [
+        { ...withdrawn, status: 'withdrawn', expiresAt: null },
+        { ...expired, status: 'active', expiresAt: t.clock.now() - 1000 },
+      ]);
+      for (const status of ['withdrawn', 'expired']) {
+        const res = await call('GET', `/v1/offers/?status=${status}`, { 'x-api-key': pub.key });
+        expect(res.statusCode, status).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'invalid_parameter', errors: [{ parameter: 'status' }] });
+        // A secret key may still ask for them.
+        expect(
+          (await call('GET', `/v1/offers/?status=${status}`, { 'x-api-key': t.fixtures.keys.testing.key }))
+            .statusCode,
+        ).toBe(200);
+      }
+      const multi = await t.apps.testing.inject({
+        method: 'POST',
+        url: '/v1/multi-search',
+        headers: { 'x-api-key': pub.key },
+        payload: { queries: [{ q: 'a' }, { status: 'withdrawn' }] },
+      });
+      expect(multi.statusCode).toBe(400);
+      expect(multi.json().errors).toEqual([expect.objectContaining({ parameter: 'queries[1].status' })]);
+      expect((await call('GET', '/v1/offers/?status=active', { 'x-api-key': pub.key })).statusCode).toBe(200);
+      const secret = { 'x-api-key': t.fixtures.keys.testing.key };
+      for (const offer of [withdrawn, expired]) {
+        const id = (
+          await call(
+            'GET',
+            `/v1/offers/?status=${offer === withdrawn ? 'withdrawn' : 'expired'}&limit=100`,
+            secret,
+          )
+        )
+          .json()
+          .data.find((o: { title: string }) => o.title === offer.title)?.id as string;
+        expect(id).toBeDefined();
+        expect((await call('GET', `/v1/offers/${id}`, secret)).statusCode).toBe(200);
+        expect((await call('GET', `/v1/offers/${id}`, { 'x-api-key': pub.key })).statusCode).toBe(404);
+      }
+    });
+
     it('refuses a publishable key from another origin: 403 origin_not_allowed, exact match only', async () => {
       for (const origin of [
         OTHER,

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
-import type { Dialect } from '../../src/db/database.js';
+import type { Database, Dialect } from '../../src/db/database.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { createLogger } from '../../src/http/logger.js';
 import { ManualClock } from '../../src/platform/clock.js';
@@ -27,7 +27,12 @@ export interface TestContext {
  * Rate limits are off unless `env` turns them on (`RATE_LIMITING: 'true'`): the clock stands
  * still in tests, so a suite making many requests would otherwise run out of its plan.
  */
-export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv = {}): Promise<TestContext> {
+export async function createTestContext(
+  dialect: Dialect,
+  env: NodeJS.ProcessEnv = {},
+  /** Issue 26: serve through another connection to the same database (a TCP proxy's). */
+  options: { db?: (database: TestDatabase) => Database } = {},
+): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({ RATE_LIMITING: 'false', ...env });
   const clock = new ManualClock(Date.UTC(2026, 10, 1, 12));
@@ -42,7 +47,8 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
   // A random master secret per context, unless the test shares one (MASTER_SECRET): signed
   // cursors (issue 13) are then the same on every backend.
   const masterSecret = config.masterSecret ?? randomBytes(32);
-  const deps = createDeps(config, { clock, logger, db: database.db, masterSecret });
+  const db = options.db?.(database) ?? database.db;
+  const deps = createDeps(config, { clock, logger, db, masterSecret });
   await deps.keyVerifier.start();
   // Issue 12: searches are answered by the in-memory index, built as `serve` builds it.
   await deps.searchIndexes.start(['production', 'testing'], config.searchPollMs);
@@ -79,6 +85,7 @@ export async function createTestContext(dialect: Dialect, env: NodeJS.ProcessEnv
       deps.searchIndexes.stop();
       await deps.changeBus.close();
       await deps.redis?.close();
+      if (db !== database.db) await db.close();
       await database.drop();
     },
   };

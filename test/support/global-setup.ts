@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { buildForTests } from './cli-build.js';
 
 /**
  * Decides once per run whether the PostgreSQL half of the contract suite runs.
@@ -16,9 +17,24 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => void> {
   await findPostgres(project);
   await findRedis(project);
+  // Issue 26: the CLI and server processes of the tests run one transpiled copy of src/
+  // (VITRINE_TEST_BUILD=0: through tsx, from the sources, as before).
+  if (process.env.VITRINE_TEST_BUILD === '0') {
+    project.provide('vitrineEntry', null);
+    return () => undefined;
+  }
+  try {
+    const built = await buildForTests();
+    project.provide('vitrineEntry', built.entry);
+    return built.remove;
+  } catch (error) {
+    process.stderr.write(`test build failed, processes run through tsx: ${(error as Error).message}\n`);
+    project.provide('vitrineEntry', null);
+    return () => undefined;
+  }
 }
 
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';

@@ -1,7 +1,13 @@
 import { forEachIndexWordId, WordIds } from '../analysis/tokens.js';
 import { type AnswerIndex, answer } from '../answer/answer.js';
 import { Dictionary } from '../columns/dictionary.js';
-import { GrowableFloat64, GrowableInt32, GrowableUint8, GrowableWords } from '../columns/growable.js';
+import {
+  GrowableFloat64,
+  GrowableInt32,
+  GrowableUint8,
+  GrowableWords,
+  grownCapacity,
+} from '../columns/growable.js';
 import { flatString, Interned } from '../columns/interned.js';
 import { DEFAULT_TUNING, type Tuning } from '../columns/tuning.js';
 import type { EngineQuery, EngineResult, FacetName, IndexDocument, SearchIndex } from '../engine.js';
@@ -348,7 +354,7 @@ export class Index implements SearchIndex, AnswerIndex {
   growScratch(): void {
     const n = this.ids.length;
     if (this.matchBuffer.length < n)
-      this.matchBuffer = new Int32Array(Math.max(n, this.matchBuffer.length * 2, 1024));
+      this.matchBuffer = new Int32Array(Math.max(grownCapacity(this.matchBuffer.length, n), 1024));
     if (this.stemBits.length < this.dict.stemCount)
       this.stemBits = new Int32Array(Math.max(this.dict.stemCount * 2, 1024));
   }

@@ -147,8 +147,8 @@ export interface paths {
   };
   "/revoke": {
     /**
-     * Revoke a refresh token (RFC 7009)
-     * @description Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
+     * Revoke a refresh or access token (RFC 7009)
+     * @description Revokes the refresh token, or the access token, and every token of the same login (rotated refresh tokens and their access tokens) within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
      */
     post: operations["revokeToken"];
   };
@@ -352,7 +352,7 @@ export interface components {
        * @description Stable machine-readable code; see docs/errors.md.
        * @enum {string}
        */
-      code: "invalid_parameter" | "malformed_body" | "api_key_conflict" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_wrong_environment" | "api_key_scope" | "origin_not_allowed" | "token_missing" | "token_invalid" | "token_expired" | "refresh_not_permitted" | "refresh_token_invalid" | "refresh_token_expired" | "refresh_token_revoked" | "offer_not_found" | "saved_search_not_found" | "not_found" | "version_not_found" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "metrics_forbidden" | "bad_request" | "method_not_allowed" | "uri_too_long" | "headers_too_large" | "internal_error" | "unavailable";
+      code: "invalid_parameter" | "malformed_body" | "api_key_conflict" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_wrong_environment" | "api_key_scope" | "origin_not_allowed" | "token_missing" | "token_invalid" | "token_expired" | "refresh_not_permitted" | "refresh_token_invalid" | "refresh_token_expired" | "refresh_token_revoked" | "offer_not_found" | "saved_search_not_found" | "not_found" | "version_not_found" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "import_too_many_invalid_lines" | "rate_limited" | "metrics_forbidden" | "bad_request" | "method_not_allowed" | "uri_too_long" | "headers_too_large" | "internal_error" | "unavailable";
       detail: string;
       /** @description Present on `invalid_parameter`: one entry per offending parameter. */
       errors?: {
@@ -2203,7 +2203,7 @@ export interface operations {
               })[];
             /** @description Invalid lines, skipped; the valid ones are kept. */
             failed: number;
-            /** @description Valid lines identical to the stored offer: nothing written (sending a body twice changes nothing). */
+            /** @description Valid lines that changed nothing: identical to the stored offer, or replaced by a later line of the same batch with the same externalId (sending a body twice changes nothing). */
             unchanged: number;
             /** @description Offers of the project that changed. */
             updated: number;
@@ -2260,6 +2260,18 @@ export interface operations {
       };
       /** @description `unsupported_media_type` */
       415: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `import_too_many_invalid_lines` */
+      422: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2491,8 +2503,8 @@ export interface operations {
     };
   };
   /**
-   * Revoke a refresh token (RFC 7009)
-   * @description Revokes the refresh token and every token rotated from the same login, and ends the access tokens of that login within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
+   * Revoke a refresh or access token (RFC 7009)
+   * @description Revokes the refresh token, or the access token, and every token of the same login (rotated refresh tokens and their access tokens) within 1 s. Answers 200 also for unknown tokens or tokens of another key (which it leaves alone), as RFC 7009 asks. OAuth clients may authenticate as at `/token` instead of sending the API key.
    */
   revokeToken: {
     requestBody: {
