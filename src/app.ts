@@ -94,7 +94,13 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
   // Issue 5: the developer portal and operator console, served on the production listener only.
   if (environment === 'production') {
     const secure = origins(config).production.startsWith('https:');
-    const signIn = { secure, sessions: deps.sessions, audit: deps.audit, throttle: deps.loginThrottle };
+    const signIn = {
+      secure,
+      sessions: deps.sessions,
+      audit: deps.audit,
+      throttle: deps.loginThrottle,
+      recovery: deps.accountRecovery,
+    };
     await app.register(async (scope) =>
       registerPortalRoutes(scope, {
         ...signIn,

@@ -1,4 +1,7 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
+import { type AccountRecovery, createAccountRecovery } from './accounts/recovery.js';
+import { createAccountTokenStore } from './accounts/token-store.js';
 import { type ApplicationService, createApplicationService } from './applications/service.js';
 import { createApplicationStore } from './applications/store.js';
 import { type AuditLog, createAuditLog } from './audit/service.js';
@@ -26,12 +29,15 @@ import { createDeveloperService, type DeveloperService } from './developers/serv
 import { createDeveloperStore } from './developers/store.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
 import { createHealthProbes, type HealthProbes } from './health/probes.js';
-import { authUrls, baseUrls } from './http/urls.js';
+import { authUrls, baseUrls, origins } from './http/urls.js';
 import { createKeyService, type KeyService } from './keys/service.js';
 import { createKeyStore } from './keys/store.js';
 import { createKeyVerifier, type KeyVerifier } from './keys/verifier.js';
 import { createMemoryRateLimiter, type RateLimiter } from './limits/rate-limiter.js';
 import { createRedisRateLimiter, createSharedRateLimiter } from './limits/redis-rate-limiter.js';
+import { createMailer, type Mailer } from './mail/service.js';
+import { createOutboxStore } from './mail/store.js';
+import { folderTransport, smtpTransport } from './mail/transport.js';
 import { createMeService, type MeService } from './me/service.js';
 import { createMeStore } from './me/store.js';
 import { cursorKeyFrom } from './offers/cursor.js';
@@ -111,6 +117,10 @@ export interface Deps {
   operatorActions: OperatorActions;
   /** The console's paged lists (developers, keys, projects). */
   consoleSearch: ConsoleSearch;
+  /** Issue 27: mail through an outbox, sent after commit (SMTP_URL or `.eml` files). */
+  mailer: Mailer;
+  /** Issue 27: password reset and email verification for every kind of account. */
+  accountRecovery: AccountRecovery;
   close(): Promise<void>;
 }
 
@@ -343,11 +353,35 @@ export function createDeps(
     loginThrottle,
     announceUnlock: (account) => changeBus.publish(LOGIN_UNLOCK_TOPIC, account),
   });
+  const mailer = createMailer({
+    store: createOutboxStore(db),
+    transport: config.smtpUrl
+      ? smtpTransport(config.smtpUrl)
+      : folderTransport(path.join(config.dataDir, 'outbox'), logger),
+    box: createSecretBox(masterSecret, 'mail-outbox'),
+    clock,
+    logger,
+    from: config.mailFrom,
+  });
+  const accountRecovery = createAccountRecovery({
+    tokens: createAccountTokenStore(db),
+    transaction: (fn) => db.transaction(fn),
+    mailer,
+    developers,
+    operators,
+    users,
+    sessions,
+    audit,
+    clock,
+    origins: origins(config),
+  });
   return {
     config,
     clock,
     logger,
     db,
+    mailer,
+    accountRecovery,
     developers,
     projects,
     keys,
@@ -383,6 +417,7 @@ export function createDeps(
     consoleSearch: createConsoleSearch(db),
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
+      await mailer.stop();
       await usageMeter
         ?.stop()
         .catch((error) => logger.error({ err: error }, 'usage counters lost on shutdown'));

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerRecoveryRoutes } from '../accounts/area-routes.js';
+import type { AccountRecovery } from '../accounts/recovery.js';
 import type { ApplicationState } from '../applications/model.js';
 import type { ApplicationService } from '../applications/service.js';
 import type { AuditLog } from '../audit/service.js';
@@ -39,6 +41,8 @@ export interface ConsoleDeps {
   sessions: SessionService;
   audit: AuditLog;
   throttle: LoginThrottle;
+  /** Issue 27: password reset (and, on the portal, email verification). */
+  recovery: AccountRecovery;
   /** What an operator does, audited (console/service.ts); built once by createDeps. */
   operatorActions: OperatorActions;
   consoleSearch: ConsoleSearch;
@@ -80,6 +84,8 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     authenticate: (email, password) => deps.operators.authenticate(email, password),
     load: (id) => deps.operators.get(id),
   });
+  // Issue 27: forgot password, the reset link.
+  registerRecoveryRoutes(app, area, { area: 'console', recovery: deps.recovery, throttle: deps.throttle });
   const actions = deps.operatorActions;
   const flash = flashes('console', deps.secure, FLASHES);
   const search = deps.consoleSearch;

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerRecoveryRoutes } from '../accounts/area-routes.js';
+import type { AccountRecovery } from '../accounts/recovery.js';
 import type { AuditLog } from '../audit/service.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
@@ -38,6 +40,8 @@ export interface PortalDeps {
   sessions: SessionService;
   audit: AuditLog;
   throttle: LoginThrottle;
+  /** Issue 27: password reset (and, on the portal, email verification). */
+  recovery: AccountRecovery;
   /** Where the API is, per environment, for the quickstart on project and key pages. */
   urls: ApiUrls;
 }
@@ -62,6 +66,8 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     load: (id) => deps.developers.get(id),
     signupUrl: '/portal/signup',
   });
+  // Issue 27: forgot password, the reset link, the verification link.
+  registerRecoveryRoutes(app, area, { area: 'portal', recovery: deps.recovery, throttle: deps.throttle });
   app.get('/portal/assets/copy.js', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')

@@ -62,7 +62,8 @@ export interface SessionArea {
 }
 
 /** Pages reachable without a session. */
-const PUBLIC_PATHS = new Set(['signin', 'signup']);
+// Issue 27: asking for a reset link, the link's page and the email-verification link too.
+const PUBLIC_PATHS = new Set(['signin', 'signup', 'forgot', 'reset', 'verify']);
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
