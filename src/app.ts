@@ -82,6 +82,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     tickets: deps.tickets[environment],
     throttle: deps.loginThrottle,
     jwks: () => deps.signingKeys.jwks(environment),
+    recovery: deps.accountRecovery,
     guard,
     limits,
   });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
+import { registerResetLinkCommands } from './cli/account-links.js';
 import { registerAccountCommands } from './cli/accounts.js';
 import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
@@ -154,6 +155,7 @@ async function main(argv: string[]): Promise<void> {
   registerAccountCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
   registerPortalCommands(program, withDeps);
+  registerResetLinkCommands(program, withDeps);
   await program.parseAsync(argv);
 }
 

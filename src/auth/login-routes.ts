@@ -47,6 +47,7 @@ export function sendLoginPage(
       ticket: login.ticket,
       email: extra.email,
       error: extra.error,
+      forgotUrl: `/auth/forgot?${new URLSearchParams({ ticket: login.ticket }).toString()}`,
       signupUrl: deps.signupEnabled
         ? `/auth/signup?${new URLSearchParams({ ticket: login.ticket }).toString()}`
         : null,

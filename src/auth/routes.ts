@@ -1,4 +1,6 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { registerUserRecoveryRoutes } from '../accounts/auth-routes.js';
+import type { AccountRecovery } from '../accounts/recovery.js';
 import { createLoginFlow, type LoginDeps } from './login.js';
 import { loginRoutes } from './login-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -9,6 +11,8 @@ export interface AuthRouteDeps extends LoginDeps {
   signupEnabled: boolean;
   jwks: () => Promise<unknown>;
   guard: onRequestHookHandler;
+  /** Issue 27: end users' password reset and email verification. */
+  recovery: AccountRecovery;
 }
 
 /**
@@ -20,5 +24,6 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
   const flow = createLoginFlow(deps);
   await app.register(async (pages) => loginRoutes(pages, { ...deps, flow }));
   await app.register(async (pages) => oauthRoutes(pages, { ...deps, flow }));
+  await app.register(async (pages) => registerUserRecoveryRoutes(pages, { ...deps, flow }));
   tokenRoutes(app, deps);
 }

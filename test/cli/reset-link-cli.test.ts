@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** Issue 27: `vitrine users|developers|operators reset-link ID` as a process, `--json` and text. */
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-reset-link-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function vitrine(args: string[], input = '') {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+    cwd: root,
+    input,
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, PUBLIC_ORIGIN: 'https://vitrine.example' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+const json = (args: string[], input = '') => {
+  const result = vitrine([...args, '--json'], input);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout);
+};
+
+describe('reset-link commands', { timeout: 180_000 }, () => {
+  it('prints a single-use link for a user, a developer and an operator; refuses an unknown id', () => {
+    const user = json(
+      ['users', 'add', '--env', 'production', '--email', 'u@example.com', '--password-stdin'],
+      'user password 123\n',
+    );
+    const dev = json(['developers', 'add', '--email', 'd@example.com']);
+    const ops = json(
+      ['operators', 'add', '--email', 'o@example.com', '--password-stdin'],
+      'operator pass 123\n',
+    );
+
+    const forUser = json(['users', 'reset-link', user.id]);
+    expect(forUser).toMatchObject({
+      kind: 'user',
+      id: user.id,
+      email: 'u@example.com',
+      environment: 'production',
+    });
+    expect(forUser.link).toMatch(/^https:\/\/vitrine\.example\/auth\/reset\?token=[\w-]{43}$/);
+    expect(json(['developers', 'reset-link', dev.id]).link).toMatch(
+      /^https:\/\/vitrine\.example\/portal\/reset\?token=/,
+    );
+    const text = vitrine(['operators', 'reset-link', ops.id]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(
+      /Reset link for o@example\.com .*\nhttps:\/\/vitrine\.example\/console\/reset\?token=/,
+    );
+
+    const unknown = vitrine(['users', 'reset-link', 'usr_nope']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('usr_nope');
+    const actions = json(['audit', 'list']).entries.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(['user.reset_link', 'developer.reset_link', 'operator.reset_link']),
+    );
+  });
+});
