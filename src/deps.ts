@@ -1,7 +1,5 @@
-import path from 'node:path';
 import type { Logger } from 'pino';
-import { type AccountRecovery, createAccountRecovery } from './accounts/recovery.js';
-import { createAccountTokenStore } from './accounts/token-store.js';
+import { type AccountDeps, createAccountDeps } from './accounts-deps.js';
 import { type ApplicationService, createApplicationService } from './applications/service.js';
 import { createApplicationStore } from './applications/store.js';
 import { type AuditLog, createAuditLog } from './audit/service.js';
@@ -23,21 +21,17 @@ import type { ConsoleSearch } from './console/model.js';
 import { createOperatorActions, type OperatorActions } from './console/service.js';
 import { createConsoleSearch } from './console/store.js';
 import type { Database } from './db/database.js';
-import { openPostgres } from './db/postgres.js';
-import { openSqlite } from './db/sqlite.js';
+import { openDatabase } from './db/open.js';
 import { createDeveloperService, type DeveloperService } from './developers/service.js';
 import { createDeveloperStore } from './developers/store.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
 import { createHealthProbes, type HealthProbes } from './health/probes.js';
-import { authUrls, baseUrls, origins } from './http/urls.js';
+import { authUrls, baseUrls } from './http/urls.js';
 import { createKeyService, type KeyService } from './keys/service.js';
 import { createKeyStore } from './keys/store.js';
 import { createKeyVerifier, type KeyVerifier } from './keys/verifier.js';
 import { createMemoryRateLimiter, type RateLimiter } from './limits/rate-limiter.js';
 import { createRedisRateLimiter, createSharedRateLimiter } from './limits/redis-rate-limiter.js';
-import { createMailer, type Mailer } from './mail/service.js';
-import { createOutboxStore } from './mail/store.js';
-import { folderTransport, smtpTransport } from './mail/transport.js';
 import { createMeService, type MeService } from './me/service.js';
 import { createMeStore } from './me/store.js';
 import { cursorKeyFrom } from './offers/cursor.js';
@@ -70,7 +64,7 @@ import { createUserService, type UserService } from './users/service.js';
 import { createUserStore } from './users/store.js';
 
 /** Everything a process needs, built once from config (STYLE: one composition root). */
-export interface Deps {
+export interface Deps extends AccountDeps {
   config: Config;
   clock: Clock;
   logger: Logger;
@@ -117,10 +111,6 @@ export interface Deps {
   operatorActions: OperatorActions;
   /** The console's paged lists (developers, keys, projects). */
   consoleSearch: ConsoleSearch;
-  /** Issue 27: mail through an outbox, sent after commit (SMTP_URL or `.eml` files). */
-  mailer: Mailer;
-  /** Issue 27: password reset and email verification for every kind of account. */
-  accountRecovery: AccountRecovery;
   close(): Promise<void>;
 }
 
@@ -132,15 +122,6 @@ export const KEY_CHANGES_TOPIC = 'api_keys';
  * revoked family's access tokens end within 1 s even when the change bus is down (SPEC §5.4).
  */
 export const REVOKED_FAMILIES_CHECK_MS = 500;
-
-export function openDatabase(config: Config): Database {
-  return config.databaseUrl
-    ? openPostgres(config.databaseUrl, { poolMax: config.databasePoolMax })
-    : openSqlite(config.sqlitePath, {
-        readWorkers: config.sqliteReadWorkers,
-        readCacheMb: config.sqliteCacheMb,
-      });
-}
 
 export function createDeps(
   config: Config,
@@ -353,35 +334,17 @@ export function createDeps(
     loginThrottle,
     announceUnlock: (account) => changeBus.publish(LOGIN_UNLOCK_TOPIC, account),
   });
-  const mailer = createMailer({
-    store: createOutboxStore(db),
-    transport: config.smtpUrl
-      ? smtpTransport(config.smtpUrl)
-      : folderTransport(path.join(config.dataDir, 'outbox'), logger),
-    box: createSecretBox(masterSecret, 'mail-outbox'),
-    clock,
-    logger,
-    from: config.mailFrom,
-  });
-  const accountRecovery = createAccountRecovery({
-    tokens: createAccountTokenStore(db),
-    transaction: (fn) => db.transaction(fn),
-    mailer,
-    developers,
-    operators,
-    users,
-    sessions,
-    audit,
-    clock,
-    origins: origins(config),
-  });
+  const accounts = createAccountDeps(
+    config,
+    { db, clock, logger, masterSecret },
+    { developers, operators, users, sessions, audit },
+  );
   return {
+    ...accounts,
     config,
     clock,
     logger,
     db,
-    mailer,
-    accountRecovery,
     developers,
     projects,
     keys,
@@ -417,7 +380,7 @@ export function createDeps(
     consoleSearch: createConsoleSearch(db),
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
-      await mailer.stop();
+      await accounts.mailer.stop();
       await usageMeter
         ?.stop()
         .catch((error) => logger.error({ err: error }, 'usage counters lost on shutdown'));
