@@ -83,6 +83,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     throttle: deps.loginThrottle,
     jwks: () => deps.signingKeys.jwks(environment),
     recovery: deps.accountRecovery,
+    emailVerification: config.userEmailVerification,
     guard,
     limits,
   });

@@ -89,3 +89,27 @@ export function linkProblemMessage(purpose: 'reset' | 'verify'): string {
     ? 'This password-reset link is not valid any more: it was used, replaced by a newer one, or is older than 30 minutes. Ask for a new one.'
     : 'This confirmation link is not valid any more: it was used, replaced by a newer one, or is older than 7 days. Ask for a new one from the portal.';
 }
+
+/** Applying for a production key before confirming the address: why, and the link again. */
+export function unverifiedPage(p: { area: Area; email: string; csrf: string }): string {
+  return narrow(
+    p.area,
+    'Confirm your email address first',
+    html`<div class="alert" role="alert">A production key waits until you confirm that ${p.email} is your address. Testing keys work already.</div>
+<p class="lead">Follow the link in the mail we sent you at sign-up. No mail? Check your spam folder, or have it sent again.</p>
+<form method="post" action="/${p.area}/email/resend" class="stack">
+<input type="hidden" name="csrf" value="${p.csrf}">
+<button type="submit">Send the link again</button>
+</form>
+<p class="meta">Error code: <code>email_unverified</code> · <a href="/${p.area}/">Back to the portal</a></p>`,
+  );
+}
+
+export function verificationSentPage(area: Area, email: string): string {
+  return narrow(
+    area,
+    'Check your email',
+    html`<p class="lead">We sent a new confirmation link to ${email}. It works once, for 7 days; earlier links no longer work.</p>
+<p><a href="/${area}/">Back to the portal</a></p>`,
+  );
+}

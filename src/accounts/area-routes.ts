@@ -2,8 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { areaAccount, type LoginThrottle, loginSubjects } from '../auth/login-throttle.js';
 import { MIN_PASSWORD_LENGTH } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { SessionArea } from '../web/session-area.js';
-import { doneResetPage, forgotPage, linkProblemMessage, resetPage, verifiedPage } from './area-pages.js';
+import type { SessionArea, Signed } from '../web/session-area.js';
+import {
+  doneResetPage,
+  forgotPage,
+  linkProblemMessage,
+  resetPage,
+  unverifiedPage,
+  verificationSentPage,
+  verifiedPage,
+} from './area-pages.js';
 import type { AccountRecovery } from './recovery.js';
 
 /**
@@ -15,8 +23,14 @@ import type { AccountRecovery } from './recovery.js';
 export function registerRecoveryRoutes(
   app: FastifyInstance,
   area: SessionArea,
-  deps: { area: 'portal' | 'console'; recovery: AccountRecovery; throttle: LoginThrottle },
-): void {
+  deps: {
+    area: 'portal' | 'console';
+    recovery: AccountRecovery;
+    throttle: LoginThrottle;
+    /** Portal: whether the signed-in developer confirmed their address. */
+    verifiedAt?: (id: string) => Promise<number | null | undefined>;
+  },
+): Verification {
   const name = deps.area;
   const target = { kind: name === 'portal' ? ('developer' as const) : ('operator' as const) };
   const tokenOf = (request: FastifyRequest) => {
@@ -113,11 +127,37 @@ export function registerRecoveryRoutes(
     return area.page(reply, 200, doneResetPage(name));
   });
 
+  // The portal's email verification (operators are created by operators, not by sign-up).
   if (name === 'portal') {
-    app.get('/portal/verify', async (request, reply) => {
+    app.get(`/${name}/verify`, async (request, reply) => {
       const verified = await deps.recovery.verify(target, tokenOf(request));
       if (!verified.ok) return linkProblem(reply, 'verify');
       return area.page(reply, 200, verifiedPage(name, verified.account.email));
     });
+    app.post(`/${name}/email/resend`, async (request, reply) => {
+      const s = area.signed(request);
+      const subjects = loginSubjects(`verify:${areaAccount(name, s.account.email)}`, request.ip);
+      const wait = deps.throttle.retryAfter(subjects);
+      if (wait > 0) return tooMany(reply, wait);
+      deps.throttle.failure(subjects);
+      await deps.recovery.sendVerification({ kind: target.kind, id: s.account.id, email: s.account.email });
+      return area.page(reply, 200, verificationSentPage(name, s.account.email));
+    });
   }
+
+  return {
+    isVerified: async (s) => (await deps.verifiedAt?.(s.account.id)) != null,
+    unverified: (reply, s) =>
+      area.page(
+        reply,
+        403,
+        unverifiedPage({ area: name, email: s.account.email, csrf: s.session.csrfToken }),
+      ),
+  };
+}
+
+/** The portal's check before a production application, and the page that explains it. */
+export interface Verification {
+  isVerified(s: Signed): Promise<boolean>;
+  unverified(reply: FastifyReply, s: Signed): FastifyReply;
 }

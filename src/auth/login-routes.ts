@@ -10,10 +10,13 @@ import { pageSecurityHeaders } from '../web/security-headers.js';
 import type { LoginDeps, LoginFlow, Refusal, VerifiedLogin } from './login.js';
 import { ADDRESS_POLICY } from './login-throttle.js';
 import { errorPage, loginPage, signupPage } from './pages.js';
+import type { UserVerification } from './user-verification.js';
 
 export interface LoginRouteDeps extends LoginDeps {
   signupEnabled: boolean;
   flow: LoginFlow;
+  /** Issue 27: the verification mail at sign-up; `required` holds back unverified users. */
+  verification: UserVerification;
 }
 
 export const MAX_STATE_LENGTH = 512;
@@ -136,6 +139,9 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
       return again(401, 'The email or password is incorrect.');
     }
     throttle.succeeded();
+    if (await deps.verification.holdsBack(user, request.ip)) {
+      return again(403, deps.verification.message);
+    }
     request.log.info(
       {
         environment,
@@ -213,6 +219,7 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
       throw error;
     }
     request.log.info({ environment, userId: user.id, keyId: login.key.id, outcome: 'signup' }, 'signup');
+    if (await deps.verification.signedUp(user)) return again(200, deps.verification.message);
     return finishLogin(reply, login, user);
   });
 

@@ -5,6 +5,7 @@ import { createLoginFlow, type LoginDeps } from './login.js';
 import { loginRoutes } from './login-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { tokenRoutes } from './token-routes.js';
+import { userVerification } from './user-verification.js';
 
 /** What the login flow needs (login.ts), and what the pages and token endpoints add to it. */
 export interface AuthRouteDeps extends LoginDeps {
@@ -13,6 +14,7 @@ export interface AuthRouteDeps extends LoginDeps {
   guard: onRequestHookHandler;
   /** Issue 27: end users' password reset and email verification. */
   recovery: AccountRecovery;
+  emailVerification: 'optional' | 'required';
 }
 
 /**
@@ -22,7 +24,8 @@ export interface AuthRouteDeps extends LoginDeps {
  */
 export async function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
   const flow = createLoginFlow(deps);
-  await app.register(async (pages) => loginRoutes(pages, { ...deps, flow }));
+  const verification = userVerification({ mode: deps.emailVerification, ...deps });
+  await app.register(async (pages) => loginRoutes(pages, { ...deps, flow, verification }));
   await app.register(async (pages) => oauthRoutes(pages, { ...deps, flow }));
   await app.register(async (pages) => registerUserRecoveryRoutes(pages, { ...deps, flow }));
   tokenRoutes(app, deps);

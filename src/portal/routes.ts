@@ -67,7 +67,12 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     signupUrl: '/portal/signup',
   });
   // Issue 27: forgot password, the reset link, the verification link.
-  registerRecoveryRoutes(app, area, { area: 'portal', recovery: deps.recovery, throttle: deps.throttle });
+  const { isVerified, unverified } = registerRecoveryRoutes(app, area, {
+    area: 'portal',
+    recovery: deps.recovery,
+    throttle: deps.throttle,
+    verifiedAt: async (id) => (await deps.developers.get(id))?.emailVerifiedAt,
+  });
   app.get('/portal/assets/copy.js', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
@@ -129,6 +134,8 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
           : 'Enter a valid email address.',
       );
     }
+    // Issue 27: the link that confirms the address (a production key waits for it).
+    await deps.recovery.sendVerification({ kind: 'developer', id: developer.id, email: developer.email });
     return area.signIn(request, reply, developer);
   });
 
@@ -236,6 +243,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     const form = area.form(request);
     const environment = form.environment ?? '';
     if (!isEnvironment(environment)) throw new UsageError('choose the production or the testing environment');
+    if (environment === 'production' && !(await isVerified(s))) return unverified(reply, s);
     const application = await actions.apply(s.actor, project, {
       environment,
       wantsRefresh: form.wantsRefresh === 'yes',

@@ -4,7 +4,7 @@ import { generateOffers } from '../../src/offers/seed.js';
 import { loginTokens } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
-import { PageAgent } from '../support/portal.js';
+import { confirmDeveloperEmail, PageAgent } from '../support/portal.js';
 import {
   encodeAny,
   expectApiAnswer,
@@ -216,6 +216,7 @@ for (const { dialect, available } of backends()) {
       expect((await developer.signUp('dev@example.com', 'dev-password-12')).statusCode).toBe(303);
       expect((await operator.signIn('console', 'ops@example.com', 'ops-password-1')).statusCode).toBe(303);
       ids.project = await developer.createProject('Fuzz project', ['https://fuzz.example.com/cb']);
+      await confirmDeveloperEmail(t.deps, 'dev@example.com');
       const page = await developer.apply(ids.project, 'production');
       ids.application = /app_\w+/.exec(page.body)?.[0] ?? ids.application;
       ids.key = t.fixtures.keys.production.id;
