@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { type AccountRecovery, createAccountRecovery } from './accounts/recovery.js';
+import { createSecondFactors, type SecondFactors } from './accounts/second-factor.js';
+import { createSecondFactorStore } from './accounts/second-factor-store.js';
 import { createAccountTokenStore } from './accounts/token-store.js';
 import type { AuditLog } from './audit/service.js';
 import type { Config } from './config/config.js';
@@ -26,6 +28,8 @@ export interface AccountDeps {
   mailer: Mailer;
   /** Password reset and email verification for every kind of account. */
   accountRecovery: AccountRecovery;
+  /** Two-factor sign-in (TOTP, recovery codes) for every kind of account. */
+  secondFactors: SecondFactors;
 }
 
 export function createAccountDeps(
@@ -58,5 +62,11 @@ export function createAccountDeps(
     clock,
     origins: origins(config),
   });
-  return { mailer, accountRecovery };
+  const secondFactors = createSecondFactors({
+    store: createSecondFactorStore(db),
+    box: createSecretBox(o.masterSecret, 'second-factor'),
+    clock,
+    audit: services.audit,
+  });
+  return { mailer, accountRecovery, secondFactors };
 }

@@ -102,6 +102,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
       audit: deps.audit,
       throttle: deps.loginThrottle,
       recovery: deps.accountRecovery,
+      factors: deps.secondFactors,
     };
     await app.register(async (scope) =>
       registerPortalRoutes(scope, {
@@ -115,6 +116,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
       registerConsoleRoutes(scope, {
         ...signIn,
         operatorActions: deps.operatorActions,
+        require2fa: config.consoleRequire2fa,
         consoleSearch: deps.consoleSearch,
         operators: deps.operators,
         developers: deps.developers,

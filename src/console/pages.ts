@@ -18,12 +18,13 @@ export interface ConsoleSession {
   csrf: string;
 }
 
-const NAV = [
+export const NAV = [
   { href: '/console/applications', label: 'Applications' },
   { href: '/console/keys', label: 'Keys' },
   { href: '/console/projects', label: 'Projects' },
   { href: '/console/developers', label: 'Developers' },
   { href: '/console/audit', label: 'Audit log' },
+  { href: '/console/account', label: 'Account' },
 ];
 
 function layout(s: ConsoleSession, title: string, body: SafeHtml, current?: string, flash?: string): string {

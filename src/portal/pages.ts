@@ -19,9 +19,10 @@ export interface PortalSession {
   csrf: string;
 }
 
-const NAV = [
+export const NAV = [
   { href: '/portal/', label: 'Projects' },
   { href: '/portal/projects/new', label: 'New project' },
+  { href: '/portal/account', label: 'Account' },
 ];
 
 function layout(s: PortalSession, title: string, body: SafeHtml, current?: string, flash?: string): string {

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerAccountRoutes } from '../accounts/account-routes.js';
 import { registerRecoveryRoutes } from '../accounts/area-routes.js';
 import type { AccountRecovery } from '../accounts/recovery.js';
+import type { SecondFactors } from '../accounts/second-factor.js';
 import type { AuditLog } from '../audit/service.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
@@ -19,6 +21,7 @@ import {
   alreadyRevealedMessage,
   dashboardPage,
   keyPage,
+  NAV,
   type ProjectFormValues,
   projectFormPage,
   projectPage,
@@ -42,6 +45,8 @@ export interface PortalDeps {
   throttle: LoginThrottle;
   /** Issue 27: password reset (and, on the portal, email verification). */
   recovery: AccountRecovery;
+  /** Issue 27: two-factor sign-in. */
+  factors: SecondFactors;
   /** Where the API is, per environment, for the quickstart on project and key pages. */
   urls: ApiUrls;
 }
@@ -64,6 +69,10 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     audit: deps.audit,
     authenticate: (email, password) => deps.developers.authenticate(email, password),
     load: (id) => deps.developers.get(id),
+    secondFactor: async (account) =>
+      (await deps.factors.enrolled({ kind: 'developer', id: account.id, email: account.email }))
+        ? 'code'
+        : null,
     signupUrl: '/portal/signup',
   });
   // Issue 27: forgot password, the reset link, the verification link.
@@ -72,6 +81,14 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     recovery: deps.recovery,
     throttle: deps.throttle,
     verifiedAt: async (id) => (await deps.developers.get(id))?.emailVerifiedAt,
+  });
+  registerAccountRoutes(app, area, {
+    area: 'portal',
+    secure: deps.secure,
+    factors: deps.factors,
+    sessions: deps.sessions,
+    throttle: deps.throttle,
+    nav: NAV,
   });
   app.get('/portal/assets/copy.js', { schema: { hide: true } }, async (_request, reply) =>
     reply

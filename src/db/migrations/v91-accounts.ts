@@ -56,5 +56,7 @@ CREATE TABLE recovery_codes (
 );
 ALTER TABLE web_sessions ADD COLUMN ip TEXT NOT NULL DEFAULT '';
 ALTER TABLE web_sessions ADD COLUMN user_agent TEXT NOT NULL DEFAULT '';
+-- A session between the password and the second factor: 'code' (asks for a code) or 'enrol'.
+ALTER TABLE web_sessions ADD COLUMN pending TEXT;
 `;
 }
