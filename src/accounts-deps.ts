@@ -65,6 +65,7 @@ export function createAccountDeps(
   const secondFactors = createSecondFactors({
     store: createSecondFactorStore(db),
     box: createSecretBox(o.masterSecret, 'second-factor'),
+    stepBox: createSecretBox(o.masterSecret, 'second-factor-step'),
     clock,
     audit: services.audit,
   });

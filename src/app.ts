@@ -84,6 +84,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     jwks: () => deps.signingKeys.jwks(environment),
     recovery: deps.accountRecovery,
     emailVerification: config.userEmailVerification,
+    factors: deps.secondFactors,
     guard,
     limits,
   });

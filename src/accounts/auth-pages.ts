@@ -84,3 +84,27 @@ export function userVerifiedPage(environment: Environment, email: string): strin
     html`<h1>Email address confirmed</h1><p class="lead">Thank you: ${email} is confirmed. You can close this page and go back to the app.</p>`,
   );
 }
+
+/** The second step of `/connect` and `/authorize` for a user who enrolled a second factor. */
+export function userCodePage(p: {
+  environment: Environment;
+  projectName: string;
+  ticket: string;
+  step: string;
+  error?: string;
+}): string {
+  return authLayout(
+    'Enter your code',
+    p.environment,
+    html`<h1>Enter your code</h1>
+<p class="lead">To continue to <strong>${p.projectName}</strong>, type the 6-digit code your authenticator app shows, or one of your recovery codes.</p>
+${alert(p.error)}
+<form method="post" action="/auth/two-factor" novalidate>
+<input type="hidden" name="ticket" value="${p.ticket}">
+<input type="hidden" name="step" value="${p.step}">
+<label for="code">Code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="24" autofocus>
+<button type="submit">Verify</button>
+</form>`,
+  );
+}

@@ -39,7 +39,16 @@ export interface SecondFactors {
   remainingRecoveryCodes(account: AccountRef): Promise<number>;
   /** By the account itself (`remove`) or by an operator / the CLI (`reset`). */
   remove(account: AccountRef, actor: Actor, how: 'remove' | 'reset'): Promise<boolean>;
+  /**
+   * The proof, carried by the code form of `/connect` and `/authorize`, that this user gave the
+   * right password on this sign-in page (sealed, bound to the page's ticket, 5 minutes).
+   */
+  sealStep(userId: string, ticket: string): string;
+  /** The user id of a valid proof for this ticket, or null. */
+  openStep(sealed: string, ticket: string): string | null;
 }
+
+const STEP_MS = 5 * 60_000;
 
 const PERIOD = 30;
 const ISSUER = 'Vitrine';
@@ -51,6 +60,8 @@ const normaliseRecovery = (code: string) => code.toLowerCase().replace(/[^0-9a-z
 export function createSecondFactors(deps: {
   store: SecondFactorStore;
   box: SecretBox;
+  /** Seals the password step's proof (another purpose than the secrets). */
+  stepBox: SecretBox;
   clock: Clock;
   audit: AuditLog;
 }): SecondFactors {
@@ -127,6 +138,17 @@ export function createSecondFactors(deps: {
       return 'recovery_code';
     },
     remainingRecoveryCodes: (account) => store.unusedCodes(account.kind, account.id),
+    sealStep(userId, ticket) {
+      return deps.stepBox.seal(JSON.stringify({ u: userId, t: sha256(ticket), x: clock.now() + STEP_MS }));
+    },
+    openStep(sealed, ticket) {
+      try {
+        const step = JSON.parse(deps.stepBox.open(sealed)) as { u: string; t: string; x: number };
+        return step.t === sha256(ticket) && step.x > clock.now() ? step.u : null;
+      } catch {
+        return null;
+      }
+    },
     async remove(account, actor, how) {
       const removed = await store.remove(account.kind, account.id);
       if (removed) await deps.audit.record(actor, `${account.kind}.2fa_${how}`, target(account));

@@ -10,6 +10,7 @@ import { pageSecurityHeaders } from '../web/security-headers.js';
 import type { LoginDeps, LoginFlow, Refusal, VerifiedLogin } from './login.js';
 import { ADDRESS_POLICY } from './login-throttle.js';
 import { errorPage, loginPage, signupPage } from './pages.js';
+import type { SecondFactorStep } from './second-factor-step.js';
 import type { UserVerification } from './user-verification.js';
 
 export interface LoginRouteDeps extends LoginDeps {
@@ -17,6 +18,8 @@ export interface LoginRouteDeps extends LoginDeps {
   flow: LoginFlow;
   /** Issue 27: the verification mail at sign-up; `required` holds back unverified users. */
   verification: UserVerification;
+  /** Issue 27: the code of a user who enrolled a second factor (second-factor-step.ts). */
+  secondStep: SecondFactorStep;
 }
 
 export const MAX_STATE_LENGTH = 512;
@@ -142,6 +145,7 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
     if (await deps.verification.holdsBack(user, request.ip)) {
       return again(403, deps.verification.message);
     }
+    if (await deps.secondStep.due(user)) return deps.secondStep.ask(reply, login, user);
     request.log.info(
       {
         environment,

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import type { AccountKind } from '../accounts/model.js';
+import QRCode from 'qrcode';
+import type { AccountKind, AccountRef } from '../accounts/model.js';
 import type { Deps } from '../deps.js';
+import { UsageError } from '../platform/usage-error.js';
 import { iso, print } from './io.js';
 
 type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
@@ -43,4 +45,88 @@ export function registerResetLinkCommands(program: Command, withDeps: WithDeps):
         );
       });
   }
+}
+
+/**
+ * Issue 27: `vitrine users|developers|operators two-factor-reset ID` removes an account's second
+ * factor (a lost phone and no recovery code), audited as a reset; and, end users having no page
+ * of their own on the auth server, `vitrine users two-factor-enrol ID` (prints the key, its
+ * `otpauth:` URI and a QR code for the terminal) then `two-factor-confirm ID --code N` (prints the
+ * ten recovery codes once).
+ */
+export function registerTwoFactorCommands(program: Command, withDeps: WithDeps): void {
+  const cli = { kind: 'cli' as const, id: null, email: null, ip: null };
+  for (const { group, kind, prefix } of GROUPS) {
+    const parent = program.commands.find((c) => c.name() === group) as Command;
+    parent
+      .command('two-factor-reset')
+      .description('remove the account’s two-factor sign-in (audited); it signs in with its password again')
+      .argument('<id>', `account id (${prefix}…)`)
+      .option('--json', 'print one JSON object')
+      .action(async (id: string, o: { json?: boolean }) => {
+        const removed = await withDeps(async (d) => {
+          const account = await accountRef(d, kind, id);
+          return d.secondFactors.remove(account, cli, 'reset');
+        });
+        print(
+          {
+            json: { id, removed },
+            text: removed ? `Two-factor sign-in removed for ${id}` : `${id} had no two-factor sign-in`,
+          },
+          Boolean(o.json),
+        );
+      });
+  }
+  const users = program.commands.find((c) => c.name() === 'users') as Command;
+  users
+    .command('two-factor-enrol')
+    .description('start two-factor sign-in for an end user: prints the key and a QR code for their app')
+    .argument('<userId>', 'user id (usr_…)')
+    .option('--json', 'print one JSON object')
+    .action(async (userId: string, o: { json?: boolean }) => {
+      const enrolment = await withDeps(async (d) =>
+        d.secondFactors.begin(await accountRef(d, 'user', userId)),
+      );
+      const qr = o.json ? '' : await QRCode.toString(enrolment.uri, { type: 'terminal', small: true });
+      print(
+        {
+          json: { id: userId, secret: enrolment.secret, uri: enrolment.uri },
+          text: `${qr}\nKey: ${enrolment.secret}\n${enrolment.uri}\nThen: vitrine users two-factor-confirm ${userId} --code <the app's code>`,
+        },
+        Boolean(o.json),
+      );
+    });
+  users
+    .command('two-factor-confirm')
+    .description('confirm an end user’s enrolment with a code from their app; prints the recovery codes once')
+    .argument('<userId>', 'user id (usr_…)')
+    .requiredOption('--code <code>', 'the 6-digit code the app shows now')
+    .option('--json', 'print one JSON object')
+    .action(async (userId: string, o: { code: string; json?: boolean }) => {
+      const codes = await withDeps(async (d) =>
+        d.secondFactors.confirm(await accountRef(d, 'user', userId), o.code, cli),
+      );
+      if (!codes)
+        throw new UsageError(
+          'that code is not right (or nothing to confirm): check the time and try the next one',
+        );
+      print(
+        {
+          json: { id: userId, recoveryCodes: codes },
+          text: `Two-factor sign-in is on. Recovery codes (shown once):\n${codes.join('\n')}`,
+        },
+        Boolean(o.json),
+      );
+    });
+}
+
+async function accountRef(d: Deps, kind: AccountKind, id: string): Promise<AccountRef> {
+  if (kind === 'user') {
+    const user = await d.users.get(id);
+    if (!user) throw new UsageError(`no user ${id}`, 'not_found');
+    return { kind, id, email: user.email, environment: user.environment };
+  }
+  const found = kind === 'developer' ? await d.developers.get(id) : await d.operators.get(id);
+  if (!found) throw new UsageError(`no ${kind} ${id}`, 'not_found');
+  return { kind, id, email: found.email };
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { generateSync } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /** Issue 27: `vitrine users|developers|operators reset-link ID` as a process, `--json` and text. */
