@@ -61,7 +61,7 @@ export function secondFactorStep(deps: {
         if (!login.ok) return sendRefusal(reply, deps, login);
         const userId = factors.openStep(form.step ?? '', login.raw);
         const user = userId ? await deps.users.get(userId) : undefined;
-        if (!user || user.state !== 'active' || user.environment !== environment) {
+        if (user?.state !== 'active' || user.environment !== environment) {
           return sendRefusal(reply, deps, {
             ok: false,
             code: 'login_expired',

@@ -59,9 +59,24 @@ describe('reset-link commands', { timeout: 180_000 }, () => {
     const unknown = vitrine(['users', 'reset-link', 'usr_nope']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('usr_nope');
+    // Two-factor for an end user from the CLI: enrol, confirm with the app's code, reset.
+    const enrolment = json(['users', 'two-factor-enrol', user.id]);
+    expect(enrolment.uri).toMatch(/^otpauth:\/\/totp\//);
+    const code = generateSync({ secret: enrolment.secret });
+    const confirmed = json(['users', 'two-factor-confirm', user.id, '--code', code]);
+    expect(confirmed.recoveryCodes).toHaveLength(10);
+    expect(json(['users', 'two-factor-reset', user.id])).toEqual({ id: user.id, removed: true });
+    expect(json(['operators', 'two-factor-reset', ops.id])).toEqual({ id: ops.id, removed: false });
+
     const actions = json(['audit', 'list']).entries.map((e: { action: string }) => e.action);
     expect(actions).toEqual(
-      expect.arrayContaining(['user.reset_link', 'developer.reset_link', 'operator.reset_link']),
+      expect.arrayContaining([
+        'user.reset_link',
+        'developer.reset_link',
+        'operator.reset_link',
+        'user.2fa_enrol',
+        'user.2fa_reset',
+      ]),
     );
   });
 });
