@@ -205,6 +205,7 @@ export function developersPage(
     'Developers',
     html`<h1>Developers</h1>
 ${unlockForm(s, p.flash)}
+<p class="meta"><a href="/console/developer-access">End a developer’s sessions or remove their two-factor sign-in</a></p>
 ${searchForm('/console/developers', p.q, 'Developer id, email or name')}
 ${pager('/console/developers', { q: p.q }, p.paging)}
 ${

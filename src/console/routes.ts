@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerAccountRoutes } from '../accounts/account-routes.js';
 import { registerRecoveryRoutes } from '../accounts/area-routes.js';
+import { registerDeveloperAccessRoutes } from '../accounts/console-access.js';
 import type { AccountRecovery } from '../accounts/recovery.js';
 import type { SecondFactors } from '../accounts/second-factor.js';
 import type { ApplicationState } from '../applications/model.js';
@@ -107,6 +108,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     throttle: deps.throttle,
     nav: NAV,
   });
+  registerDeveloperAccessRoutes(app, area, { ...deps, nav: NAV });
   const actions = deps.operatorActions;
   const flash = flashes('console', deps.secure, FLASHES);
   const search = deps.consoleSearch;
