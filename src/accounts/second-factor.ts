@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Actor, AuditLog } from '../audit/service.js';
 import type { Clock } from '../platform/clock.js';
-import { randomBase62 } from '../platform/ids.js';
 import type { SecretBox } from '../platform/secret-box.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { AccountKind, AccountRef } from './model.js';
@@ -54,7 +53,13 @@ const PERIOD = 30;
 const ISSUER = 'Vitrine';
 const RECOVERY_CODES = 10;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
-/** `xxxx-xxxx-xxxx-xxxx` in lower-case base62 is hard to read aloud; digits and letters without look-alikes. */
+/** Recovery codes: 16 characters (≈ 79 bits) of letters and digits without look-alikes (no 0/o, 1/l/i). */
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+const recoveryCode = () =>
+  Array.from(
+    { length: 16 },
+    (_, i) => `${i > 0 && i % 4 === 0 ? '-' : ''}${RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]}`,
+  ).join('');
 const normaliseRecovery = (code: string) => code.toLowerCase().replace(/[^0-9a-z]/g, '');
 
 export function createSecondFactors(deps: {
@@ -113,9 +118,7 @@ export function createSecondFactors(deps: {
       if (!row || row.confirmedAt !== null) return null;
       const step = await verifyCode(deps.box.open(row.sealedSecret), code.replace(/\s/g, ''), 0);
       if (step === null) return null;
-      const codes = Array.from({ length: RECOVERY_CODES }, () =>
-        (randomBase62(16).toLowerCase().match(/.{4}/g) ?? []).join('-'),
-      );
+      const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
       const hashes = codes.map((c) => sha256(normaliseRecovery(c)));
       if (!(await store.confirm(account.kind, account.id, clock.now(), step, hashes))) return null;
       await deps.audit.record(actor, `${account.kind}.2fa_enrol`, target(account));
