@@ -53,7 +53,10 @@ describe.skipIf(!hasChromium)('two-factor sign-in in a browser', () => {
   async function shots(page: Page, name: string) {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.screenshot({ path: path.join(ARTIFACTS, `two-factor-${name}-${width}.png`), fullPage: true });
+      await page.screenshot({
+        path: path.join(ARTIFACTS, `two-factor-${name}-${width}.png`),
+        fullPage: true,
+      });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
@@ -142,7 +145,12 @@ describe.skipIf(!hasChromium)('two-factor sign-in in a browser', () => {
     const user = await t.deps.users.add({ environment: 'testing', ...USER });
     const ref = { kind: 'user' as const, id: user.id, email: user.email, environment: 'testing' as const };
     const secret = (await t.deps.secondFactors.begin(ref)).secret;
-    await t.deps.secondFactors.confirm(ref, await codeFor(secret), { kind: 'cli', id: null, email: null, ip: null });
+    await t.deps.secondFactors.confirm(ref, await codeFor(secret), {
+      kind: 'cli',
+      id: null,
+      email: null,
+      ip: null,
+    });
     t.clock.advance(30_000);
 
     const page = await newPage();
