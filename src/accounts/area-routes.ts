@@ -72,23 +72,19 @@ export function registerRecoveryRoutes(
     return area.page(reply, 200, forgotPage({ area: name, csrf: '', sent: true }));
   });
 
-  app.get(`/${name}/reset`, async (request, reply) => {
-    const token = tokenOf(request);
+  /** The reset link's form (again, with `error`), or the link's problem page. */
+  async function resetForm(reply: FastifyReply, token: string, status = 200, error?: string) {
     const checked = await deps.recovery.checkReset(target, token);
     if (!checked.ok) return linkProblem(reply, 'reset');
     const csrf = area.preSessionToken(reply);
+    const email = checked.account.email;
     return area.page(
       reply,
-      200,
-      resetPage({
-        area: name,
-        csrf,
-        token,
-        email: checked.account.email,
-        minPasswordLength: MIN_PASSWORD_LENGTH,
-      }),
+      status,
+      resetPage({ area: name, csrf, token, email, minPasswordLength: MIN_PASSWORD_LENGTH, error }),
     );
-  });
+  }
+  app.get(`/${name}/reset`, async (request, reply) => resetForm(reply, tokenOf(request)));
   app.post(`/${name}/reset`, async (request, reply) => {
     const form = area.form(request);
     const token = form.token ?? '';
@@ -106,21 +102,11 @@ export function registerRecoveryRoutes(
       }
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      const checked = await deps.recovery.checkReset(target, token);
-      if (!checked.ok) return linkProblem(reply, 'reset');
-      const csrf = area.preSessionToken(reply);
-      const message = `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
-      return area.page(
+      return resetForm(
         reply,
+        token,
         400,
-        resetPage({
-          area: name,
-          csrf,
-          token,
-          email: checked.account.email,
-          minPasswordLength: MIN_PASSWORD_LENGTH,
-          error: message,
-        }),
+        `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`,
       );
     }
     request.log.info({ area: name, outcome: 'password_reset' }, 'password reset');

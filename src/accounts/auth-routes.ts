@@ -74,22 +74,20 @@ export function registerUserRecoveryRoutes(
     );
   });
 
-  app.get('/auth/reset', { schema: { hide: true } }, async (request, reply) => {
-    const token = query(request, 'token');
+  /** The reset link's form (again, with `error`), or the link's problem page. */
+  async function resetForm(reply: FastifyReply, token: string, ticket: string, status = 200, error?: string) {
     const checked = await deps.recovery.checkReset(target, token);
     if (!checked.ok) return fail(reply, 'link_invalid', linkProblemMessage('reset'));
+    const email = checked.account.email;
     return sendPage(
       reply,
-      200,
-      userResetPage({
-        environment,
-        token,
-        ticket: query(request, 'ticket').slice(0, 4096),
-        email: checked.account.email,
-        minPasswordLength: MIN_PASSWORD_LENGTH,
-      }),
+      status,
+      userResetPage({ environment, token, ticket, email, minPasswordLength: MIN_PASSWORD_LENGTH, error }),
     );
-  });
+  }
+  app.get('/auth/reset', { schema: { hide: true } }, async (request, reply) =>
+    resetForm(reply, query(request, 'token'), query(request, 'ticket').slice(0, 4096)),
+  );
 
   app.post('/auth/reset', { schema: { hide: true } }, async (request, reply) => {
     const site = request.headers['sec-fetch-site'];
@@ -110,21 +108,8 @@ export function registerUserRecoveryRoutes(
       }
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      const checked = await deps.recovery.checkReset(target, token);
-      if (!checked.ok) return fail(reply, 'link_invalid', linkProblemMessage('reset'));
       const message = `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
-      return sendPage(
-        reply,
-        400,
-        userResetPage({
-          environment,
-          token,
-          ticket,
-          email: checked.account.email,
-          minPasswordLength: MIN_PASSWORD_LENGTH,
-          error: message,
-        }),
-      );
+      return resetForm(reply, token, ticket, 400, message);
     }
     request.log.info({ environment, outcome: 'password_reset' }, 'password reset');
     return sendPage(reply, 200, userResetDonePage(environment, loginUrl(ticket)));

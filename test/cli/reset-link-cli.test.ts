@@ -1,31 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { generateSync } from 'otplib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { vitrineCli } from '../support/cli.js';
 
 /** Issue 27: `vitrine users|developers|operators reset-link ID` as a process, `--json` and text. */
-const root = path.resolve(import.meta.dirname, '../..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-reset-link-'));
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-function vitrine(args: string[], input = '') {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
-    cwd: root,
-    input,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, PUBLIC_ORIGIN: 'https://vitrine.example' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-const json = (args: string[], input = '') => {
-  const result = vitrine([...args, '--json'], input);
-  expect(result.stderr).toBe('');
-  expect(result.status).toBe(0);
-  return JSON.parse(result.stdout);
-};
+const { run: vitrine, json } = vitrineCli('reset-link', { PUBLIC_ORIGIN: 'https://vitrine.example' });
 
 describe('reset-link commands', { timeout: 180_000 }, () => {
   it('prints a single-use link for a user, a developer and an operator; refuses an unknown id', () => {
