@@ -85,7 +85,9 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     await t.deps.mailer.drain();
     const outbox = path.join(t.deps.config.dataDir, 'outbox');
     const mail = fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8'))[0] ?? '';
-    const link = /http\S+\/portal\/verify\?token=[\w-]+/.exec(mail.replace(/=\r?\n/g, ''))?.[0] ?? '';
+    const link =
+      /http\S+\/portal\/verify\?token=[\w-]+/.exec(mail.replace(/=\r?\n/g, '').replaceAll('=3D', '='))?.[0] ??
+      '';
     await dev.goto(`${prod}${new URL(link).pathname}${new URL(link).search}`);
     await dev.getByRole('heading', { name: 'Email address confirmed' }).waitFor();
 

@@ -5,7 +5,7 @@ import type { Dialect } from '../database.js';
  * transaction that needs it and sent after it commits, retried until it goes: a crash between
  * commit and send loses nothing; its bodies are sealed, since they carry links). Single-use
  * account tokens (password reset, email verification; only their SHA-256 is kept). Verified
- * email addresses. Second factors (the TOTP secret sealed, the last accepted time step) and
+ * email addresses (accounts that existed before count as verified). Second factors (the TOTP secret sealed, the last accepted time step) and
  * their recovery codes (hashed). The address and user agent of each web session.
  */
 export function accountsSchema(dialect: Dialect): string {
@@ -38,6 +38,9 @@ CREATE TABLE account_tokens (
 CREATE INDEX account_tokens_account ON account_tokens(kind, account_id, purpose);
 ALTER TABLE developers ADD COLUMN email_verified_at ${t.time};
 ALTER TABLE users ADD COLUMN email_verified_at ${t.time};
+-- Accounts from before verification existed keep working as they did: counted as verified.
+UPDATE developers SET email_verified_at = created_at;
+UPDATE users SET email_verified_at = created_at;
 CREATE TABLE second_factors (
   kind TEXT NOT NULL CHECK (kind IN ('developer', 'operator', 'user')),
   account_id ${t.id} NOT NULL,
