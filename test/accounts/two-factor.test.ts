@@ -124,6 +124,11 @@ for (const { dialect, available } of backends()) {
       const locked = await agent.post('/portal/two-factor', { code: await code() });
       expect(locked.statusCode).toBe(429);
       expect(locked.headers['retry-after']).toBeDefined();
+      // An operator's unlock of the account (console, CLI) unlocks its second step too.
+      const operator = { kind: 'operator' as const, id: null, email: 'ops@example.com', ip: null };
+      expect((await t.deps.operatorActions.unlockLogin(operator, `portal:${DEV.email}`)).found).toBe(true);
+      t.clock.advance(30_000);
+      expect((await agent.post('/portal/two-factor', { code: await code() })).statusCode).toBe(303);
     });
 
     it('turns two-factor off with a current code, audited', async () => {
