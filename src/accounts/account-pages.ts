@@ -25,8 +25,8 @@ const bare = (v: AreaView, title: string, body: SafeHtml) =>
 const alert = (error?: string) =>
   error ? html`<div class="alert" role="alert" id="form-error">${error}</div>` : '';
 const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
-const codeField = (label: string, hint: string) => html`<label for="code">${label}</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="24" aria-describedby="code-hint" autofocus>
+const codeField = (label: string, hint: string, focus = true) => html`<label for="code">${label}</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="24" aria-describedby="code-hint"${focus ? html` autofocus` : ''}>
 <p class="hint" id="code-hint">${hint}</p>`;
 
 /** The second step of a sign-in: a code from the app, or a recovery code. */
@@ -94,7 +94,7 @@ ${
     ? html`<p>On. ${p.recoveryCodesLeft} recovery code${p.recoveryCodesLeft === 1 ? '' : 's'} left.</p>
 <form method="post" action="/${v.area}/two-factor/remove" class="stack narrow" novalidate>
 ${csrfField(v.csrf)}
-${codeField('Current code (or a recovery code)', 'Needed to turn two-factor sign-in off.')}
+${codeField('Current code (or a recovery code)', 'Needed to turn two-factor sign-in off.', false)}
 <button type="submit" class="danger">Turn off two-factor sign-in</button>
 </form>`
     : html`<p>Off. With it on, signing in needs your password and a code from an app on your phone.</p>
@@ -102,16 +102,15 @@ ${codeField('Current code (or a recovery code)', 'Needed to turn two-factor sign
 }
 </section>
 <section aria-labelledby="sessions"><h2 id="sessions">Sessions</h2>
-<div class="table-wrap"><table>
-<thead><tr><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col">Address</th><th scope="col">Browser</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-<tbody>${p.sessions.map(
-      (s) =>
-        html`<tr><td>${when(s.createdAt)}</td><td>${when(s.lastSeenAt)}</td><td>${s.ip || '—'}</td><td class="ua">${s.userAgent || '—'}</td><td>${
-          s.id === p.current
-            ? html`<strong>This session</strong>`
-            : html`<form method="post" action="/${v.area}/account/sessions/${s.id}/end">${csrfField(v.csrf)}<button type="submit" class="link">End</button></form>`
-        }</td></tr>`,
-    )}</tbody></table></div>
+<ul class="sessions">${p.sessions.map(
+      (s) => html`<li><p><strong>${s.userAgent || 'Unknown browser'}</strong></p>
+<p class="meta">Signed in ${when(s.createdAt)} UTC · last seen ${when(s.lastSeenAt)} UTC · from ${s.ip || 'an unknown address'}</p>
+${
+  s.id === p.current
+    ? html`<p><strong>This session</strong></p>`
+    : html`<form method="post" action="/${v.area}/account/sessions/${s.id}/end">${csrfField(v.csrf)}<button type="submit" class="link">End this session</button></form>`
+}</li>`,
+    )}</ul>
 </section>`,
     flash,
   );
