@@ -88,6 +88,9 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     tickets: deps.tickets[environment],
     throttle: deps.loginThrottle,
     jwks: () => deps.signingKeys.jwks(environment),
+    recovery: deps.accountRecovery,
+    emailVerification: config.userEmailVerification,
+    factors: deps.secondFactors,
     guard,
     limits,
   });
@@ -100,7 +103,14 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
   // Issue 5: the developer portal and operator console, served on the production listener only.
   if (environment === 'production') {
     const secure = origins(config).production.startsWith('https:');
-    const signIn = { secure, sessions: deps.sessions, audit: deps.audit, throttle: deps.loginThrottle };
+    const signIn = {
+      secure,
+      sessions: deps.sessions,
+      audit: deps.audit,
+      throttle: deps.loginThrottle,
+      recovery: deps.accountRecovery,
+      factors: deps.secondFactors,
+    };
     await app.register(async (scope) =>
       registerPortalRoutes(scope, {
         ...signIn,
@@ -115,6 +125,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
       registerConsoleRoutes(scope, {
         ...signIn,
         operatorActions: deps.operatorActions,
+        require2fa: config.consoleRequire2fa,
         consoleSearch: deps.consoleSearch,
         operators: deps.operators,
         developers: deps.developers,

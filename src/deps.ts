@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { type AccountDeps, createAccountDeps } from './accounts-deps.js';
 import { type ApplicationService, createApplicationService } from './applications/service.js';
 import { createApplicationStore } from './applications/store.js';
 import { type AuditLog, createAuditLog } from './audit/service.js';
@@ -20,8 +21,7 @@ import type { ConsoleSearch } from './console/model.js';
 import { createOperatorActions, type OperatorActions } from './console/service.js';
 import { createConsoleSearch } from './console/store.js';
 import type { Database } from './db/database.js';
-import { openPostgres } from './db/postgres.js';
-import { openSqlite } from './db/sqlite.js';
+import { openDatabase } from './db/open.js';
 import { createDeveloperService, type DeveloperService } from './developers/service.js';
 import { createDeveloperStore } from './developers/store.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
@@ -64,7 +64,7 @@ import { createUserService, type UserService } from './users/service.js';
 import { createUserStore } from './users/store.js';
 
 /** Everything a process needs, built once from config (STYLE: one composition root). */
-export interface Deps {
+export interface Deps extends AccountDeps {
   config: Config;
   clock: Clock;
   logger: Logger;
@@ -122,15 +122,6 @@ export const KEY_CHANGES_TOPIC = 'api_keys';
  * revoked family's access tokens end within 1 s even when the change bus is down.
  */
 export const REVOKED_FAMILIES_CHECK_MS = 500;
-
-export function openDatabase(config: Config): Database {
-  return config.databaseUrl
-    ? openPostgres(config.databaseUrl, { poolMax: config.databasePoolMax })
-    : openSqlite(config.sqlitePath, {
-        readWorkers: config.sqliteReadWorkers,
-        readCacheMb: config.sqliteCacheMb,
-      });
-}
 
 export function createDeps(
   config: Config,
@@ -343,7 +334,13 @@ export function createDeps(
     loginThrottle,
     announceUnlock: (account) => changeBus.publish(LOGIN_UNLOCK_TOPIC, account),
   });
+  const accounts = createAccountDeps(
+    config,
+    { db, clock, logger, masterSecret },
+    { developers, operators, users, sessions, audit },
+  );
   return {
+    ...accounts,
     config,
     clock,
     logger,
@@ -383,6 +380,7 @@ export function createDeps(
     consoleSearch: createConsoleSearch(db),
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
+      await accounts.mailer.stop();
       await usageMeter
         ?.stop()
         .catch((error) => logger.error({ err: error }, 'usage counters lost on shutdown'));

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
+import { registerResetLinkCommands, registerTwoFactorCommands } from './cli/account-links.js';
 import { registerAccountCommands } from './cli/accounts.js';
 import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
@@ -165,6 +166,8 @@ async function main(argv: string[]): Promise<void> {
   registerAccountCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
   registerPortalCommands(program, withDeps);
+  registerResetLinkCommands(program, withDeps);
+  registerTwoFactorCommands(program, withDeps);
   await program.parseAsync(argv);
 }
 

@@ -11,10 +11,16 @@ import type { LoginDeps, LoginFlow, Refusal, VerifiedLogin } from './login.js';
 import { ADDRESS_POLICY } from './login-throttle.js';
 import { errorPage, loginPage, signupPage } from './pages.js';
 import { CONNECT_ROUTE } from './route-docs.js';
+import type { SecondFactorStep } from './second-factor-step.js';
+import type { UserVerification } from './user-verification.js';
 
 export interface LoginRouteDeps extends LoginDeps {
   signupEnabled: boolean;
   flow: LoginFlow;
+  /** Issue 27: the verification mail at sign-up; `required` holds back unverified users. */
+  verification: UserVerification;
+  /** Issue 27: the code of a user who enrolled a second factor (second-factor-step.ts). */
+  secondStep: SecondFactorStep;
 }
 
 export const MAX_STATE_LENGTH = 512;
@@ -48,6 +54,7 @@ export function sendLoginPage(
       ticket: login.ticket,
       email: extra.email,
       error: extra.error,
+      forgotUrl: `/auth/forgot?${new URLSearchParams({ ticket: login.ticket }).toString()}`,
       signupUrl: deps.signupEnabled
         ? `/auth/signup?${new URLSearchParams({ ticket: login.ticket }).toString()}`
         : null,
@@ -136,6 +143,10 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
       return again(401, 'The email or password is incorrect.');
     }
     throttle.succeeded();
+    if (await deps.verification.holdsBack(user, request.ip)) {
+      return again(403, deps.verification.message);
+    }
+    if (await deps.secondStep.due(user)) return deps.secondStep.ask(reply, login, user);
     request.log.info(
       {
         environment,
@@ -213,6 +224,7 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
       throw error;
     }
     request.log.info({ environment, userId: user.id, keyId: login.key.id, outcome: 'signup' }, 'signup');
+    if (await deps.verification.signedUp(user)) return again(200, deps.verification.message);
     return finishLogin(reply, login, user);
   });
 

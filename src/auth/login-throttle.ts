@@ -187,10 +187,13 @@ export function createLoginThrottle(clock: Clock, maxEntries = 100_000): LoginTh
     },
     unlock(account) {
       let found = false;
-      for (const key of [...entries.keys()]) {
-        if (key === `account:${account}` || key.startsWith(`pair:${account}|`)) {
-          entries.delete(key);
-          found = true;
+      // Issue 27: the second step of the same account (`2fa:<account>`) is unlocked with it.
+      for (const name of [account, `2fa:${account}`]) {
+        for (const key of [...entries.keys()]) {
+          if (key === `account:${name}` || key.startsWith(`pair:${name}|`)) {
+            entries.delete(key);
+            found = true;
+          }
         }
       }
       return found;

@@ -4,7 +4,7 @@ import { documentHead, newAccountFields } from '../web/layout.js';
 
 /** The auth server's pages: login, sign-up and the error page. Plain forms, no script. */
 
-function layout(title: string, environment: Environment, body: SafeHtml): string {
+export function authLayout(title: string, environment: Environment, body: SafeHtml): string {
   return html`${documentHead(`${title} · Vitrine`)}
 <body>
 <main class="card">
@@ -24,10 +24,12 @@ export interface LoginPage {
   email?: string;
   error?: string;
   signupUrl: string | null;
+  /** Issue 27: "Forgot password?", carrying the ticket so the user can come back to this sign-in. */
+  forgotUrl: string;
 }
 
 export function loginPage(p: LoginPage): string {
-  return layout(
+  return authLayout(
     `Sign in to ${p.projectName}`,
     p.environment,
     html`<h1>Sign in to continue to ${p.projectName}</h1>
@@ -41,6 +43,7 @@ ${p.error ? html`<div class="alert" role="alert" id="form-error">${p.error}</div
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
 <button type="submit">Sign in</button>
 </form>
+<p class="meta"><a href="${p.forgotUrl}">Forgot password?</a></p>
 ${p.signupUrl ? html`<p class="meta">No account yet? <a href="${p.signupUrl}">Create one</a>.</p>` : ''}`,
   );
 }
@@ -57,7 +60,7 @@ export interface SignupPage {
 }
 
 export function signupPage(p: SignupPage): string {
-  return layout(
+  return authLayout(
     'Create your account',
     p.environment,
     html`<h1>Create your account</h1>
@@ -73,7 +76,7 @@ ${newAccountFields(p)}
 }
 
 export function errorPage(environment: Environment, title: string, message: string, code: string): string {
-  return layout(
+  return authLayout(
     title,
     environment,
     html`<h1>${title}</h1>

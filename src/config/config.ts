@@ -282,6 +282,31 @@ export const CONFIG_SPEC = {
     parseDuration(60_000, 30 * 86_400_000),
     'Portal and console sessions end this long after sign-in whatever the activity, e.g. `12h`. From `1m` to `30d`.',
   ),
+  // Issue 27: mail, password reset, email verification, two-factor sign-in.
+  smtpUrl: variable(
+    'SMTP_URL',
+    undefined,
+    parseUrlWithScheme(['smtp:', 'smtps:']),
+    'SMTP server for outgoing mail (password reset, email verification), e.g. `smtp://user:pass@host:587`; `smtps:` for implicit TLS. Unset: each message is written as an `.eml` file under `$DATA_DIR/outbox/` and the log names the file.',
+  ),
+  mailFrom: variable(
+    'MAIL_FROM',
+    'Vitrine <no-reply@localhost>',
+    parseString,
+    'Sender (`From:`) of the mail Vitrine sends.',
+  ),
+  userEmailVerification: variable(
+    'USER_EMAIL_VERIFICATION',
+    'optional',
+    parseEnum(['optional', 'required'] as const),
+    '`required`: an end user who signed up must follow the link mailed to them before they can sign in. `optional`: the link is mailed, signing in does not wait for it.',
+  ),
+  consoleRequire2fa: variable(
+    'CONSOLE_REQUIRE_2FA',
+    'false',
+    parseBoolean,
+    '`true`: an operator without two-factor sign-in must enrol an authenticator app at their next console sign-in before anything else.',
+  ),
 } as const;
 
 type Spec = typeof CONFIG_SPEC;
@@ -304,7 +329,7 @@ export class ConfigError extends Error {
 }
 
 /** Variables whose values may hold a secret: named in config errors, their values never shown. */
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'MASTER_SECRET', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'MASTER_SECRET', 'METRICS_TOKEN', 'SMTP_URL']);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];

@@ -20,12 +20,13 @@ export interface ConsoleSession {
   pending?: number;
 }
 
-const NAV = [
+export const NAV = [
   { href: '/console/applications', label: 'Applications' },
   { href: '/console/keys', label: 'Keys' },
   { href: '/console/projects', label: 'Projects' },
   { href: '/console/developers', label: 'Developers' },
   { href: '/console/audit', label: 'Audit log' },
+  { href: '/console/account', label: 'Account' },
 ];
 
 function layout(s: ConsoleSession, title: string, body: SafeHtml, current?: string, flash?: string): string {
@@ -211,6 +212,7 @@ export function developersPage(
     'Developers',
     html`<h1>Developers</h1>
 ${unlockForm(s, p.flash)}
+<p class="meta"><a href="/console/developer-access">End a developer’s sessions or remove their two-factor sign-in</a></p>
 ${searchForm('/console/developers', p.q, 'Developer id, email or name')}
 ${pager('/console/developers', { q: p.q }, p.paging)}
 ${

@@ -1,4 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerAccountRoutes } from '../accounts/account-routes.js';
+import { registerRecoveryRoutes } from '../accounts/area-routes.js';
+import { registerDeveloperAccessRoutes } from '../accounts/console-access.js';
+import type { AccountRecovery } from '../accounts/recovery.js';
+import type { SecondFactors } from '../accounts/second-factor.js';
 import type { ApplicationState } from '../applications/model.js';
 import type { ApplicationService } from '../applications/service.js';
 import type { AuditLog } from '../audit/service.js';
@@ -24,6 +29,7 @@ import {
   developersPage,
   keyPage,
   keysPage,
+  NAV,
   projectsPage,
 } from './pages.js';
 import type { OperatorActions } from './service.js';
@@ -39,6 +45,12 @@ export interface ConsoleDeps {
   sessions: SessionService;
   audit: AuditLog;
   throttle: LoginThrottle;
+  /** Issue 27: password reset (and, on the portal, email verification). */
+  recovery: AccountRecovery;
+  /** Issue 27: two-factor sign-in. */
+  factors: SecondFactors;
+  /** `CONSOLE_REQUIRE_2FA`: operators without a second factor enrol at sign-in. */
+  require2fa: boolean;
   /** What an operator does, audited (console/service.ts); built once by createDeps. */
   operatorActions: OperatorActions;
   consoleSearch: ConsoleSearch;
@@ -79,7 +91,24 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     audit: deps.audit,
     authenticate: (email, password) => deps.operators.authenticate(email, password),
     load: (id) => deps.operators.get(id),
+    secondFactor: async (account) =>
+      (await deps.factors.enrolled({ kind: 'operator', id: account.id, email: account.email }))
+        ? 'code'
+        : deps.require2fa
+          ? 'enrol'
+          : null,
   });
+  // Issue 27: forgot password, the reset link.
+  registerRecoveryRoutes(app, area, { area: 'console', recovery: deps.recovery, throttle: deps.throttle });
+  registerAccountRoutes(app, area, {
+    area: 'console',
+    secure: deps.secure,
+    factors: deps.factors,
+    sessions: deps.sessions,
+    throttle: deps.throttle,
+    nav: NAV,
+  });
+  registerDeveloperAccessRoutes(app, area, { ...deps, nav: NAV });
   const actions = deps.operatorActions;
   const flash = flashes('console', deps.secure, FLASHES);
   const search = deps.consoleSearch;

@@ -8,4 +8,6 @@ export interface Developer {
   createdAt: number;
   /** Set when the account was disabled: it can no longer sign in to the portal. */
   disabledAt: number | null;
+  /** When the developer followed the link mailed to them (issue 27); null: not yet verified. */
+  emailVerifiedAt: number | null;
 }

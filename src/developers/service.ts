@@ -1,7 +1,12 @@
 import type { Clock } from '../platform/clock.js';
 import { normaliseEmail } from '../platform/email.js';
 import { newId } from '../platform/ids.js';
-import { checkCredentials, hashPassword, MIN_PASSWORD_LENGTH } from '../platform/passwords.js';
+import {
+  checkCredentials,
+  hashPassword,
+  MIN_PASSWORD_LENGTH,
+  passwordProblem,
+} from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { Developer } from './model.js';
 import type { DeveloperStore } from './store.js';
@@ -16,6 +21,9 @@ export interface DeveloperService {
   authenticate(email: string, password: string): Promise<Developer | null>;
   /** The account can no longer sign in to the portal; its projects and keys stay as they are. */
   disable(id: string): Promise<void>;
+  /** A new portal password (issue 27: after a reset); the caller ends the sessions. */
+  setPassword(id: string, password: string): Promise<void>;
+  markVerified(id: string): Promise<void>;
 }
 
 export function createDeveloperService(deps: { store: DeveloperStore; clock: Clock }): DeveloperService {
@@ -34,6 +42,7 @@ export function createDeveloperService(deps: { store: DeveloperStore; clock: Clo
         name: name?.trim() || normalised.split('@')[0] || normalised,
         createdAt: deps.clock.now(),
         disabledAt: null,
+        emailVerifiedAt: null,
       };
       await deps.store.insert(developer, password === undefined ? null : await hashPassword(password));
       return developer;
@@ -45,6 +54,14 @@ export function createDeveloperService(deps: { store: DeveloperStore; clock: Clo
         throw new UsageError(`no enabled developer ${id}`, 'not_found');
       }
     },
+    async setPassword(id, password) {
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(problem);
+      if (!(await deps.store.setPassword(id, await hashPassword(password)))) {
+        throw new UsageError(`no developer ${id}`, 'not_found');
+      }
+    },
+    markVerified: (id) => deps.store.markVerified(id, deps.clock.now()),
     authenticate: (email, password) =>
       checkCredentials(email, password, async (normalised) => {
         const found = await deps.store.findCredentials(normalised);

@@ -7,6 +7,7 @@ interface DeveloperRow {
   name: string;
   created_at: number;
   disabled_at: number | null;
+  email_verified_at: number | null;
 }
 
 const fromRow = (row: DeveloperRow): Developer => ({
@@ -15,6 +16,7 @@ const fromRow = (row: DeveloperRow): Developer => ({
   name: row.name,
   createdAt: Number(row.created_at),
   disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
+  emailVerifiedAt: row.email_verified_at == null ? null : Number(row.email_verified_at),
 });
 
 export interface DeveloperStore {
@@ -25,6 +27,8 @@ export interface DeveloperStore {
   findCredentials(email: string): Promise<{ developer: Developer; passwordHash: string | null } | undefined>;
   /** False when there is no such enabled developer. */
   disable(id: string, at: number): Promise<boolean>;
+  setPassword(id: string, passwordHash: string): Promise<boolean>;
+  markVerified(id: string, at: number): Promise<void>;
 }
 
 export function createDeveloperStore(db: Database): DeveloperStore {
@@ -37,21 +41,21 @@ export function createDeveloperStore(db: Database): DeveloperStore {
     },
     async findByEmail(email) {
       const row = await db.get<DeveloperRow>(
-        'SELECT id, email, name, created_at, disabled_at FROM developers WHERE email = ?',
+        'SELECT id, email, name, created_at, disabled_at, email_verified_at FROM developers WHERE email = ?',
         [email],
       );
       return row && fromRow(row);
     },
     async get(id) {
       const row = await db.get<DeveloperRow>(
-        'SELECT id, email, name, created_at, disabled_at FROM developers WHERE id = ?',
+        'SELECT id, email, name, created_at, disabled_at, email_verified_at FROM developers WHERE id = ?',
         [id],
       );
       return row && fromRow(row);
     },
     async findCredentials(email) {
       const row = await db.get<DeveloperRow & { password_hash: string | null }>(
-        'SELECT id, email, name, created_at, disabled_at, password_hash FROM developers WHERE email = ? AND disabled_at IS NULL',
+        'SELECT id, email, name, created_at, disabled_at, email_verified_at, password_hash FROM developers WHERE email = ? AND disabled_at IS NULL',
         [email],
       );
       return row && { developer: fromRow(row), passwordHash: row.password_hash };
@@ -62,6 +66,15 @@ export function createDeveloperStore(db: Database): DeveloperStore {
         [at, id],
       );
       return changed > 0;
+    },
+    async setPassword(id, passwordHash) {
+      return (await db.run('UPDATE developers SET password_hash = ? WHERE id = ?', [passwordHash, id])) > 0;
+    },
+    async markVerified(id, at) {
+      await db.run('UPDATE developers SET email_verified_at = ? WHERE id = ? AND email_verified_at IS NULL', [
+        at,
+        id,
+      ]);
     },
   };
 }

@@ -289,6 +289,17 @@ export const PAGE_ERRORS = {
     title: 'That did not work',
     help: 'The action conflicts with what exists (an email already registered, a key no longer active). The detail says what.',
   },
+  // Issue 27: reset and verification links, verified email, two-factor sign-in.
+  link_invalid: {
+    status: 400,
+    title: 'This link does not work any more',
+    help: 'A password-reset or email-verification link that is unknown, already used, replaced by a newer one, or expired (reset links live 30 minutes, verification links 7 days). Ask for a new one.',
+  },
+  email_unverified: {
+    status: 403,
+    title: 'Confirm your email address first',
+    help: 'The action (applying for a production key; signing in where `USER_EMAIL_VERIFICATION=required`) waits until the account follows the link mailed to it. The page offers to send the link again.',
+  },
 } as const satisfies Record<string, { status: number; title: string; help: string }>;
 
 export type PageErrorCode = keyof typeof PAGE_ERRORS;

@@ -9,6 +9,8 @@ import type { OperatorStore } from './store.js';
 export interface OperatorService {
   add(input: { email: string; password: string; name?: string }): Promise<Operator>;
   get(id: string): Promise<Operator | undefined>;
+  /** An enabled operator by email (issue 27: password reset). */
+  findByEmail(email: string): Promise<Operator | undefined>;
   list(): Promise<Operator[]>;
   /** The operator with these credentials, or null (same cost whether the email exists or not). */
   authenticate(email: string, password: string): Promise<Operator | null>;
@@ -37,6 +39,9 @@ export function createOperatorService(deps: { store: OperatorStore; clock: Clock
       return operator;
     },
     get: (id) => deps.store.get(id),
+    async findByEmail(email) {
+      return (await deps.store.findCredentials(normaliseEmail(email)))?.operator;
+    },
     list: () => deps.store.list(),
     async setPassword(id, password) {
       const problem = passwordProblem(password);

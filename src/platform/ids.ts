@@ -19,7 +19,9 @@ export type IdPrefix =
   | 'opr'
   | 'wss'
   | 'app'
-  | 'aud';
+  | 'aud'
+  // Issue 27: mail outbox messages.
+  | 'mail';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -20,9 +20,10 @@ export interface PortalSession {
   csrf: string;
 }
 
-const NAV = [
+export const NAV = [
   { href: '/portal/', label: 'Projects' },
   { href: '/portal/projects/new', label: 'New project' },
+  { href: '/portal/account', label: 'Account' },
 ];
 
 /** Every portal page loads copy.js: a Copy button on the one-time key and on every snippet. */

@@ -1,5 +1,9 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerAccountRoutes } from '../accounts/account-routes.js';
+import { registerRecoveryRoutes } from '../accounts/area-routes.js';
+import type { AccountRecovery } from '../accounts/recovery.js';
+import type { SecondFactors } from '../accounts/second-factor.js';
 import type { AuditLog } from '../audit/service.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
@@ -19,6 +23,7 @@ import {
   alreadyRevealedMessage,
   dashboardPage,
   keyPage,
+  NAV,
   type ProjectFormValues,
   projectFormPage,
   projectPage,
@@ -41,6 +46,10 @@ export interface PortalDeps {
   sessions: SessionService;
   audit: AuditLog;
   throttle: LoginThrottle;
+  /** Issue 27: password reset (and, on the portal, email verification). */
+  recovery: AccountRecovery;
+  /** Issue 27: two-factor sign-in. */
+  factors: SecondFactors;
   /** Where the API is, per environment, for the quickstart on project and key pages. */
   urls: ApiUrls;
   /** The search the playground runs as one of the project's keys (issue 25). */
@@ -67,7 +76,26 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     audit: deps.audit,
     authenticate: (email, password) => deps.developers.authenticate(email, password),
     load: (id) => deps.developers.get(id),
+    secondFactor: async (account) =>
+      (await deps.factors.enrolled({ kind: 'developer', id: account.id, email: account.email }))
+        ? 'code'
+        : null,
     signupUrl: '/portal/signup',
+  });
+  // Issue 27: forgot password, the reset link, the verification link.
+  const { isVerified, unverified } = registerRecoveryRoutes(app, area, {
+    area: 'portal',
+    recovery: deps.recovery,
+    throttle: deps.throttle,
+    verifiedAt: async (id) => (await deps.developers.get(id))?.emailVerifiedAt,
+  });
+  registerAccountRoutes(app, area, {
+    area: 'portal',
+    secure: deps.secure,
+    factors: deps.factors,
+    sessions: deps.sessions,
+    throttle: deps.throttle,
+    nav: NAV,
   });
   app.get('/portal/assets/copy.js', { schema: { hide: true } }, async (_request, reply) =>
     reply
@@ -130,6 +158,8 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
           : 'Enter a valid email address.',
       );
     }
+    // Issue 27: the link that confirms the address (a production key waits for it).
+    await deps.recovery.sendVerification({ kind: 'developer', id: developer.id, email: developer.email });
     return area.signIn(request, reply, developer);
   });
 
@@ -259,6 +289,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     const form = area.form(request);
     const environment = form.environment ?? '';
     if (!isEnvironment(environment)) throw new UsageError('choose the production or the testing environment');
+    if (environment === 'production' && !(await isVerified(s))) return unverified(reply, s);
     const application = await actions.apply(s.actor, project, {
       environment,
       wantsRefresh: form.wantsRefresh === 'yes',

@@ -7,6 +7,7 @@ import type { FixedFilters } from '../keys/publishable.js';
 import { ROLL_OVERLAPS, type RollOverlap } from '../keys/roll-overlap.js';
 import type { IssuedKey, KeyService } from '../keys/service.js';
 import type { Environment } from '../platform/environment.js';
+import { UsageError } from '../platform/usage-error.js';
 import type { Project } from '../projects/model.js';
 import type { ProjectService } from '../projects/service.js';
 import type { UsageService } from '../usage/service.js';
@@ -64,6 +65,10 @@ export interface DeveloperActions {
   usage: UsageService['forKey'];
 }
 
+/** Issue 27: why an unverified developer cannot apply for a production key. */
+export const UNVERIFIED_MESSAGE =
+  'confirm your email address before applying for a production key: follow the link we mailed you, or ask for it again';
+
 const SYSTEM: Actor = { kind: 'system', id: null, email: null, ip: null };
 
 export function createDeveloperActions(deps: {
@@ -112,6 +117,13 @@ export function createDeveloperActions(deps: {
       return updated;
     },
     async apply(actor, project, input) {
+      // Issue 27: a production key waits until the developer has confirmed their email address.
+      if (
+        input.environment === 'production' &&
+        (await deps.developers.get(project.developerId))?.emailVerifiedAt == null
+      ) {
+        throw new UsageError(UNVERIFIED_MESSAGE, 'conflict');
+      }
       const application = await deps.applications.apply({ projectId: project.id, ...input });
       await audit.record(
         actor,

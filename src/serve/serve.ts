@@ -38,6 +38,8 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
   const demo = options.demo ? await ensureDemo(deps) : null;
   await deps.keyVerifier.start();
   deps.usageMeter?.start();
+  // Issue 27: mail left in the outbox (a crash, an SMTP outage) goes now, then every 10 s.
+  deps.mailer.start();
 
   const apps = new Map<Environment, FastifyInstance>();
   const ports: Record<Environment, number> = { production: config.port, testing: config.testingPort };

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
-import type { SessionKind, WebSession } from './model.js';
+import type { SessionKind, SessionPending, WebSession } from './model.js';
 import type { SessionStore } from './store.js';
 
 /**
@@ -11,7 +11,17 @@ import type { SessionStore } from './store.js';
  * Session Management Cheat Sheet), or on sign-out. Each carries its own CSRF token.
  */
 export interface SessionService {
-  start(kind: SessionKind, accountId: string): Promise<{ token: string; session: WebSession }>;
+  start(
+    kind: SessionKind,
+    accountId: string,
+    details?: { ip?: string; userAgent?: string; pending?: SessionPending },
+  ): Promise<{ token: string; session: WebSession }>;
+  /** Issue 27: the second factor is done; the session becomes a full one. */
+  complete(session: WebSession): Promise<void>;
+  /** Issue 27: the live sessions of an account, most recently seen first. */
+  list(kind: SessionKind, accountId: string): Promise<WebSession[]>;
+  /** Issue 27: ends one session of this account; false when it is not theirs or not live. */
+  endOne(kind: SessionKind, accountId: string, id: string): Promise<boolean>;
   /** The live session of this kind for a cookie value, or null (unknown, ended, idle or too old). */
   resume(kind: SessionKind, token: string | undefined): Promise<WebSession | null>;
   end(session: WebSession): Promise<void>;
@@ -30,7 +40,7 @@ export function createSessionService(deps: {
   absoluteMs: number;
 }): SessionService {
   return {
-    async start(kind, accountId) {
+    async start(kind, accountId, details = {}) {
       const token = randomBytes(32).toString('base64url');
       const now = deps.clock.now();
       const session: WebSession = {
@@ -40,6 +50,9 @@ export function createSessionService(deps: {
         csrfToken: randomBytes(32).toString('base64url'),
         createdAt: now,
         lastSeenAt: now,
+        ip: (details.ip ?? '').slice(0, 64),
+        userAgent: (details.userAgent ?? '').slice(0, 300),
+        pending: details.pending ?? null,
       };
       await deps.store.insert(session, sha256(token));
       return { token, session };
@@ -59,6 +72,9 @@ export function createSessionService(deps: {
     async end(session) {
       await deps.store.end(session.id, deps.clock.now());
     },
+    complete: (session) => deps.store.clearPending(session.id),
+    list: (kind, accountId) => deps.store.listLive(kind, accountId),
+    endOne: (kind, accountId, id) => deps.store.endOne(kind, accountId, id, deps.clock.now()),
     endAll: (kind, accountId) => deps.store.endAll(kind, accountId, deps.clock.now()),
     csrfMatches(session, given) {
       const expected = Buffer.from(session.csrfToken);

@@ -15,4 +15,6 @@ export interface User {
   createdAt: number;
   passwordChangedAt: number;
   disabledAt: number | null;
+  /** When the user followed the link mailed to them (issue 27); null: not yet verified. */
+  emailVerifiedAt: number | null;
 }

@@ -16,6 +16,9 @@ export interface UserService {
   add(input: { environment: Environment; email: string; password: string; name?: string }): Promise<User>;
   list(environment: Environment): Promise<User[]>;
   get(id: string): Promise<User | undefined>;
+  /** An active user by email (issue 27: password reset); undefined for an impossible address. */
+  findByEmail(environment: Environment, email: string): Promise<User | undefined>;
+  markVerified(id: string): Promise<void>;
   /** The user for these credentials, or null; takes the same time whether the email exists or not. */
   authenticate(environment: Environment, email: string, password: string): Promise<User | null>;
   disable(id: string): Promise<{ user: User; revokedRefreshTokens: number }>;
@@ -51,6 +54,7 @@ export function createUserService(deps: {
         createdAt: now,
         passwordChangedAt: now,
         disabledAt: null,
+        emailVerifiedAt: null,
       };
       if (!(await store.insert(user, await hashPassword(password)))) {
         throw new UsageError(`a user with email ${normalised} already exists in ${environment}`, 'conflict');
@@ -59,6 +63,17 @@ export function createUserService(deps: {
     },
     list: (environment) => store.list(environment),
     get: (id) => store.get(id),
+    async findByEmail(environment, email) {
+      let normalised: string;
+      try {
+        normalised = normaliseEmail(email);
+      } catch {
+        return undefined;
+      }
+      const found = await store.findByEmail(environment, normalised);
+      return found?.user.state === 'active' ? found.user : undefined;
+    },
+    markVerified: (id) => store.markVerified(id, clock.now()),
     async authenticate(environment, email, password) {
       const user = await checkCredentials(email, password, async (normalised) => {
         const found = await store.findByEmail(environment, normalised);

@@ -11,9 +11,11 @@ interface UserRow {
   created_at: number;
   password_changed_at: number;
   disabled_at: number | null;
+  email_verified_at: number | null;
 }
 
 const COLUMNS = 'id, environment, email, name, state, created_at, password_changed_at, disabled_at';
+const READ = `${COLUMNS}, email_verified_at`;
 
 const fromRow = (row: UserRow): User => ({
   id: row.id,
@@ -24,6 +26,7 @@ const fromRow = (row: UserRow): User => ({
   createdAt: Number(row.created_at),
   passwordChangedAt: Number(row.password_changed_at),
   disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
+  emailVerifiedAt: row.email_verified_at == null ? null : Number(row.email_verified_at),
 });
 
 export interface UserStore {
@@ -37,6 +40,7 @@ export interface UserStore {
   list(environment: Environment): Promise<User[]>;
   disable(id: string, at: number): Promise<void>;
   setPassword(id: string, passwordHash: string, at: number): Promise<void>;
+  markVerified(id: string, at: number): Promise<void>;
 }
 
 export function createUserStore(db: Database): UserStore {
@@ -61,19 +65,19 @@ export function createUserStore(db: Database): UserStore {
       }
     },
     async get(id) {
-      const row = await db.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ?`, [id]);
+      const row = await db.get<UserRow>(`SELECT ${READ} FROM users WHERE id = ?`, [id]);
       return row && fromRow(row);
     },
     async findByEmail(environment, email) {
       const row = await db.get<UserRow & { password_hash: string }>(
-        `SELECT ${COLUMNS}, password_hash FROM users WHERE environment = ? AND email = ?`,
+        `SELECT ${READ}, password_hash FROM users WHERE environment = ? AND email = ?`,
         [environment, email],
       );
       return row && { user: fromRow(row), passwordHash: row.password_hash };
     },
     async list(environment) {
       const rows = await db.all<UserRow>(
-        `SELECT ${COLUMNS} FROM users WHERE environment = ? ORDER BY created_at, id`,
+        `SELECT ${READ} FROM users WHERE environment = ? ORDER BY created_at, id`,
         [environment],
       );
       return rows.map(fromRow);
@@ -87,6 +91,12 @@ export function createUserStore(db: Database): UserStore {
     async setPassword(id, passwordHash, at) {
       await db.run('UPDATE users SET password_hash = ?, password_changed_at = ? WHERE id = ?', [
         passwordHash,
+        at,
+        id,
+      ]);
+    },
+    async markVerified(id, at) {
+      await db.run('UPDATE users SET email_verified_at = ? WHERE id = ? AND email_verified_at IS NULL', [
         at,
         id,
       ]);

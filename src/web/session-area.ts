@@ -36,7 +36,19 @@ export interface SessionAreaOptions {
   load(id: string): Promise<Account | undefined>;
   /** Portal only: link to the sign-up page under the sign-in form. */
   signupUrl?: string;
+  /**
+   * Issue 27: what the account still owes after its password: `code` (it enrolled a second
+   * factor), `enrol` (it must: `CONSOLE_REQUIRE_2FA`), or nothing. Such a session reaches only
+   * the second step's pages (`/<area>/two-factor…`) until that is done.
+   */
+  secondFactor?(account: Account): Promise<'code' | 'enrol' | null>;
 }
+
+/** Issue 27: the only pages a session with its second factor pending may reach. */
+const PENDING_ROUTES = {
+  code: ['two-factor', 'signout'],
+  enrol: ['two-factor/enrol', 'two-factor/confirm', 'signout'],
+};
 
 export interface Signed {
   session: WebSession;
@@ -59,10 +71,13 @@ export interface SessionArea {
   preSessionToken(reply: FastifyReply): string;
   preSessionValid(request: FastifyRequest): boolean;
   actorOf(request: FastifyRequest, account: Account | null): Actor;
+  /** Issue 27: the second step is done: the session becomes a full one, the sign-in is audited. */
+  completeSignIn(signed: Signed): Promise<void>;
 }
 
 /** Pages reachable without a session. */
-const PUBLIC_PATHS = new Set(['signin', 'signup']);
+// Issue 27: asking for a reset link, the link's page and the email-verification link too.
+const PUBLIC_PATHS = new Set(['signin', 'signup', 'forgot', 'reset', 'verify']);
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
@@ -126,6 +141,12 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
         'session_expired',
         'Your session has ended. Sign in again, then repeat what you were doing.',
       );
+    }
+    const route = (request.routeOptions.url ?? '').replace(`/${o.area}/`, '');
+    if (session.pending && !PENDING_ROUTES[session.pending].includes(route)) {
+      const next = session.pending === 'code' ? 'two-factor' : 'two-factor/enrol';
+      if (request.method === 'GET') return reply.code(303).header('location', `/${o.area}/${next}`).send();
+      return fail(reply, 'session_expired', 'Finish signing in (the second step) first.');
     }
     if (request.method === 'POST' && !o.sessions.csrfMatches(session, formFields(request.body).csrf)) {
       return fail(reply, 'csrf_rejected', 'This form could not be verified. Reload the page and try again.');
@@ -197,18 +218,34 @@ export function sessionArea(app: FastifyInstance, o: SessionAreaOptions): Sessio
     preSessionToken,
     preSessionValid,
     actorOf,
+    async completeSignIn(signed) {
+      await o.sessions.complete(signed.session);
+      await o.audit.record(signed.actor, `${kindName}.signin`, { type: kindName, id: signed.account.id });
+    },
   };
 
   async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account) {
     // A session already in this browser ends: one sign-in, one live session per cookie.
     const previous = await o.sessions.resume(o.kind, sessionCookie.read(request));
     if (previous) await o.sessions.end(previous);
-    const { token } = await o.sessions.start(o.kind, account.id);
+    const pending = (await o.secondFactor?.(account)) ?? null;
+    const { token } = await o.sessions.start(o.kind, account.id, {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+      pending,
+    });
     sessionCookie.set(reply, token);
     preCookie.clear(reply);
     o.throttle.success(subjects(request, account.email));
-    await o.audit.record(actorOf(request, account), `${kindName}.signin`, { type: kindName, id: account.id });
     pageSecurityHeaders(reply);
+    if (pending) {
+      // The password was right; the sign-in is audited when the second step is done.
+      return reply
+        .code(303)
+        .header('location', `/${o.area}/${pending === 'code' ? 'two-factor' : 'two-factor/enrol'}`)
+        .send();
+    }
+    await o.audit.record(actorOf(request, account), `${kindName}.signin`, { type: kindName, id: account.id });
     return reply.code(303).header('location', `/${o.area}/`).send();
   }
   /** Whether the request already carries a live session of this area (sign-in pages send it home). */

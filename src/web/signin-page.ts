@@ -27,6 +27,7 @@ ${p.error ? html`<div class="alert" role="alert" id="form-error">${p.error}</div
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
 <button type="submit">Sign in as ${who}</button>
 </form>
+<p class="meta"><a href="/${p.area}/forgot">Forgot password?</a></p>
 ${p.signupUrl ? html`<p class="meta">No account yet? <a href="${p.signupUrl}">Create a developer account</a>.</p>` : ''}
 </div>`,
   });

@@ -1,31 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { vitrineArgv } from '../support/processes.js';
+import { describe, expect, it } from 'vitest';
+import { vitrineCli } from '../support/cli.js';
 
 /** `vitrine operators set-password|disable` and `vitrine developers disable` (issue 15) as processes. */
-const root = path.resolve(import.meta.dirname, '../..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-accounts-'));
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-function vitrine(args: string[], input = '') {
-  const result = spawnSync(process.execPath, vitrineArgv(...args), {
-    cwd: root,
-    input,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-const json = (args: string[], input = '') => {
-  const result = vitrine([...args, '--json'], input);
-  expect(result.stderr).toBe('');
-  expect(result.status).toBe(0);
-  return JSON.parse(result.stdout);
-};
+const { run: vitrine, json } = vitrineCli('accounts');
 
 describe('account commands', { timeout: 180_000 }, () => {
   it('sets an operator password, disables operators but never the last, disables developers', () => {

@@ -81,7 +81,17 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     await shot(dev, '05-key-revealed');
     expect((await call(testing, testingKey)).status).toBe(200);
 
-    // 4. A production key with the refresh permission: pending.
+    // 4. A production key waits for the confirmed address (issue 27): the link from the mail.
+    await t.deps.mailer.drain();
+    const outbox = path.join(t.deps.config.dataDir, 'outbox');
+    const mail = fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8'))[0] ?? '';
+    const link =
+      /http\S+\/portal\/verify\?token=[\w-]+/.exec(mail.replace(/=\r?\n/g, '').replaceAll('=3D', '='))?.[0] ??
+      '';
+    await dev.goto(`${prod}${new URL(link).pathname}${new URL(link).search}`);
+    await dev.getByRole('heading', { name: 'Email address confirmed' }).waitFor();
+
+    // 5. A production key with the refresh permission: pending.
     await dev.goto(projectUrl);
     await dev.getByLabel('Environment').selectOption('production');
     await dev.getByLabel('Ask for the refresh permission').check();
@@ -91,7 +101,7 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     expect(await dev.locator('.state-pending').count()).toBe(1);
     await shot(dev, '06-project-pending');
 
-    // 5. The operator approves and grants the refresh permission.
+    // 6. The operator approves and grants the refresh permission.
     await ops.goto(`${prod}/console/`);
     await ops.getByLabel('Email').fill(OPERATOR.email);
     await ops.getByLabel('Password').fill(OPERATOR.password);
@@ -104,7 +114,7 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     await ops.getByRole('button', { name: 'Approve' }).click();
     await ops.getByText('Application approved').waitFor();
 
-    // 6. The developer reveals the production key once.
+    // 7. The developer reveals the production key once.
     await dev.goto(projectUrl);
     await dev.getByRole('button', { name: 'Reveal key' }).click();
     const prodKey = (await dev.locator('#secret').textContent()) ?? '';
@@ -115,7 +125,7 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     const prodRecord = await t.deps.keys.findByHash(hashApiKey(prodKey));
     expect(prodRecord?.refreshAllowed).toBe(true);
 
-    // 7. It works on production, not on testing.
+    // 8. It works on production, not on testing.
     expect((await call(prod, prodKey)).status).toBe(200);
     const wrong = await call(testing, prodKey);
     expect(wrong.status).toBe(403);
@@ -125,7 +135,7 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     expect(await dev.locator('figcaption').textContent()).toMatch(/^[1-9]\d* requests? in the last 30 days/);
     await shot(dev, '10-key-usage');
 
-    // 8. The operator revokes it; the next call is refused.
+    // 9. The operator revokes it; the next call is refused.
     await ops.goto(`${prod}/console/keys/${prodRecord?.id}`);
     await shot(ops, '11-console-key');
     await ops.getByRole('link', { name: 'Revoke this key…' }).click();
@@ -139,7 +149,7 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
     await ops.goto(`${prod}/console/audit`);
     await shot(ops, '13-console-audit');
 
-    // 9. The audit log holds every action of the story.
+    // 10. The audit log holds every action of the story.
     const actions = (await t.deps.audit.list({ limit: 1000 }))
       .map((e) => `${e.actorKind}:${e.action}`)
       .reverse();

@@ -4,7 +4,7 @@ import { generateOffers } from '../../src/offers/seed.js';
 import { loginTokens } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
-import { PageAgent } from '../support/portal.js';
+import { confirmDeveloperEmail, PageAgent } from '../support/portal.js';
 import {
   encodeAny,
   expectApiAnswer,
@@ -123,6 +123,10 @@ const anyFields = fc.dictionary(
       'rps',
       'area',
       'grantRefresh',
+      // Issue 27: reset and verification links, second-factor codes, the console's access form.
+      'token',
+      'code',
+      'action',
     ),
     hostileString,
   ),
@@ -154,6 +158,19 @@ function formRequest(
         '/console/keys/:key/plan',
         '/console/keys/:key/grant-refresh',
         '/console/unlock',
+        // Issue 27: password reset, verification, two-factor sign-in, sessions, developer access.
+        '/portal/forgot',
+        '/portal/reset',
+        '/console/forgot',
+        '/console/reset',
+        '/portal/email/resend',
+        '/portal/two-factor',
+        '/portal/two-factor/enrol',
+        '/portal/two-factor/confirm',
+        '/portal/two-factor/remove',
+        '/portal/account/sessions/:key/end',
+        '/console/two-factor/remove',
+        '/console/developer-access',
       ),
       fc.option(hostileId, { nil: undefined }),
     )
@@ -174,7 +191,7 @@ function formRequest(
       url,
       fields,
       csrf,
-      agent: /\/(signin|signup)$/.test(url)
+      agent: /\/(signin|signup|forgot|reset)$/.test(url)
         ? 'anonymous'
         : other === 0
           ? 'anonymous'
@@ -216,6 +233,7 @@ for (const { dialect, available } of backends()) {
       expect((await developer.signUp('dev@example.com', 'dev-password-12')).statusCode).toBe(303);
       expect((await operator.signIn('console', 'ops@example.com', 'ops-password-1')).statusCode).toBe(303);
       ids.project = await developer.createProject('Fuzz project', ['https://fuzz.example.com/cb']);
+      await confirmDeveloperEmail(t.deps, 'dev@example.com');
       const page = await developer.apply(ids.project, 'production');
       ids.application = /app_\w+/.exec(page.body)?.[0] ?? ids.application;
       ids.key = t.fixtures.keys.production.id;
@@ -274,7 +292,7 @@ for (const { dialect, available } of backends()) {
           const agent = agents[r.agent]();
           // A fresh CSRF token from a page of the right area, when this post carries one.
           if (r.csrf) {
-            const signin = /\/(signin|signup)$/.test(r.url);
+            const signin = /\/(signin|signup|forgot)$/.test(r.url);
             await agent.get(
               signin ? r.url : r.url.startsWith('/console') ? '/console/developers' : '/portal/',
             );

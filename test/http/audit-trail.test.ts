@@ -71,6 +71,7 @@ for (const { dialect, available } of backends()) {
       expect_('key.issue', publishable.record.id, 'developer', { kind: 'publishable' });
 
       // The operator's side (console/service.ts, the console and the CLI).
+      await d.developers.markVerified(developer.id);
       const production = await dev.apply(me, updated, { environment: 'production', wantsRefresh: true });
       expect_('application.create', production.id, 'developer', { environment: 'production' });
       const approved = await ops.approve(OPERATOR, production.id, { grantRefresh: true });

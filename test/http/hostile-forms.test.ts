@@ -41,6 +41,28 @@ for (const { dialect, available } of backends()) {
       expectPage400(await agent.signIn('console', 'a\u0000@example.com', 'x'));
     });
 
+    it('issue 27: forgot-password, reset and code forms with a NUL', async () => {
+      const agent = new PageAgent(t.apps.production, '10.30.0.5');
+      for (const area of ['portal', 'console']) {
+        await agent.get(`/${area}/forgot`);
+        expectPage400(await agent.post(`/${area}/forgot`, { email: 'a\u0000@example.com' }));
+        await agent.get(`/${area}/signin`);
+        expectPage400(await agent.post(`/${area}/reset`, { token: 't\u0000', password: 'long-enough-pass' }));
+      }
+      expectPage400(await agent.get('/portal/reset?token=%00'));
+      const page = await openLogin(t.apps.testing, {
+        apiKey: t.fixtures.keys.testing.key,
+        destination: 'https://app.example.com/callback',
+      });
+      const code = await t.apps.testing.inject({
+        method: 'POST',
+        url: '/auth/two-factor',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie },
+        payload: new URLSearchParams({ ticket: page.ticket, step: 's', code: '1\u00002' }).toString(),
+      });
+      expectPage400(code);
+    });
+
     it('a NUL in a page path or query: the HTML error page, not a 500', async () => {
       const agent = new PageAgent(t.apps.production, '10.30.0.3');
       expect((await agent.signUp('paths@example.com', 'long-enough-password', 'P')).statusCode).toBe(303);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
-import { PageAgent } from '../support/portal.js';
+import { confirmDeveloperEmail, PageAgent } from '../support/portal.js';
 
 /**
  * The portal and console doing their job (issue 5), on both backends: editing a project,
@@ -24,6 +24,7 @@ for (const { dialect, available } of backends()) {
       dev = new PageAgent(t.apps.production, '10.1.0.1');
       ops = new PageAgent(t.apps.production, '10.1.0.2');
       await dev.signUp(DEV.email, DEV.password);
+      await confirmDeveloperEmail(t.deps, DEV.email);
       await ops.signIn('console', OPS.email, OPS.password);
       project = await dev.createProject('Erin maps', ['http://localhost:3000/cb']);
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
-import { PageAgent } from '../support/portal.js';
+import { confirmDeveloperEmail, PageAgent } from '../support/portal.js';
 
 /**
  * The portal and console as a security reviewer reads them (issue 5): one developer can never
@@ -39,6 +39,7 @@ for (const { dialect, available } of backends()) {
       await alice.apply(aliceProject, 'testing');
       aliceSecret = await alice.reveal(aliceProject);
       aliceKeyId = (await t.deps.keys.list({ projectId: aliceProject }))[0]?.id ?? '';
+      await confirmDeveloperEmail(t.deps, ALICE.email);
       await alice.apply(aliceProject, 'production', true, 'offline sync');
       pendingApplication = (await t.deps.applications.list({ state: 'pending' }))[0]?.id ?? '';
       expect(pendingApplication).toMatch(/^app_/);

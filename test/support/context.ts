@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -34,7 +37,9 @@ export async function createTestContext(
   options: { db?: (database: TestDatabase) => Database } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
-  const config = loadConfig({ RATE_LIMITING: 'false', ...env });
+  // Issue 27: without SMTP_URL mail goes to $DATA_DIR/outbox: a directory of this context's own.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-context-'));
+  const config = loadConfig({ RATE_LIMITING: 'false', DATA_DIR: dataDir, ...env });
   const clock = new ManualClock(Date.UTC(2026, 10, 1, 12));
   const logs: string[] = [];
   const stream = new Writable({
@@ -87,6 +92,8 @@ export async function createTestContext(
       await deps.redis?.close();
       if (db !== database.db) await db.close();
       await database.drop();
+      await deps.mailer.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

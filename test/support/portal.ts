@@ -1,5 +1,16 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Deps } from '../../src/deps.js';
 import { FORM } from './auth.js';
+
+/**
+ * Issue 27: a developer confirms their address before applying for a production key. Tests that
+ * are not about that confirm it here (test/accounts follows the mailed link instead).
+ */
+export async function confirmDeveloperEmail(deps: Deps, email: string): Promise<void> {
+  const developer = await deps.developers.findByEmail(email);
+  if (!developer) throw new Error(`no developer ${email}`);
+  await deps.developers.markVerified(developer.id);
+}
 
 /**
  * A browser for the portal and console driven through `app.inject()`: it keeps cookies, reads

@@ -8,6 +8,7 @@ import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
+import { accountsSchema } from './v91-accounts.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -238,5 +239,11 @@ CREATE TABLE api_key_usage (
     version: 81,
     name: 'search-index snapshots are marked in the database they were taken from',
     sql: snapshotMarksSchema('sqlite'),
+  },
+  {
+    // Issue 27: mail outbox, account tokens, verified emails, second factors, session details.
+    version: 91,
+    name: 'mail outbox, reset and verification tokens, second factors, session details',
+    sql: accountsSchema('sqlite'),
   },
 ];
