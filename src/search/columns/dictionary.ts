@@ -136,13 +136,7 @@ export class Dictionary {
     const idsOf = (key: string) => [this.wordIds.get(key) ?? NONE, this.stemIds.get(key) ?? NONE];
     if (added.length <= SETTLE_IN_PLACE) {
       for (const key of added) {
-        let lo = 0;
-        let hi = this.keys.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if ((this.keys[mid] as string) < key) lo = mid + 1;
-          else hi = mid;
-        }
+        const lo = this.endOfLess(key);
         if (this.keys[lo] !== key) {
           this.keys.splice(lo, 0, key);
           this.keyWord.splice(lo, 0, NONE);
