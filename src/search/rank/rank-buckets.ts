@@ -146,7 +146,9 @@ export function typoClasses(matches: Bits, units: readonly UnitSets[]): Bits[] {
  * each class in the parts `split` gives (all of it when absent). A dense part is walked newest
  * first, ranking each member from its words, until the page holds `k` members of the least rank
  * the part allows (nothing older can come before them); a sparse one (or a walk that runs long)
- * ranks every member and selects. The parts' pages are merged.
+ * ranks every member and selects. Parts go best floor first; a part whose floor the page so far
+ * beats is skipped, and a walk stops once the page so far beats every member not yet reached
+ * (ADR 0031). The parts' pages are merged.
  */
 export function scanPage(
   matches: Bits,

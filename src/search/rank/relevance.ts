@@ -70,8 +70,9 @@ export function relevancePage(
  * The least rank members of a typo class can have, from bitmaps (`of`): proximity at its least
  * (each pair adjacent), the title holding every unit unless no member's does, and a unit exact
  * unless no member holds its typed word (never, for a word no offer has: a typo, a prefix being
- * typed). `split` cuts a class into the members with every unit in the title and the rest, so
- * that the few of the first kind do not keep the walk of the rest from stopping at its floor.
+ * typed). `split` cuts a class into parts alike in those two rules (every unit in the title or
+ * not; how many typed words lacking), each with its exact floor in them (ADR 0031): a walk is
+ * then left only proximity to find, and stops at the first members with the words adjacent.
  */
 function rankFloor(ix: IndexView, plan: Plan) {
   // Offers with every unit in the title (null: no unit), built on first use.
