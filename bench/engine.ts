@@ -18,7 +18,7 @@ import { priceToUnits } from '../src/offers/price.js';
 import { offerIdFor } from '../src/offers/rows.js';
 import type { FacetName } from '../src/offers/schemas.js';
 import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
-import { parseTextQuery } from '../src/search/analysis/text.js';
+import { isStopWord, parseTextQuery, words } from '../src/search/analysis/text.js';
 import type { EngineQuery, IndexDocument } from '../src/search/engine.js';
 import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
 import { engineQuery } from '../test/support/engine-query.js';
@@ -54,9 +54,36 @@ const text = (q: string) => parseTextQuery(q);
 interface QueryType {
   name: string;
   queries: Array<{ query: EngineQuery; facets: FacetName[] }>;
+  /** Each query timed once, never warmed up nor repeated (what people send while they type). */
+  fresh?: boolean;
 }
 
 const plain = (query: EngineQuery) => ({ query, facets: [] as FacetName[] });
+
+/**
+ * `count` never-repeated queries as people type them, drawn from the offers' own words: one to
+ * three whole words of an offer's title or description in order, then the first 2–4 letters of
+ * the word after them (stop words skipped), from offers spread over the whole seed.
+ */
+function typingQueries(count: number): string[] {
+  const out = new Set<string>();
+  const step = Math.max(1, Math.floor(OFFERS / (count * 2)));
+  for (let i = 0; out.size < count && i < count * 8; i += 1) {
+    const [offer] = [...generateOffers({ count: 1, startIndex: (i * step) % OFFERS })];
+    if (offer === undefined) break;
+    const all = words(i % 2 === 0 ? offer.title : offer.description).filter(
+      (w) => !isStopWord(w) && /^[a-z]+$/.test(w),
+    );
+    const n = 1 + (i % 3);
+    const at = i % Math.max(1, all.length - n);
+    const whole = all.slice(at, at + n);
+    const next = all[at + n];
+    if (whole.length < n || next === undefined || next.length < 3) continue;
+    const prefix = next.slice(0, Math.min(next.length - 1, 2 + (i % 3)));
+    out.add(`${whole.join(' ')} ${prefix}`);
+  }
+  return [...out];
+}
 
 function queryTypes(): QueryType[] {
   return [
@@ -112,6 +139,11 @@ function queryTypes(): QueryType[] {
       queries: ['used ca', 'house clea', 'new la', 'oak ta', 'road bi', 'leather ja'].map((q) =>
         plain(baseQuery({ text: text(q) })),
       ),
+    },
+    {
+      name: 'typing: words + 2–4-letter prefix, never repeated',
+      fresh: true,
+      queries: typingQueries(RUNS).map((q) => plain(baseQuery({ text: text(q) }))),
     },
     {
       name: 'filter only, newest first',
@@ -297,16 +329,24 @@ function main() {
     const times: number[] = [];
     const cpu: number[] = [];
     const first = type.queries[0];
-    const total = first ? index.search(first.query, first.facets).total : 0;
-    for (let i = 0; i < 5; i += 1) for (const { query, facets } of type.queries) index.search(query, facets);
-    for (let i = 0; i < RUNS; i += 1) {
+    const totals: number[] = [];
+    let total: number | string = first && !type.fresh ? index.search(first.query, first.facets).total : 0;
+    if (!type.fresh)
+      for (let i = 0; i < 5; i += 1)
+        for (const { query, facets } of type.queries) index.search(query, facets);
+    for (let i = 0; i < (type.fresh ? type.queries.length : RUNS); i += 1) {
       const { query, facets } = type.queries[i % type.queries.length] as QueryType['queries'][number];
       const c = process.cpuUsage();
       const t = performance.now();
-      index.search(query, facets);
+      const found = index.search(query, facets).total;
       times.push(performance.now() - t);
       const used = process.cpuUsage(c);
       cpu.push((used.user + used.system) / 1000);
+      if (type.fresh) totals.push(found);
+    }
+    if (type.fresh) {
+      totals.sort((a, b) => a - b);
+      total = `${totals.length} queries, median ${percentile(totals, 50)}, max ${totals[totals.length - 1]}`;
     }
     times.sort((a, b) => a - b);
     cpu.sort((a, b) => a - b);

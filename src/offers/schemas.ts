@@ -99,6 +99,14 @@ export const SearchQuerySchema = Type.Object(
         examples: ['48.8566,2.3522'],
       }),
     ),
+    bbox: Type.Optional(
+      Type.String({
+        pattern: '^-?\\d{1,3}(\\.\\d{1,8})?(,-?\\d{1,3}(\\.\\d{1,8})?){3}$',
+        description:
+          'A map window `minLat,minLon,maxLat,maxLon` in decimal degrees (WGS 84), edges included, e.g. `48.80,2.25,48.92,2.42`: only offers placed inside it. `minLon` greater than `maxLon` crosses the antimeridian (`-20,170,20,-170`). Combines with every other parameter.',
+        examples: ['48.80,2.25,48.92,2.42'],
+      }),
+    ),
     radius: Type.Optional(
       Type.Number({
         exclusiveMinimum: 0,

@@ -5,6 +5,7 @@ import type { Environment } from '../platform/environment.js';
 import { highlight } from '../search/analysis/highlight.js';
 import { parseTextQuery } from '../search/analysis/text.js';
 import { ENGINE_SORT_KEYS } from '../search/rules.js';
+import type { BoundingBox } from '../search/sets/geo.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
 import type { LiveIndexes } from './live-indexes.js';
 import type { OfferInput } from './offer-input.js';
@@ -60,6 +61,24 @@ function parseNear(value: string | undefined, errors: ParameterError[]): { lat: 
   return { lat: lat + 0, lon: lon + 0 };
 }
 
+/** `bbox=minLat,minLon,maxLat,maxLon` (the schema checked the shape; the ranges are checked here). */
+function parseBox(value: string | undefined, errors: ParameterError[]): BoundingBox | null {
+  if (value === undefined) return null;
+  const [minLat = 0, minLon = 0, maxLat = 0, maxLon = 0] = value.split(',').map(Number);
+  const lat = (v: number) => Math.abs(v) <= 90;
+  const lon = (v: number) => Math.abs(v) <= 180;
+  if (!lat(minLat) || !lat(maxLat) || !lon(minLon) || !lon(maxLon) || minLat > maxLat) {
+    errors.push({
+      parameter: 'bbox',
+      message:
+        'must be minLat,minLon,maxLat,maxLon with latitudes in -90..90 (minLat ≤ maxLat) and longitudes in -180..180',
+    });
+    return null;
+  }
+  // Normalised -0 so that equal windows share cursors and cached answers.
+  return { minLat: minLat + 0, minLon: minLon + 0, maxLat: maxLat + 0, maxLon: maxLon + 0 };
+}
+
 function parseFacets(value: string | undefined): FacetName[] {
   return value === undefined ? [] : [...new Set(value.split(',') as FacetName[])];
 }
@@ -108,6 +127,7 @@ export function createOfferService(deps: {
         errors.push({ parameter: 'priceMin', message: 'must not be greater than priceMax' });
       }
       const near = parseNear(query.near, errors);
+      const bbox = parseBox(query.bbox, errors);
       if (query.near === undefined && query.radius !== undefined) {
         errors.push({ parameter: 'radius', message: 'needs near (the centre)' });
       }
@@ -126,6 +146,8 @@ export function createOfferService(deps: {
         city: query.city ?? null,
         near,
         radiusKm: query.radius ?? null,
+        // Only when given: the fingerprint (and so the cursors) of a query without one is unchanged.
+        ...(bbox !== null ? { bbox } : {}),
         country: upper(query.country),
         currency: upper(query.currency),
         priceMin,

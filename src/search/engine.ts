@@ -7,6 +7,7 @@ import type { TextQuery } from './analysis/text.js';
  */
 
 import type { SortOrder } from './rules.js';
+import type { BoundingBox } from './sets/geo.js';
 
 export { SORTS, type SortOrder } from './rules.js';
 export const STATUSES = ['active', 'expired', 'withdrawn'] as const;
@@ -69,6 +70,8 @@ export interface EngineQuery {
   updatedSince: number | null;
   near: { lat: number; lon: number } | null;
   radiusKm: number | null;
+  /** A map window (sets/geo.ts); optional so that a query without one can leave it out. */
+  bbox?: BoundingBox | null;
   status: OfferStatus;
   sort: SortOrder;
   limit: number;

@@ -85,9 +85,9 @@ export interface IndexView {
   readonly statusCounts: Int32Array;
   readonly valueCounts: readonly CountsView[];
   readonly lateCounts: CountsView;
-  /** Per-query scratch (reused: never kept past the query): the matches, their sort values, stem bits. */
+  /** Per-query scratch (reused: never kept past the query): the matches, their sort values, word bits. */
   readonly matchBuffer: Int32Array;
-  readonly stemBits: Int32Array;
+  readonly wordBits: Int32Array;
   scratchMembers(): Int32Array;
   primaries(n: number): Float64Array;
   /** Scratch sized for the index as it is now (called once per query, before any use). */

@@ -18,6 +18,7 @@ import {
   TAGS,
   textArb,
   typedWord,
+  WINDOWS,
 } from '../support/search-arbitraries.js';
 import { referenceSearch } from '../support/search-reference.js';
 
@@ -116,6 +117,7 @@ const queryArb: fc.Arbitrary<Params> = fc
     publishedBefore: some(fc.integer({ min: 0, max: 30 }).map((d) => new Date(T0 + d * DAY).toISOString())),
     near: some(fc.constantFrom(...CITIES).map((c) => `${c.lat},${c.lon}`)),
     radius: some(fc.constantFrom(5, 30, 500, 2000)),
+    bbox: some(fc.constantFrom(...WINDOWS).map((w) => `${w.minLat},${w.minLon},${w.maxLat},${w.maxLon}`)),
     status: some(fc.constantFrom(...STATUSES)),
     sort: some(fc.constantFrom(...SORTS)),
     facets: some(fc.constantFrom('category', 'tag,city', 'category,tag,city,country')),
@@ -151,6 +153,7 @@ function engineQuery(params: Params, now: number): EngineQuery {
   const near = str('near');
   const [lat = 0, lon = 0] = near ? near.split(',').map(Number) : [];
   const q = str('q');
+  const box = (str('bbox')?.split(',').map(Number) as [number, number, number, number] | undefined) ?? null;
   return {
     text: q === null ? null : parseTextQuery(q),
     categories: (params.category as string[] | undefined) ?? [],
@@ -165,6 +168,7 @@ function engineQuery(params: Params, now: number): EngineQuery {
     updatedSince: null,
     near: near ? { lat, lon } : null,
     radiusKm: params.radius === undefined ? null : Number(params.radius),
+    bbox: box === null ? null : { minLat: box[0], minLon: box[1], maxLat: box[2], maxLon: box[3] },
     status: (str('status') ?? 'active') as EngineQuery['status'],
     sort: (str('sort') ?? (q === null ? '-publishedAt' : 'relevance')) as SortOrder,
     limit: 100_000,

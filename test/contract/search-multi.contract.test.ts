@@ -42,6 +42,10 @@ for (const { dialect, available } of backends()) {
           query: { near: '48.8566,2.3522', radius: 400, sort: 'distance' },
           url: '/v1/offers/?near=48.8566,2.3522&radius=400&sort=distance',
         },
+        {
+          query: { bbox: '40,-5,52,10', sort: 'price', facets: 'city' },
+          url: '/v1/offers/?bbox=40,-5,52,10&sort=price&facets=city',
+        },
       ];
       const response = await multi({ queries: searches.map((s) => s.query) });
       expect(response.statusCode).toBe(200);
@@ -56,17 +60,22 @@ for (const { dialect, available } of backends()) {
 
     it('names the parameter of the bad search as queries[i].param', async () => {
       const bad = await multi({
-        queries: [{ q: 'lamp' }, { limit: 0 }, { sort: 'distance' }, { colour: 'red' }],
+        queries: [{ q: 'lamp' }, { limit: 0 }, { sort: 'distance' }, { colour: 'red' }, { bbox: '1,2,3' }],
       });
       expect(bad.statusCode).toBe(400);
       const body = bad.json() as { code: string; errors: { parameter: string }[] };
       expect(body.code).toBe('invalid_parameter');
-      expect(body.errors.map((e) => e.parameter).sort()).toEqual(['queries[1].limit', 'queries[3].colour']);
+      expect(body.errors.map((e) => e.parameter).sort()).toEqual([
+        'queries[1].limit',
+        'queries[3].colour',
+        'queries[4].bbox',
+      ]);
       // Valid shapes, refused by the rules: still named by index.
-      const rules = await multi({ queries: [{ q: 'lamp' }, { sort: 'distance' }] });
+      const rules = await multi({ queries: [{ q: 'lamp' }, { sort: 'distance' }, { bbox: '50,0,40,10' }] });
       expect(rules.statusCode).toBe(400);
       expect((rules.json() as { errors: { parameter: string }[] }).errors.map((e) => e.parameter)).toEqual([
         'queries[1].sort',
+        'queries[2].bbox',
       ]);
     });
 

@@ -85,6 +85,9 @@ const filterQuery = fc
       priceMax: fc.constantFrom(...PRICES),
       near: fc.constantFrom(...CITIES.map((c) => `${c.lat},${c.lon}`)),
       radius: fc.constantFrom(50, 200, 600),
+      // Around Paris; Lyon to Berlin; from 170°E eastwards across the antimeridian to 5°E
+      // (Paris and part of Lyon, not Berlin).
+      bbox: fc.constantFrom('48,1,50,4', '45,4,53,14', '40,170,60,5'),
       status: fc.constantFrom('active', 'expired', 'withdrawn'),
       sort: fc.constantFrom('-publishedAt', 'publishedAt', 'price', '-price', 'distance'),
     },

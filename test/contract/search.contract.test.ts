@@ -153,6 +153,12 @@ for (const { dialect, available } of backends()) {
       ['everything, nearest to Tokyo first', { near: '35.68,139.69', sort: 'distance' }],
       ['tags, price and a radius', { tag: ['eco'], priceMax: '900', near: '40.4,-3.7', radius: 3000 }],
       ['a currency and dates', { currency: 'eur', publishedAfter: '2026-06-01T00:00:00Z' }],
+      ['a map window over Europe', { bbox: '35,-10,60,25', sort: 'price' }],
+      ['a map window across the antimeridian', { bbox: '-50,150,60,-30', sort: '-price' }],
+      [
+        'a map window and a radius, nearest first',
+        { bbox: '40,-5,52,10', near: '48.85,2.35', sort: 'distance' },
+      ],
     ])('pages through %s: every match exactly once, in oracle order', async (_label, query) => {
       const expected = expectedIds(query, t.clock.now());
       expect(expected.length).toBeGreaterThan(0);
@@ -374,6 +380,12 @@ for (const { dialect, available } of backends()) {
       ['a radius that is not a number', { near: '48.85,2.35', radius: 'far' }, ['radius']],
       ['a radius beyond the bound', { near: '48.85,2.35', radius: 20_001 }, ['radius']],
       ['sort by distance without near', { sort: 'distance' }, ['sort']],
+      ['a bbox of three numbers', { bbox: '48,2,49' }, ['bbox']],
+      ['a bbox that is not numbers', { bbox: 'a,b,c,d' }, ['bbox']],
+      ['a bbox latitude out of range', { bbox: '-91,2,49,3' }, ['bbox']],
+      ['a bbox longitude out of range', { bbox: '48,2,49,181' }, ['bbox']],
+      ['a bbox with minLat above maxLat', { bbox: '49,2,48,3' }, ['bbox']],
+      ['a repeated bbox', { bbox: ['48,2,49,3', '48,2,49,3'] }, ['bbox']],
       ['an unknown facet', { facets: 'category,price' }, ['facets']],
       ['a repeated facets', { facets: ['category', 'tag'] }, ['facets']],
       ['a non-boolean highlight', { highlight: 'maybe' }, ['highlight']],

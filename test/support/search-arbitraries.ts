@@ -49,6 +49,17 @@ export const CITIES = [
   { city: 'Rome', country: 'IT', lat: 41.9028, lon: 12.4964 },
   { city: 'Gdańsk', country: 'PL', lat: 54.352, lon: 18.6466 },
 ];
+/**
+ * Map windows (`bbox`): around one city, around two, one crossing the antimeridian (from 170°E
+ * eastwards to Lyon's meridian: Paris and half of Lyon, not Rome nor Gdańsk), one whose southern
+ * edge is Lyon's latitude.
+ */
+export const WINDOWS = [
+  { minLat: 48, minLon: 2, maxLat: 49.5, maxLon: 3 },
+  { minLat: 41, minLon: 2, maxLat: 50, maxLon: 13 },
+  { minLat: 40, minLon: 170, maxLat: 60, maxLon: 4.8357 },
+  { minLat: 45.764, minLon: -180, maxLat: 90, maxLon: 180 },
+];
 export const T0 = Date.UTC(2026, 0, 1);
 export const DAY = 86_400_000;
 export const NOW = T0 + 20 * DAY;
@@ -190,6 +201,7 @@ export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facet
       ),
       near: sometimes(fc.constantFrom(...CITIES), rare),
       radiusKm: fc.option(fc.double({ min: 1, max: 2000, noNaN: true })),
+      bbox: sometimes(fc.constantFrom(...WINDOWS), rare),
       status: rare > 4 ? fc.constant('active') : fc.constantFrom(...STATUSES, 'active', 'active', 'active'),
       sort: fc.constantFrom(...SORTS),
       limit: fc.integer({ min: 1, max: 4 }),
@@ -215,6 +227,7 @@ export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facet
           updatedSince: r.updatedSince,
           near: r.near ? { lat: r.near.lat, lon: r.near.lon } : null,
           radiusKm: r.near ? r.radiusKm : null,
+          bbox: r.bbox,
           status: r.status as EngineQuery['status'],
           sort,
           limit: r.limit,

@@ -20,6 +20,8 @@ export interface OracleQuery {
   publishedBefore?: string;
   near?: string;
   radius?: number;
+  /** minLat,minLon,maxLat,maxLon; across the antimeridian when minLon > maxLon. */
+  bbox?: string;
   status?: string;
   sort?: string;
 }
@@ -62,8 +64,17 @@ export function matchesFilters(offer: OfferInput, query: OracleQuery, now: numbe
     (!query.priceMax || price <= priceToUnits(query.priceMax)) &&
     (!query.publishedAfter || offer.publishedAt >= Date.parse(query.publishedAfter)) &&
     (!query.publishedBefore || offer.publishedAt < Date.parse(query.publishedBefore)) &&
-    (!near || query.radius === undefined || distanceKm(near, offer.location) <= query.radius)
+    (!near || query.radius === undefined || distanceKm(near, offer.location) <= query.radius) &&
+    inWindow(query.bbox, offer.location)
   );
+}
+
+function inWindow(bbox: string | undefined, at: { lat: number; lon: number }): boolean {
+  if (!bbox) return true;
+  const [south = 0, west = 0, north = 0, east = 0] = bbox.split(',').map(Number);
+  if (at.lat < south || at.lat > north) return false;
+  // West to east; past the antimeridian when west > east.
+  return west <= east ? west <= at.lon && at.lon <= east : at.lon >= west || at.lon <= east;
 }
 
 export function expectedRows(

@@ -168,8 +168,23 @@ function passesFilters(d: IndexDocument, q: EngineQuery): boolean {
     (q.publishedAfter === null || d.publishedAt >= q.publishedAfter) &&
     (q.publishedBefore === null || d.publishedAt < q.publishedBefore) &&
     (q.updatedSince === null || d.updatedAt >= q.updatedSince) &&
-    (q.near === null || q.radiusKm === null || distanceKm(q.near, d) <= q.radiusKm)
+    (q.near === null || q.radiusKm === null || distanceKm(q.near, d) <= q.radiusKm) &&
+    insideWindow(q.bbox ?? null, d.lat, d.lon)
   );
+}
+
+/** The map window: latitudes between; longitudes in one interval, or two across the antimeridian. */
+function insideWindow(box: EngineQuery['bbox'] | null, lat: number, lon: number): boolean {
+  if (!box) return true;
+  if (!(box.minLat <= lat && lat <= box.maxLat)) return false;
+  const intervals =
+    box.minLon <= box.maxLon
+      ? [[box.minLon, box.maxLon]]
+      : [
+          [box.minLon, 180],
+          [-180, box.maxLon],
+        ];
+  return intervals.some(([from = 0, to = 0]) => from <= lon && lon <= to);
 }
 
 function compareKeys(a: readonly Key[], b: readonly Key[], directions: readonly string[]): number {

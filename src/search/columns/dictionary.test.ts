@@ -56,4 +56,28 @@ describe('Dictionary', () => {
       { numRuns: 300 },
     );
   });
+
+  it('walks with no edit allowed find exactly the keys equal to, or starting with, what was typed', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'e', 'n', 's'), minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 60 }),
+        word,
+        fc.boolean(),
+        (words, typed, prefix) => {
+          const dict = withWords(words, false);
+          // Brute force over every key (word and stem): a key within 0 edits of `typed`.
+          const expected = new Set<string>();
+          for (const w of words) {
+            const s = dict.wordStem.data[dict.wordIds.get(w) as number] as number;
+            const stem = dict.stemText[s] as string;
+            for (const key of [w, stem])
+              if (key === typed || (prefix && key.startsWith(typed))) expected.add(`${stem}:0`);
+          }
+          expect([...new Set(visits(dict, typed, 0, prefix))]).toEqual([...expected].sort());
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -136,13 +136,7 @@ export class Dictionary {
     const idsOf = (key: string) => [this.wordIds.get(key) ?? NONE, this.stemIds.get(key) ?? NONE];
     if (added.length <= SETTLE_IN_PLACE) {
       for (const key of added) {
-        let lo = 0;
-        let hi = this.keys.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if ((this.keys[mid] as string) < key) lo = mid + 1;
-          else hi = mid;
-        }
+        const lo = this.endOfLess(key);
         if (this.keys[lo] !== key) {
           this.keys.splice(lo, 0, key);
           this.keyWord.splice(lo, 0, NONE);
@@ -201,8 +195,18 @@ export class Dictionary {
     prefix: boolean,
     hit: (index: number, edits: number) => void,
   ): void {
-    const m = typed.length;
     const keys = this.keys;
+    if (budget === 0) {
+      // No edit allowed: the key itself, or the keys that start with it, found by binary search
+      // (the same keys as the walk finds; a 2–4-letter prefix typed has no typo budget).
+      for (let i = this.endOfLess(typed); i < keys.length; i += 1) {
+        const key = keys[i] as string;
+        if (key === typed || (prefix && key.startsWith(typed))) hit(i, 0);
+        else break;
+      }
+      return;
+    }
+    const m = typed.length;
     const rows: Int32Array[] = [];
     const pathBest: number[] = [];
     const row0 = new Int32Array(m + 1);
@@ -265,6 +269,18 @@ export class Dictionary {
       previous = key;
       i += 1;
     }
+  }
+
+  /** The index of the first key not less than `typed` (UTF-16 order). */
+  private endOfLess(typed: string): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.keys[mid] as string) < typed) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** The index after the last key starting with `prefix`, searching from `from`. */

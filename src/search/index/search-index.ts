@@ -90,8 +90,8 @@ export class Index implements SearchIndex, AnswerIndex {
   matchBuffer = new Int32Array(0);
   /** The sort value of each of those matches (reused likewise). */
   private primaryBuffer = new Float64Array(0);
-  /** Stem id → bit u set when plan unit u matches it, during a ranking scan; all 0 otherwise. */
-  stemBits = new Int32Array(0);
+  /** Word id → bit u set when plan unit u matches its stem, during a ranking scan; all 0 otherwise. */
+  wordBits = new Int32Array(0);
   /** Counts an offer's distinct words and stems in and out (term-counts.ts). */
   private readonly terms = new TermCounts();
   /** Precomputed orders for sort=publishedAt / price (both directions), walked from the cursor. */
@@ -355,8 +355,8 @@ export class Index implements SearchIndex, AnswerIndex {
     const n = this.ids.length;
     if (this.matchBuffer.length < n)
       this.matchBuffer = new Int32Array(Math.max(grownCapacity(this.matchBuffer.length, n), 1024));
-    if (this.stemBits.length < this.dict.stemCount)
-      this.stemBits = new Int32Array(Math.max(this.dict.stemCount * 2, 1024));
+    const words = this.dict.wordText.length;
+    if (this.wordBits.length < words) this.wordBits = new Int32Array(Math.max(words * 2, 1024));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { EngineQuery } from '../engine.js';
 import type { IndexView } from '../index-view.js';
-import { distanceKm } from '../sets/geo.js';
+import { distanceKm, inBox } from '../sets/geo.js';
 import {
   andNot,
   type Bits,
@@ -114,6 +114,12 @@ export function matchSet(ix: IndexView, query: EngineQuery, plan: Plan | null, u
     else tests.push(test);
   }
   if (query.near !== null && query.radiusKm !== null) within(ix, bits, query.near, query.radiusKm, tests);
+  const box = query.bbox ?? null;
+  if (box !== null) {
+    const lat = ix.lat.data;
+    const lon = ix.lon.data;
+    tests.push((slot) => inBox(box, lat[slot] as number, lon[slot] as number));
+  }
   range(ix, bits, query.publishedAfter, query.publishedBefore, tests);
   if (query.updatedSince !== null) {
     const updated = ix.updatedAt.data;

@@ -102,11 +102,19 @@ export interface ScanSource {
   /** The members ascending (a scratch view: used before the next call). */
   members(bits: Bits): Int32Array;
   /**
-   * Optional: a typo class cut into disjoint parts that cover it, each ranked on its own (with
-   * its own floor) and the pages merged: a part whose floor is out of the others' reach (say,
-   * the few members with every word in the title) no longer holds back the walk of the rest.
+   * Optional: a typo class cut into disjoint parts that cover it, each with a floor of its own
+   * (a lower bound of its members' ranks, tighter than the class's): ranked best floor first,
+   * the pages merged, a part skipped or its walk stopped once the page so far beats what it can
+   * still hold. Parts alike in every rule but proximity (ADR 0029) leave a walk only proximity
+   * to find, so it stops at the first members whose words are adjacent.
    */
-  split?(members: Bits, need: number): Bits[];
+  split?(members: Bits, typos: number): Part[];
+}
+
+/** A part of a typo class and the least rank its members can have. */
+export interface Part {
+  members: Bits;
+  floor: number;
 }
 
 /** The matches split by typo count (each unit's fewest edits, summed), fewest first. */
@@ -138,7 +146,9 @@ export function typoClasses(matches: Bits, units: readonly UnitSets[]): Bits[] {
  * each class in the parts `split` gives (all of it when absent). A dense part is walked newest
  * first, ranking each member from its words, until the page holds `k` members of the least rank
  * the part allows (nothing older can come before them); a sparse one (or a walk that runs long)
- * ranks every member and selects. The parts' pages are merged.
+ * ranks every member and selects. Parts go best floor first; a part whose floor the page so far
+ * beats is skipped, and a walk stops once the page so far beats every member not yet reached
+ * (ADR 0035). The parts' pages are merged.
  */
 export function scanPage(
   matches: Bits,
@@ -167,8 +177,10 @@ export function scanPage(
     if (p !== after.published) return p < after.published;
     return (ids[slot] as string) < after.id;
   };
-  // The best `need` members of `members` after the cursor, in order.
-  const best = (members: Bits, t: number, need: number): Ranked[] => {
+  // The best `need` members of `members` (whose ranks are ≥ floor) after the cursor, in order;
+  // `bar`, the best `need` of the parts ranked before: the walk stops once no member it has not
+  // reached yet can come before bar's last (each is at least at the floor, and older).
+  const best = (members: Bits, floor: number, need: number, bar: readonly Ranked[]): Ranked[] => {
     const n = members.size;
     const top: Ranked[] = [];
     const offer = (slot: number, rank: number) => {
@@ -187,7 +199,7 @@ export function scanPage(
       top[at] = { slot, rank };
     };
     const expected = (need * source.size) / n;
-    const floor = source.floor(t, members);
+    const barLast = bar.length === need ? (bar[need - 1] as Ranked) : undefined;
     const maxSteps = walkBudget(need, source.size, n, source.walkCost);
     // Members the walk meets within maxSteps; the page is found once `need` of them rank at
     // the floor. A walk whose members so far reach it too rarely for that is given up early.
@@ -205,6 +217,12 @@ export function scanPage(
           visited += 1;
           if (rank === floor) atFloor += 1;
           if (top.length === need && (top[need - 1] as Ranked).rank === floor) return true;
+          if (
+            barLast !== undefined &&
+            (barLast.rank < floor ||
+              (barLast.rank === floor && compare(barLast.rank, barLast.slot, floor, slot) <= 0))
+          )
+            return true;
           hopeless = visited >= 2 * need && atFloor * reachable < need * visited;
           return hopeless;
         },
@@ -224,16 +242,24 @@ export function scanPage(
     const members = classes[t] as Bits;
     if (members.size === 0) continue;
     const need = k - slots.length;
-    const parts = source.split ? source.split(members, need) : [members];
-    const tops = parts.filter((part) => part.size > 0).map((part) => best(part, t, need));
-    const top =
-      tops.length === 1
-        ? (tops[0] as Ranked[])
-        : tops
-            .flat()
-            .sort((a, b) => compare(a.rank, a.slot, b.rank, b.slot))
-            .slice(0, need);
-    for (const { slot, rank } of top) {
+    const parts = source.split ? source.split(members, t) : [{ members, floor: source.floor(t, members) }];
+    parts.sort((a, b) => a.floor - b.floor);
+    let page: Ranked[] = [];
+    for (const part of parts) {
+      if (part.members.size === 0) continue;
+      // Parts come best floor first: once the page beats a floor, it beats every later one.
+      const last = page[need - 1];
+      if (last !== undefined && last.rank < part.floor) break;
+      const top = best(part.members, part.floor, need, page);
+      page =
+        page.length === 0
+          ? top
+          : page
+              .concat(top)
+              .sort((a, b) => compare(a.rank, a.slot, b.rank, b.slot))
+              .slice(0, need);
+    }
+    for (const { slot, rank } of page) {
       slots.push(slot);
       ranks.push(rank);
     }

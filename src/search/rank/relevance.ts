@@ -6,7 +6,7 @@ import { phrasesInTitle } from '../query/phrases.js';
 import type { Plan, Unit } from '../query/plan.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, andNot, type Bits, membersOf } from '../sets/slot-sets.js';
-import { type BucketPage, bucketPage, type ClassPager, scanPage, walkBudget } from './rank-buckets.js';
+import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
 
 /**
  * Relevance (ADR 0014, ADR 0019): a page of the matches of `q` in the relevance order, and the
@@ -36,14 +36,16 @@ export function relevancePage(
     const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
     return bucketPage(bits, unit, title, exact, after, k, ix.pager, (t, a, e) => packRank(t, 0, a, e));
   }
-  const stemBits = ix.stemBits;
-  for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
+  // Read per word of the text: one lookup, not the word's stem and then the stem's bits.
+  const wordBits = ix.wordBits;
+  const stemWords = ix.dict.stemWords;
+  for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
   const pairs = Math.max(0, plan.units.length - 1);
   const floor = rankFloor(ix, plan);
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
     floor: (typos, members) => floor.of(typos, pairs, members),
-    split: (members, need) => floor.split(members, need),
+    split: (members, typos) => floor.split(members, typos, pairs),
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
     ids: ix.ids,
@@ -60,7 +62,7 @@ export function relevancePage(
       ) !== null,
     members: (set) => membersOf(set, ix.matchBuffer),
   });
-  for (const s of plan.unitsOfStem.keys()) stemBits[s] = 0;
+  for (const s of plan.unitsOfStem.keys()) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
   return page;
 }
 
@@ -68,8 +70,9 @@ export function relevancePage(
  * The least rank members of a typo class can have, from bitmaps (`of`): proximity at its least
  * (each pair adjacent), the title holding every unit unless no member's does, and a unit exact
  * unless no member holds its typed word (never, for a word no offer has: a typo, a prefix being
- * typed). `split` cuts a class into the members with every unit in the title and the rest, so
- * that the few of the first kind do not keep the walk of the rest from stopping at its floor.
+ * typed). `split` cuts a class into parts alike in those two rules (every unit in the title or
+ * not; how many typed words lacking), each with its exact floor in them (ADR 0035): a walk is
+ * then left only proximity to find, and stops at the first members with the words adjacent.
  */
 function rankFloor(ix: IndexView, plan: Plan) {
   // Offers with every unit in the title (null: no unit), built on first use.
@@ -90,18 +93,46 @@ function rankFloor(ix: IndexView, plan: Plan) {
       const attribute = title === null || members.intersects(title) ? 0 : 1;
       return packRank(typos, pairs, attribute, inexact);
     },
-    split(members: Bits, need: number): Bits[] {
+    split(members: Bits, typos: number, pairs: number): Part[] {
       const title = titleAll();
-      if (title === null) return [members];
-      const titled = and(members, title);
-      // Only when a walk of the whole class would meet too few of them within its budget to
-      // fill the page: else they fill it and the walk stops.
-      const size = ix.ids.length;
-      const budget = walkBudget(need, size, members.size, ix.tuning.rankWalkCost);
-      if (titled.size === 0 || (need * size) / titled.size <= budget) return [members];
-      return [titled, andNot(members, title)];
+      const sides = title === null ? [members] : [and(members, title), andNot(members, title)];
+      const parts: Part[] = [];
+      sides.forEach((side, attribute) => {
+        inexactParts(side, exact).forEach((part, inexact) => {
+          if (part !== undefined && part.size > 0)
+            parts.push({ members: part, floor: packRank(typos, pairs, attribute, inexact) });
+        });
+      });
+      return parts;
     },
   };
+}
+
+/**
+ * `members` by how many units' typed words they lack (index: that count), from the offers
+ * holding each unit's typed word (null: none does).
+ */
+function inexactParts(members: Bits, exact: ReadonlyArray<Bits | null>): Array<Bits | undefined> {
+  let parts: Array<Bits | undefined> = [members];
+  for (const set of exact) {
+    const next: Array<Bits | undefined> = [];
+    const put = (at: number, bits: Bits) => {
+      if (bits.size === 0) return;
+      const known = next[at];
+      if (known === undefined) next[at] = bits;
+      else known.orInPlace(bits);
+    };
+    parts.forEach((part, missing) => {
+      if (part === undefined) return;
+      if (set === null) put(missing + 1, part);
+      else {
+        put(missing, and(part, set));
+        put(missing + 1, andNot(part, set));
+      }
+    });
+    parts = next;
+  }
+  return parts;
 }
 
 /** The offers holding the unit's typed word itself (exactness), or null when none does. */
@@ -144,7 +175,7 @@ export function newestPager(ix: IndexView): ClassPager {
 function scanRank(ix: IndexView, slot: number, plan: Plan): number {
   const text = ix.text.data;
   const wordStem = ix.dict.wordStem.data;
-  const stemBits = ix.stemBits;
+  const wordBits = ix.wordBits;
   const start = ix.textOffsets.data[2 * slot] as number;
   const middle = ix.textOffsets.data[2 * slot + 1] as number;
   const end = ix.textOffsets.data[2 * slot + 2] as number;
@@ -168,9 +199,9 @@ function scanRank(ix: IndexView, slot: number, plan: Plan): number {
     for (let u = 0; u < n; u += 1) last[u] = -1;
     for (let p = from; p < to; p += 1) {
       const w = text[p] as number;
-      const s = wordStem[w] as number;
-      const bits = stemBits[s] as number;
+      const bits = wordBits[w] as number;
       if (bits === 0) continue;
+      const s = wordStem[w] as number;
       for (let u = 0; u < n; u += 1) {
         if ((bits & (1 << u)) === 0) continue;
         const unit = units[u] as Unit;

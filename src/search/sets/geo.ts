@@ -11,3 +11,19 @@ export function distanceKm(from: { lat: number; lon: number }, to: { lat: number
       Math.sin(((to.lon - from.lon) * DEGREE) / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(Math.min(1, a)));
 }
+
+/** A map window (`bbox`): from minLon eastwards to maxLon, across the antimeridian when minLon > maxLon. */
+export interface BoundingBox {
+  minLat: number;
+  minLon: number;
+  maxLat: number;
+  maxLon: number;
+}
+
+/** Whether a point lies in the window, edges included. */
+export function inBox(box: BoundingBox, lat: number, lon: number): boolean {
+  if (lat < box.minLat || lat > box.maxLat) return false;
+  return box.minLon <= box.maxLon
+    ? lon >= box.minLon && lon <= box.maxLon
+    : lon >= box.minLon || lon <= box.maxLon;
+}

@@ -374,6 +374,8 @@ export interface components {
       id: string;
       name: string;
       query: {
+        /** @description A map window `minLat,minLon,maxLat,maxLon` in decimal degrees (WGS 84), edges included, e.g. `48.80,2.25,48.92,2.42`: only offers placed inside it. `minLon` greater than `maxLon` crosses the antimeridian (`-20,170,20,-170`). Combines with every other parameter. */
+        bbox?: string;
         /** @description Repeatable; any of the given categories. At most 20. */
         category?: string[];
         /** @description Exact city name, as offers and the `city` facet spell it. */
@@ -430,6 +432,8 @@ export interface components {
       /** @description Not blank. */
       name: string;
       query: {
+        /** @description A map window `minLat,minLon,maxLat,maxLon` in decimal degrees (WGS 84), edges included, e.g. `48.80,2.25,48.92,2.42`: only offers placed inside it. `minLon` greater than `maxLon` crosses the antimeridian (`-20,170,20,-170`). Combines with every other parameter. */
+        bbox?: string;
         /** @description Repeatable; any of the given categories. At most 20. */
         category?: string[];
         /** @description Exact city name, as offers and the `city` facet spell it. */
@@ -1763,6 +1767,8 @@ export interface operations {
         "application/json": {
           /** @description 1 to 10 searches, answered in order. */
           queries: ({
+              /** @description A map window `minLat,minLon,maxLat,maxLon` in decimal degrees (WGS 84), edges included, e.g. `48.80,2.25,48.92,2.42`: only offers placed inside it. `minLon` greater than `maxLon` crosses the antimeridian (`-20,170,20,-170`). Combines with every other parameter. */
+              bbox?: string;
               /** @description One category or a list (any of them). At most 20. */
               category?: string | string[];
               /** @description Exact city name, as offers and the `city` facet spell it. */
@@ -1905,6 +1911,8 @@ export interface operations {
         country?: string;
         /** @description `lat,lon` in decimal degrees (WGS 84), e.g. `48.8566,2.3522`. With `radius`, only offers within that distance; enables `sort=distance`. Example: `48.8566,2.3522`. */
         near?: string;
+        /** @description A map window `minLat,minLon,maxLat,maxLon` in decimal degrees (WGS 84), edges included, e.g. `48.80,2.25,48.92,2.42`: only offers placed inside it. `minLon` greater than `maxLon` crosses the antimeridian (`-20,170,20,-170`). Combines with every other parameter. Example: `48.80,2.25,48.92,2.42`. */
+        bbox?: string;
         /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
         radius?: number;
         /** @description ISO 4217. */

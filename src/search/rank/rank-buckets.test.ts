@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { Bitmap, type Bits, membersOf } from '../sets/slot-sets.js';
+import { type ScanSource, scanPage } from './rank-buckets.js';
+
+/**
+ * scanPage's parts (ADR 0035): a part ranked later stops its walk on the page found so far only
+ * when nothing it has not reached can come first, ties on rank broken by the newest.
+ */
+describe('scanPage over parts', () => {
+  // Part A (floor 10) holds slots 0 and 1, both at rank 12 (as a title part can, with a phrase
+  // outside the title); part B (floor 12) holds 2 at rank 12, newer than 1, and 3–5 at rank 20,
+  // newer still, so B's walk meets them first.
+  const rank = [12, 12, 12, 20, 20, 20];
+  const published = new Float64Array([100, 90, 95, 200, 190, 180]);
+  const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+  const part = (...slots: number[]) => new Bitmap(slots);
+  const source = (): ScanSource => ({
+    rankOf: (slot) => rank[slot] as number,
+    floor: () => 10,
+    typosOf: () => 0,
+    published,
+    ids,
+    size: ids.length,
+    walkCost: 0,
+    walkNewest: (members, visit) => {
+      const order = [...members.toArray()].sort(
+        (x, y) => (published[y] as number) - (published[x] as number),
+      );
+      for (const slot of order) if (visit(slot)) return true;
+      return false;
+    },
+    members: (bits: Bits) => membersOf(bits, new Int32Array(ids.length)),
+    split: () => [
+      { members: part(0, 1), floor: 10 },
+      { members: part(2, 3, 4, 5), floor: 12 },
+    ],
+  });
+
+  it('keeps a member of a later part at its floor that is newer than the page so far', () => {
+    const page = scanPage(part(0, 1, 2, 3, 4, 5), [], null, 2, source());
+    expect(page.slots).toEqual([0, 2]);
+    expect(page.ranks).toEqual([12, 12]);
+  });
+
+  it('skips a part whose floor the page so far already beats', () => {
+    const seen: number[] = [];
+    const src = source();
+    const rankOf = src.rankOf;
+    src.rankOf = (slot) => {
+      seen.push(slot);
+      return rankOf(slot);
+    };
+    src.split = () => [
+      { members: part(0, 1), floor: 10 },
+      { members: part(3, 4, 5), floor: 20 },
+    ];
+    expect(scanPage(part(0, 1, 3, 4, 5), [], null, 2, src).slots).toEqual([0, 1]);
+    // Part B is never ranked (A is ranked by its walk, then whole).
+    expect([...new Set(seen)].sort()).toEqual([0, 1]);
+  });
+});
