@@ -134,6 +134,7 @@ export function createOfferService(deps: {
         publishedBefore: time(query.publishedBefore),
         updatedSince: time(query.updatedSince),
         status: query.status ?? 'active',
+        attributes: [],
         sort,
       };
       const fingerprint = queryFingerprint(normalised);

@@ -166,6 +166,7 @@ function engineQuery(params: Params, now: number): EngineQuery {
     near: near ? { lat, lon } : null,
     radiusKm: params.radius === undefined ? null : Number(params.radius),
     status: (str('status') ?? 'active') as EngineQuery['status'],
+    attributes: [],
     sort: (str('sort') ?? (q === null ? '-publishedAt' : 'relevance')) as SortOrder,
     limit: 100_000,
     after: null,

@@ -16,6 +16,7 @@ export function hasFilter(q: EngineQuery): boolean {
     q.publishedAfter !== null ||
     q.publishedBefore !== null ||
     q.updatedSince !== null ||
-    (q.near !== null && q.radiusKm !== null)
+    (q.near !== null && q.radiusKm !== null) ||
+    q.attributes.length > 0
   );
 }
