@@ -142,7 +142,7 @@ export interface EngineResult {
   /** Exact counts over the whole result set, top `FACET_TOP` per field. */
   facets: Facets;
   /** For `price` and number attributes among the facets asked for. */
-  facetStats?: Partial<Record<'price' | `attr.${string}`, FacetStats>>;
+  facetStats?: Record<string, FacetStats>;
   /** Sort-key values of the page's last offer when another page follows, else null. */
   nextKeys: CursorValue[] | null;
   /**

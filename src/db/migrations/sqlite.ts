@@ -8,6 +8,7 @@ import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
+import { searchAttributesSchema } from './v92-search-attributes.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -238,5 +239,11 @@ CREATE TABLE api_key_usage (
     version: 81,
     name: 'search-index snapshots are marked in the database they were taken from',
     sql: snapshotMarksSchema('sqlite'),
+  },
+  {
+    // Issue 23: declared attributes and search settings per environment (ADR 0029).
+    version: 92,
+    name: 'declared search attributes and search settings per environment',
+    sql: searchAttributesSchema('sqlite'),
   },
 ];

@@ -15,8 +15,8 @@ export function extraFacets(
   bits: Bits,
   names: readonly FacetRequest[],
   facets: Facets,
-): Partial<Record<'price' | `attr.${string}`, FacetStats>> {
-  const out: Partial<Record<'price' | `attr.${string}`, FacetStats>> = {};
+): Record<string, FacetStats> {
+  const out: Record<string, FacetStats> = {};
   let members: Int32Array | null = null;
   const all = () => {
     members ??= membersOf(bits, ix.matchBuffer);
