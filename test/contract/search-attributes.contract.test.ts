@@ -56,7 +56,9 @@ for (const { dialect, available } of backends()) {
           headers: { 'x-api-key': key },
         });
         expect(response.statusCode).toBe(200);
-        expect(response.json()).toEqual({ data: [...SCHEMA.attributes].sort((a, b) => (a.name < b.name ? -1 : 1)) });
+        expect(response.json()).toEqual({
+          data: [...SCHEMA.attributes].sort((a, b) => (a.name < b.name ? -1 : 1)),
+        });
       }
       const production = await t.apps.production.inject({
         method: 'GET',
