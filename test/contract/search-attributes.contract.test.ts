@@ -167,6 +167,44 @@ for (const { dialect, available } of backends()) {
       expect((ok.json() as { results: unknown[] }).results[0]).toEqual(alone.json());
     });
 
+    it('keeps a publishable key within its fixed attr.* filters (search and offer by id)', async () => {
+      const brands = [...new Set(docs.map((d) => d.attributes?.brand).filter((b) => typeof b === 'string'))];
+      const [mine, other] = brands as string[];
+      const issued = await t.deps.keys.issue({
+        projectId: t.fixtures.projectId,
+        environment: 'testing',
+        kind: 'publishable',
+        allowedOrigins: ['https://shop.example'],
+        fixedFilters: { attributes: { brand: [String(mine).toUpperCase()] } },
+      });
+      const keyed = { 'x-api-key': issued.key, origin: 'https://shop.example' };
+      const within = await t.apps.testing.inject({
+        method: 'GET',
+        url: '/v1/offers/?limit=100',
+        headers: keyed,
+      });
+      expect(within.statusCode, within.body).toBe(200);
+      const ids = (within.json() as { data: { id: string }[] }).data.map((o) => o.id);
+      const want = docs.filter((d) => d.attributes?.brand === mine && d.status === 'active').map((d) => d.id);
+      expect(ids.sort()).toEqual(want.filter((id) => reference({ limit: 1000 }).ids.includes(id)).sort());
+      const outside = await t.apps.testing.inject({
+        method: 'GET',
+        url: `/v1/offers/?attr.brand=${encodeURIComponent(String(other))}`,
+        headers: keyed,
+      });
+      expect(outside.statusCode).toBe(400);
+      expect((outside.json() as { errors: { parameter: string }[] }).errors.map((e) => e.parameter)).toEqual([
+        'attr.brand',
+      ]);
+      const otherOffer = docs.find((d) => d.attributes?.brand === other) as IndexDocument;
+      const byId = await t.apps.testing.inject({
+        method: 'GET',
+        url: `/v1/offers/${otherOffer.id}`,
+        headers: keyed,
+      });
+      expect(byId.statusCode).toBe(404);
+    });
+
     it('audits every change and re-indexes when an attribute is removed', async () => {
       const entries = await t.deps.audit.list({ action: 'search.attribute_set' });
       expect(entries.map((e) => e.targetId).sort()).toEqual(
