@@ -19,6 +19,7 @@ import { registerOfferWriteRoutes } from './offers/import-http-routes.js';
 import { registerOfferRoutes } from './offers/routes.js';
 import type { Environment } from './platform/environment.js';
 import { registerPortalRoutes } from './portal/routes.js';
+import { registerSearchSettingsRoutes } from './search-settings/routes.js';
 import { registerUsageMetering } from './usage/request-usage.js';
 import { registerAssetRoutes } from './web/asset-routes.js';
 import { registerLandingRoutes } from './web/landing.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     baseUrl: baseUrls(config)[environment],
     guard,
   });
+  registerSearchSettingsRoutes(app, { settings: deps.searchSettings, environment, guard });
   registerOfferWriteRoutes(app, {
     imports: deps.offerImports,
     environment,
@@ -127,6 +129,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
         operatorActions: deps.operatorActions,
         require2fa: config.consoleRequire2fa,
         consoleSearch: deps.consoleSearch,
+        searchSettings: deps.searchSettings,
         operators: deps.operators,
         developers: deps.developers,
         projects: deps.projects,

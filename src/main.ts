@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { registerResetLinkCommands, registerTwoFactorCommands } from './cli/account-links.js';
 import { registerAccountCommands } from './cli/accounts.js';
+import { registerAttributeCommands } from './cli/attributes.js';
 import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
@@ -164,6 +165,7 @@ async function main(argv: string[]): Promise<void> {
 
   registerImportCommand(program, withDeps, parseEnv);
   registerAccountCommands(program, withDeps, parseEnv);
+  registerAttributeCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
   registerPortalCommands(program, withDeps);
   registerResetLinkCommands(program, withDeps);

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
-import type { SearchIndex } from '../search/engine.js';
+import type { SearchIndex, SearchSchema } from '../search/engine.js';
 import type { IndexReader } from './index-reader.js';
 import type { IndexSnapshots } from './index-snapshots.js';
-import { createLiveIndex, type LiveIndex } from './live-index.js';
+import { createLiveIndex, type LiveIndex, type SchemaSource } from './live-index.js';
 import type { OfferStore } from './store.js';
 
 /** The live index of each environment a process serves, and the change-bus topic they follow. */
@@ -15,6 +15,8 @@ export interface LiveIndexes {
   ready(): boolean;
   /** Applies the environment's committed changes now, when its index is held here. */
   catchUp(environment: Environment): Promise<void>;
+  /** Re-indexes the environment in the background when its declarations changed (resolves when done). */
+  checkSchema(environment: Environment): Promise<void>;
   stop(): void;
   /** Stops, writing the snapshots that are behind (shutdown). */
   close(): Promise<void>;
@@ -25,7 +27,8 @@ export const OFFER_CHANGES_TOPIC = 'offers';
 
 export function createLiveIndexes(deps: {
   store: Pick<OfferStore, 'changeSeq' | 'scan' | 'changes' | 'count'>;
-  createIndex: () => SearchIndex;
+  createIndex: (schema: SearchSchema) => SearchIndex;
+  schemas?: SchemaSource;
   logger: Logger;
   reader?: IndexReader;
   snapshots?: IndexSnapshots;
@@ -43,6 +46,7 @@ export function createLiveIndexes(deps: {
     },
     ready: () => live.size > 0 && [...live.values()].every((l) => l.ready),
     catchUp: (environment) => live.get(environment)?.catchUp() ?? Promise.resolve(),
+    checkSchema: (environment) => live.get(environment)?.checkSchema() ?? Promise.resolve(),
     stop() {
       for (const l of live.values()) l.stop();
     },

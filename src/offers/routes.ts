@@ -69,6 +69,7 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
         data: outcome.offers,
         total: outcome.total,
         facets: outcome.facets,
+        ...(outcome.facetStats ? { facetStats: outcome.facetStats } : {}),
         nextCursor: outcome.nextCursor,
       };
     },
@@ -123,6 +124,7 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
           data: outcome.offers,
           total: outcome.total,
           facets: outcome.facets,
+          ...(outcome.facetStats ? { facetStats: outcome.facetStats } : {}),
           nextCursor: outcome.nextCursor,
         });
       }

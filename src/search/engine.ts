@@ -21,7 +21,59 @@ export interface FacetCount {
   count: number;
 }
 
-export type Facets = Partial<Record<FacetName, FacetCount[]>>;
+/** Built-in facet fields by name; a declared attribute's as `attr.NAME`. */
+export type Facets = Partial<Record<FacetName, FacetCount[]>> & {
+  [attribute: `attr.${string}`]: FacetCount[];
+};
+
+/** What a facet request may name: a built-in field, `price` (stats only) or a declared attribute. */
+export type FacetRequest = FacetName | 'price' | `attr.${string}`;
+
+/** Over the whole result set, the offers having a value (a range slider's bounds). */
+export interface FacetStats {
+  min: number;
+  max: number;
+  avg: number;
+  sum: number;
+  count: number;
+}
+
+/** `sort`: a built-in order, or a `--sort` attribute ascending / descending (offers without it last). */
+export type EngineSort = SortOrder | `attr.${string}` | `-attr.${string}`;
+
+export const ATTRIBUTE_TYPES = ['string', 'number', 'boolean'] as const;
+export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+
+/** An attribute the operator declared for an environment: what search knows of `attributes.NAME`. */
+export interface AttributeDeclaration {
+  name: string;
+  type: AttributeType;
+  /** `facets=attr.NAME` counts its values (and, for numbers, carries stats). */
+  facet: boolean;
+  /** `sort=attr.NAME` / `sort=-attr.NAME`. */
+  sort: boolean;
+  /** `q` matches its (string) values. */
+  searchable: boolean;
+}
+
+/** The declarations an index is built with: a change builds a new index. */
+export interface SearchSchema {
+  attributes: readonly AttributeDeclaration[];
+}
+
+/** An environment with no declared attribute. */
+export const NO_ATTRIBUTES: SearchSchema = { attributes: [] };
+
+/**
+ * `attr.NAME=V` (any of `values`) and `attr.NAME.min` / `.max` (inclusive), the values as the
+ * index holds them: numbers as numbers, strings folded like text, booleans as 1 / 0.
+ */
+export interface AttributeFilter {
+  name: string;
+  values: readonly (number | string)[];
+  min: number | null;
+  max: number | null;
+}
 
 /** One sort-key value of a cursor (the API's cursors carry them, signed: offers/cursor.ts). */
 export type CursorValue = string | number;
@@ -45,6 +97,8 @@ export interface IndexDocument {
   lon: number;
   /** The stored status; `active` past `expiresAt` counts as `expired` at query time. */
   status: OfferStatus;
+  /** The offer's free attributes: the declared ones are indexed (absent: none). */
+  attributes?: Readonly<Record<string, unknown>>;
   /** Epoch milliseconds. */
   publishedAt: number;
   updatedAt: number;
@@ -73,7 +127,9 @@ export interface EngineQuery {
   /** A map window (sets/geo.ts); optional so that a query without one can leave it out. */
   bbox?: BoundingBox | null;
   status: OfferStatus;
-  sort: SortOrder;
+  /** Declared attributes' filters, every one must hold. */
+  attributes: readonly AttributeFilter[];
+  sort: EngineSort;
   limit: number;
   /** Sort-key values of the last offer of the previous page (`nextKeys` of that page). */
   after: readonly CursorValue[] | null;
@@ -88,6 +144,8 @@ export interface EngineResult {
   total: number;
   /** Exact counts over the whole result set, top `FACET_TOP` per field. */
   facets: Facets;
+  /** For `price` and number attributes among the facets asked for. */
+  facetStats?: Record<string, FacetStats>;
   /** Sort-key values of the page's last offer when another page follows, else null. */
   nextKeys: CursorValue[] | null;
   /**
@@ -102,7 +160,9 @@ export interface SearchIndex {
   upsert(doc: IndexDocument): void;
   /** Forgets the offer (no-op when unknown). */
   remove(id: string): void;
-  search(query: EngineQuery, facets: readonly FacetName[]): EngineResult;
+  search(query: EngineQuery, facets: readonly FacetRequest[]): EngineResult;
+  /** The declarations it was built with. */
+  readonly schema: SearchSchema;
   /** Offers held. */
   readonly size: number;
   /**

@@ -1,3 +1,4 @@
+import type { AttributeColumns } from './attributes/columns.js';
 import type { Dictionary } from './columns/dictionary.js';
 import type { GrowableWords } from './columns/growable.js';
 import type { Tuning } from './columns/tuning.js';
@@ -44,6 +45,8 @@ export type CountsView = Readonly<Record<FacetName, Column<Int32Array>>>;
 
 export interface IndexView {
   readonly tuning: Readonly<Tuning>;
+  /** The declared attributes' columns. */
+  readonly attributes: AttributeColumns;
   readonly dict: DictionaryView;
   /** Slot → offer id (dead slots keep theirs). */
   readonly ids: readonly string[];

@@ -36,3 +36,17 @@ export const ENGINE_SORT_KEYS: Readonly<Record<SortOrder, readonly KeyDirection[
   '-price': ['desc', 'desc'],
   distance: ['asc', 'asc'],
 };
+
+/** The sort keys of any order, `attr.NAME` ones included: (value, id), both one way. */
+export function sortKeysOf(sort: string): readonly KeyDirection[] {
+  const keys = (ENGINE_SORT_KEYS as Readonly<Record<string, readonly KeyDirection[]>>)[sort];
+  if (keys) return keys;
+  return sort.startsWith('-') ? ['desc', 'desc'] : ['asc', 'asc'];
+}
+
+/** `attr.NAME` / `-attr.NAME`: the attribute and the direction; null for a built-in order. */
+export function attributeSort(sort: string): { name: string; descending: boolean } | null {
+  const descending = sort.startsWith('-');
+  const bare = descending ? sort.slice(1) : sort;
+  return bare.startsWith('attr.') ? { name: bare.slice(5), descending } : null;
+}

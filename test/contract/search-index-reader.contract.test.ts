@@ -80,7 +80,7 @@ for (const { dialect, available } of backends()) {
 
     it('reads the same documents in the same order as the plain read, across pages', async () => {
       const store = createOfferStore(database.db);
-      const plain = (await store.scan('testing', 0, 10_000)).map(toIndexDocument);
+      const plain = (await store.scan('testing', 0, 10_000)).map((r) => toIndexDocument(r));
       expect(plain).toHaveLength(offers.length);
       for (const pageSize of [1, 7, 61, 1000]) {
         const docs = await readAll(createIndexReader(source, { pageSize, ahead: 1 }));
@@ -94,7 +94,7 @@ for (const { dialect, available } of backends()) {
         const live = createLiveIndex({
           environment: 'testing',
           store,
-          createIndex: createSearchIndex,
+          createIndex: (schema) => createSearchIndex({}, schema),
           logger: quiet(),
           pageSize: 13,
           reader,
@@ -183,7 +183,7 @@ for (const { dialect, available } of backends()) {
         await live.build();
         expect(live.ready).toBe(true);
         expect([...naive.docs.values()]).toEqual(
-          (await store.scan('testing', 0, 10_000)).map(toIndexDocument),
+          (await store.scan('testing', 0, 10_000)).map((r) => toIndexDocument(r)),
         );
         expect(lines.some((l) => l.includes('start-up read in a worker failed'))).toBe(true);
       }

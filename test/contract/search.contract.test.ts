@@ -386,7 +386,7 @@ for (const { dialect, available } of backends()) {
       ['a bbox longitude out of range', { bbox: '48,2,49,181' }, ['bbox']],
       ['a bbox with minLat above maxLat', { bbox: '49,2,48,3' }, ['bbox']],
       ['a repeated bbox', { bbox: ['48,2,49,3', '48,2,49,3'] }, ['bbox']],
-      ['an unknown facet', { facets: 'category,price' }, ['facets']],
+      ['an unknown facet', { facets: 'category,colour' }, ['facets']],
       ['a repeated facets', { facets: ['category', 'tag'] }, ['facets']],
       ['a non-boolean highlight', { highlight: 'maybe' }, ['highlight']],
       ['highlight without q', { highlight: 'true' }, ['highlight']],
@@ -418,7 +418,7 @@ for (const { dialect, available } of backends()) {
       expect(messages).toEqual({
         limit: 'must be an integer',
         q: 'must be given once',
-        sort: 'must be one of: relevance, -publishedAt, publishedAt, price, -price, distance',
+        sort: 'must be one of: relevance, -publishedAt, publishedAt, price, -price, distance, or match ^-?attr\\.[a-zA-Z][a-zA-Z0-9_]{0,39}$',
         status: 'must be given once',
         colour: 'is not a known parameter',
       });

@@ -9,6 +9,7 @@ import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
 import { accountsSchema } from './v91-accounts.js';
+import { searchAttributesSchema } from './v92-search-attributes.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -225,5 +226,11 @@ CREATE TABLE api_key_usage (
     version: 91,
     name: 'mail outbox, reset and verification tokens, second factors, session details',
     sql: accountsSchema('postgres'),
+  },
+  {
+    // Issue 23: declared attributes and search settings per environment (ADR 0029).
+    version: 92,
+    name: 'declared search attributes and search settings per environment',
+    sql: searchAttributesSchema('postgres'),
   },
 ];

@@ -9,6 +9,7 @@ import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
 import { accountsSchema } from './v91-accounts.js';
+import { searchAttributesSchema } from './v92-search-attributes.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -245,5 +246,11 @@ CREATE TABLE api_key_usage (
     version: 91,
     name: 'mail outbox, reset and verification tokens, second factors, session details',
     sql: accountsSchema('sqlite'),
+  },
+  {
+    // Issue 23: declared attributes and search settings per environment (ADR 0029).
+    version: 92,
+    name: 'declared search attributes and search settings per environment',
+    sql: searchAttributesSchema('sqlite'),
   },
 ];

@@ -1,4 +1,11 @@
-import type { EngineQuery, EngineResult, FacetName } from '../engine.js';
+import {
+  type EngineQuery,
+  type EngineResult,
+  FACET_NAMES,
+  type FacetName,
+  type FacetRequest,
+} from '../engine.js';
+import { extraFacets } from '../facets/attribute-facets.js';
 import { emptyFacets, facetsOf } from '../facets/facets.js';
 import type { StemFacets } from '../facets/stem-facets.js';
 import type { IndexView } from '../index-view.js';
@@ -23,24 +30,35 @@ export interface AnswerIndex extends RankedIndex {
   readonly stemFacets: Pick<StemFacets, 'baseFor'>;
 }
 
-export function answer(ix: AnswerIndex, query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
+export function answer(
+  ix: AnswerIndex,
+  query: EngineQuery,
+  requested: readonly FacetRequest[],
+): EngineResult {
+  const facetNames = requested.filter((f): f is FacetName => FACET_NAMES.includes(f as FacetName));
+  const extra = requested.filter((f) => !FACET_NAMES.includes(f as FacetName));
   const plan = query.text ? planText(ix.dict, query.text) : null;
-  if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
+  if (plan === 'nothing') {
+    const none = { ids: [], total: 0, facets: emptyFacets(requested), nextKeys: null };
+    return extra.length > 0 ? { ...none, facetStats: {} } : none;
+  }
   ix.growScratch();
   const after = position(query);
-  const quick = plan === null ? statusOnly(ix, query, after, facetNames) : null;
+  const quick = plan === null && extra.length === 0 ? statusOnly(ix, query, after, facetNames) : null;
   if (quick !== null) return quick;
   const units = plan ? unitSets(ix, plan) : [];
   const bits = matchSet(ix, query, plan, units);
   const count = bits.size;
   const base = facetNames.length > 0 ? ix.stemFacets.baseFor(query, plan, units) : null;
   const facets = facetsOf(ix, bits, facetNames, base);
+  const facetStats = extra.length > 0 ? extraFacets(ix, bits, extra, facets) : undefined;
   const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
     const last = slots.length - 1;
     return finish(ix, plan, {
       ids: slots.map((slot) => ix.ids[slot] as string),
       total: count,
       facets,
+      ...(facetStats ? { facetStats } : {}),
       nextKeys: more && last >= 0 ? keysOf(ix, query, slots[last] as number, primary(last)) : null,
     });
   };
@@ -67,7 +85,7 @@ export function answer(ix: AnswerIndex, query: EngineQuery, facetNames: readonly
     if (!relevance) sortValues(ix, query, ordered, primary);
   }
   const order = {
-    primaryDescending: query.sort === '-publishedAt' || query.sort === '-price',
+    primaryDescending: query.sort.startsWith('-'),
     relevance,
   };
   const rows = { slots: ordered, primary, published: ix.publishedAt.data, ids: ix.ids };

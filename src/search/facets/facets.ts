@@ -1,4 +1,4 @@
-import type { FacetName, Facets } from '../engine.js';
+import type { FacetName, FacetRequest, Facets } from '../engine.js';
 import type { IndexView } from '../index-view.js';
 import { andNot, type Bits, countValues, membersOf, scratch } from '../sets/slot-sets.js';
 import { addCounts } from './facet-counts.js';
@@ -79,9 +79,9 @@ function passTags(ix: IndexView, matches: Int32Array): Int32Array {
   return counts;
 }
 
-export function emptyFacets(names: readonly FacetName[]): Facets {
+export function emptyFacets(names: readonly FacetRequest[]): Facets {
   const out: Facets = {};
-  for (const name of names) out[name] = [];
+  for (const name of names) if (name !== 'price') out[name] = [];
   return out;
 }
 

@@ -115,6 +115,7 @@ const queryArb: fc.Arbitrary<EngineQuery> = fc
       near,
       radiusKm: near === null ? null : r.radiusKm,
       status: r.status,
+      attributes: [],
       sort: r.sort === 'relevance' && text === null ? '-publishedAt' : r.sort,
       limit: r.limit,
       after: null,

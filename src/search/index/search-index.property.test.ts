@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { engineQuery } from '../../../test/support/engine-query.js';
 import {
+  ATTRIBUTE_SCHEMA,
   type Change,
   changeArb,
   DAY,
@@ -31,7 +32,7 @@ class World {
   readonly index: ReturnType<typeof createSearchIndex>;
 
   constructor(tuning: Partial<Tuning>) {
-    this.index = createSearchIndex(tuning);
+    this.index = createSearchIndex(tuning, ATTRIBUTE_SCHEMA);
   }
 
   readonly docs = new Map<string, IndexDocument>();
@@ -87,8 +88,8 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
       fc.property(
         initialDocs,
         fc.oneof(
-          queryArb(4),
-          queryArb(20),
+          queryArb(4, true),
+          queryArb(20, true),
           rankingQueryArb,
           nearestQueryArb,
           statusOnlyQueryArb,
@@ -97,13 +98,18 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
         (docs, { query, facets }) => {
           const world = new World(tuning);
           for (const doc of docs) world.apply({ kind: 'upsert', doc });
-          const full = referenceSearch([...world.docs.values()], { ...query, limit: 10_000 }, facets);
+          const full = referenceSearch(
+            [...world.docs.values()],
+            { ...query, limit: 10_000 },
+            facets,
+            ATTRIBUTE_SCHEMA,
+          );
           const seen: string[] = [];
           let after: EngineQuery['after'] = null;
           for (let page = 0; page < 100; page += 1) {
             const q = { ...query, after };
             const { matchedStems: _, ...got } = world.index.search(q, facets);
-            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets));
+            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets, ATTRIBUTE_SCHEMA));
             seen.push(...got.ids);
             if (got.nextKeys === null) break;
             after = got.nextKeys;
@@ -120,7 +126,7 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
     fc.assert(
       fc.property(
         initialDocs,
-        fc.oneof(queryArb(4), queryArb(20), nearestQueryArb, statusOnlyQueryArb, oneWordQueryArb),
+        fc.oneof(queryArb(4, true), queryArb(20, true), nearestQueryArb, statusOnlyQueryArb, oneWordQueryArb),
         fc.array(fc.array(changeArb, { maxLength: 3 }), { maxLength: 8 }),
         // Before which page the bulk load's end (finishBuild) comes: 0 as at start-up, later
         // ones mid-way through writes and cursors.
@@ -133,7 +139,7 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
             if (page === finishAt) world.index.finishBuild?.();
             const q = { ...query, after };
             const { matchedStems: _, ...got } = world.index.search(q, facets);
-            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets));
+            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets, ATTRIBUTE_SCHEMA));
             if (got.nextKeys === null) break;
             after = got.nextKeys;
             for (const change of changes[page] ?? []) world.apply(change);
@@ -151,7 +157,7 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
     fc.assert(
       fc.property(
         initialDocs,
-        fc.oneof(queryArb(4), queryArb(20), statusOnlyQueryArb, oneWordQueryArb),
+        fc.oneof(queryArb(4, true), queryArb(20, true), statusOnlyQueryArb, oneWordQueryArb),
         // Half days: some queries land exactly on an expiry (expiries are whole days).
         fc.array(fc.tuple(fc.integer({ min: 10, max: 70 }), fc.array(changeArb, { maxLength: 3 })), {
           minLength: 2,
@@ -163,7 +169,7 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
           for (const [halfDays, changes] of steps) {
             const q = { ...query, now: T0 + (halfDays * DAY) / 2 };
             const { matchedStems: _, ...got } = world.index.search(q, facets);
-            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets));
+            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets, ATTRIBUTE_SCHEMA));
             for (const change of changes) world.apply(change);
           }
         },
@@ -209,7 +215,7 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
           for (let page = 0; page < 100; page += 1) {
             const q = { ...query, after };
             const { matchedStems: _, ...got } = world.index.search(q, []);
-            expect(got).toEqual(referenceSearch([...world.docs.values()], q, []));
+            expect(got).toEqual(referenceSearch([...world.docs.values()], q, [], ATTRIBUTE_SCHEMA));
             if (got.nextKeys === null) break;
             after = got.nextKeys;
           }

@@ -1,5 +1,6 @@
 import { forEachIndexWordId, WordIds } from '../analysis/tokens.js';
 import { type AnswerIndex, answer } from '../answer/answer.js';
+import { AttributeColumns } from '../attributes/columns.js';
 import { Dictionary } from '../columns/dictionary.js';
 import {
   GrowableFloat64,
@@ -10,7 +11,15 @@ import {
 } from '../columns/growable.js';
 import { flatString, Interned } from '../columns/interned.js';
 import { DEFAULT_TUNING, type Tuning } from '../columns/tuning.js';
-import type { EngineQuery, EngineResult, FacetName, IndexDocument, SearchIndex } from '../engine.js';
+import type {
+  EngineQuery,
+  EngineResult,
+  FacetRequest,
+  IndexDocument,
+  SearchIndex,
+  SearchSchema,
+} from '../engine.js';
+import { NO_ATTRIBUTES } from '../engine.js';
 import { countSlot, type FacetCounts, facetCounts } from '../facets/facet-counts.js';
 import { StemFacets } from '../facets/stem-facets.js';
 import { idKey } from '../order/id-keys.js';
@@ -124,7 +133,14 @@ export class Index implements SearchIndex, AnswerIndex {
     () => this.alive.data,
   );
 
-  constructor(readonly tuning: Tuning) {
+  /** The declared attributes' columns (attributes/columns.ts). */
+  readonly attributes: AttributeColumns;
+
+  constructor(
+    readonly tuning: Tuning,
+    readonly schema: SearchSchema = NO_ATTRIBUTES,
+  ) {
+    this.attributes = new AttributeColumns(schema);
     this.tagOffsets.push(0);
     this.textOffsets.push(0);
   }
@@ -203,6 +219,7 @@ export class Index implements SearchIndex, AnswerIndex {
     this.city.push(this.cities.id(doc.city));
     this.country.push(this.countries.id(doc.country));
     this.currency.push(this.currencies.id(doc.currency));
+    this.attributes.push(doc.attributes);
     for (const tag of new Set(doc.tags)) this.tagIds.push(this.tags.id(tag));
     this.tagOffsets.push(this.tagIds.length);
     for (const field of [doc.title, doc.description]) {
@@ -282,6 +299,7 @@ export class Index implements SearchIndex, AnswerIndex {
       this.textOffsets,
     ])
       column.trim();
+    this.attributes.trim();
     this.compactSets();
   }
 
@@ -331,11 +349,12 @@ export class Index implements SearchIndex, AnswerIndex {
       this.priceBuckets.remove(price, slot);
       this.priceRanges.removed(price, slot);
     }
+    this.attributes.count(slot, delta);
     this.statusCounts[status] = (this.statusCounts[status] as number) + delta;
     countSlot(this, this.valueCounts[status] as FacetCounts, slot, delta);
   }
 
-  search(query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
+  search(query: EngineQuery, facetNames: readonly FacetRequest[]): EngineResult {
     try {
       return answer(this, query, facetNames);
     } finally {
@@ -362,6 +381,6 @@ export class Index implements SearchIndex, AnswerIndex {
 
 export type { Tuning } from '../columns/tuning.js';
 
-export function createSearchIndex(tuning: Partial<Tuning> = {}): SearchIndex {
-  return new Index({ ...DEFAULT_TUNING, ...tuning });
+export function createSearchIndex(tuning: Partial<Tuning> = {}, schema?: SearchSchema): SearchIndex {
+  return new Index({ ...DEFAULT_TUNING, ...tuning }, schema);
 }

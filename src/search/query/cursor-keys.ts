@@ -10,6 +10,9 @@ import type { Position } from '../order/top-k.js';
 
 type Keys = CursorValue[];
 
+/** The sort key of an offer without the attribute sorted by. */
+const NONE = 'none';
+
 // Relevance tuple packed into one number: typos ≤ 32, proximity ≤ 128, attribute ≤ 1, inexact ≤ 16.
 const PROX_RANGE = 256;
 const ATTR_RANGE = 2;
@@ -41,11 +44,18 @@ export function position(query: EngineQuery): Position | null {
       id: String(id),
     };
   }
-  return { primary: Number(after[0]), published: 0, id: String(after[1]) };
+  // An attribute sort's offers without the attribute (last either way) travel as `none`.
+  const primary =
+    after[0] === NONE
+      ? query.sort.startsWith('-')
+        ? Number.NEGATIVE_INFINITY
+        : Number.POSITIVE_INFINITY
+      : Number(after[0]);
+  return { primary, published: 0, id: String(after[1]) };
 }
 
 export function keysOf(ix: IndexView, query: EngineQuery, slot: number, primary: number): Keys {
   const id = ix.ids[slot] as string;
-  if (query.sort !== 'relevance') return [primary, id];
+  if (query.sort !== 'relevance') return [Number.isFinite(primary) ? primary : NONE, id];
   return [...unpackRank(primary), ix.publishedAt.data[slot] as number, id];
 }

@@ -17,6 +17,7 @@ export function hasFilter(q: EngineQuery): boolean {
     q.publishedBefore !== null ||
     q.updatedSince !== null ||
     (q.near !== null && q.radiusKm !== null) ||
-    (q.bbox ?? null) !== null
+    (q.bbox ?? null) !== null ||
+    q.attributes.length > 0
   );
 }

@@ -1,3 +1,4 @@
+import { attributeFilters } from '../attributes/read.js';
 import type { EngineQuery } from '../engine.js';
 import type { IndexView } from '../index-view.js';
 import { distanceKm, inBox } from '../sets/geo.js';
@@ -92,12 +93,13 @@ export function matchSet(ix: IndexView, query: EngineQuery, plan: Plan | null, u
   single('currency', query.currency);
   for (const tag of query.tags) single('tag', tag);
   for (const unit of units) parts.push(unit.all);
+  const tests: Array<(slot: number) => boolean> = [];
+  if (query.attributes.length > 0) attributeFilters(ix.attributes, query.attributes, parts, tests);
   if (plan) for (const phrase of plan.phrases) for (const s of phrase) parts.push(stemsSet(ix, [s], 'word'));
   parts.sort((a, b) => a.size - b.size);
   const bits = copyOf(parts[0] as Bits);
   for (let i = 1; i < parts.length && bits.size > 0; i += 1) bits.andInPlace(parts[i] as Bits);
   if (bits.size === 0) return bits;
-  const tests: Array<(slot: number) => boolean> = [];
   if (query.priceMin !== null || query.priceMax !== null) {
     const lo = query.priceMin ?? Number.NEGATIVE_INFINITY;
     const hi = query.priceMax ?? Number.POSITIVE_INFINITY;

@@ -1,3 +1,4 @@
+import { attributeSortValues } from '../attributes/read.js';
 import { GrowableFloat64, GrowableInt32 } from '../columns/growable.js';
 import type { EngineQuery } from '../engine.js';
 import type { IndexView } from '../index-view.js';
@@ -138,6 +139,10 @@ export function sortValues(
   matches: Int32Array,
   primary: Float64Array,
 ): void {
+  if (query.sort.includes('attr.')) {
+    attributeSortValues(ix.attributes, query.sort, matches, primary);
+    return;
+  }
   const column =
     query.sort === 'price' || query.sort === '-price'
       ? ix.price.data
