@@ -121,6 +121,7 @@ export function createOfferService(deps: {
       const normalised = {
         environment,
         q: query.q ?? null,
+        typoTolerance: query.typoTolerance ?? 'auto',
         categories: [...new Set(query.category ?? [])].sort(),
         tags: [...new Set(query.tag ?? [])].sort(),
         city: query.city ?? null,

@@ -19,7 +19,7 @@ import { selectPage } from './top-k.js';
 
 /** The page, total and facets of a query (Index.search releases the scratch bitmaps after). */
 export function answer(ix: Index, query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
-  const plan = query.text ? planText(ix.dict, query.text) : null;
+  const plan = query.text ? planText(ix.dict, query.text, query.typoTolerance) : null;
   if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
   ix.growScratch();
   const after = position(query);
@@ -28,6 +28,9 @@ export function answer(ix: Index, query: EngineQuery, facetNames: readonly Facet
   const units = plan ? unitSets(ix, plan) : [];
   const bits = matchSet(ix, query, plan, units);
   const count = bits.size;
+  // `auto` held back typo variants and nothing matched: every word gets them (docs/search.md).
+  if (count === 0 && plan?.narrowed === true)
+    return answer(ix, { ...query, typoTolerance: 'all' }, facetNames);
   const base = facetNames.length > 0 ? ix.stemFacets.baseFor(query, plan, units) : null;
   const facets = facetsOf(ix, bits, facetNames, base);
   const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {

@@ -34,9 +34,17 @@ export interface IndexDocument {
   expiresAt: number | null;
 }
 
+/**
+ * When a query word may match words a few edits away (docs/search.md, typo tolerance): `auto`
+ * only a word the index does not hold as typed (its word or its stem), and every word when the
+ * query then matches nothing; `all` every word; `off` none. Numbers never.
+ */
+export type TypoTolerance = 'auto' | 'all' | 'off';
+
 /** A validated, normalised search (offers/service.ts builds it; SPEC §6). */
 export interface EngineQuery {
   text: TextQuery | null;
+  typoTolerance: TypoTolerance;
   /** Any of. */
   categories: readonly string[];
   /** Every one of. */

@@ -1,6 +1,7 @@
 import { stem, type TextQuery } from '../offers/text.js';
 import type { Dictionary } from './dictionary.js';
-import { typoBudget } from './rules.js';
+import type { TypoTolerance } from './engine.js';
+import { isNumber, typoBudget } from './rules.js';
 
 /**
  * A parsed `q` resolved against the dictionary: for each positive word (the terms in query
@@ -16,6 +17,8 @@ export interface Unit {
 
 export interface Plan {
   units: Unit[];
+  /** With `auto`: some unit was left without the typo variants `all` would give it. */
+  narrowed: boolean;
   /** Stem id → bit u set when unit u matches it. */
   unitsOfStem: Map<number, number>;
   phrases: number[][];
@@ -27,23 +30,48 @@ export interface Plan {
   scratchLast: Int32Array;
 }
 
-function unit(dict: Dictionary, typed: string, prefix: boolean): Unit {
+/**
+ * The unit of a typed word (`prefix`: the word being typed). `narrowed` is set when `auto` left
+ * out typo variants: the index holds the word as typed (its stem; for a prefix, a word starting
+ * with it), so only that is matched.
+ */
+function unit(
+  dict: Dictionary,
+  typed: string,
+  prefix: boolean,
+  tolerance: TypoTolerance,
+  narrowed: { value: boolean },
+): Unit {
   const costs = new Map<number, number>();
+  let asTyped = false;
   if (!prefix) {
     const own = dict.stemIds.get(stem(typed));
-    if (own !== undefined) costs.set(own, 0);
+    if (own !== undefined) {
+      costs.set(own, 0);
+      asTyped = (dict.stemDocs.data[own] as number) > 0;
+    }
   }
-  dict.walk(typed, typoBudget(typed.length), prefix, (s, edits) => {
+  const budget = tolerance === 'off' || isNumber(typed) ? 0 : typoBudget(typed.length);
+  dict.walk(typed, budget, prefix, (s, edits) => {
     const known = costs.get(s);
     if (known === undefined || edits < known) costs.set(s, edits);
+    if (edits === 0) asTyped = true;
   });
+  if (tolerance === 'auto' && asTyped) {
+    for (const [s, edits] of costs)
+      if (edits > 0) {
+        costs.delete(s);
+        narrowed.value = true;
+      }
+  }
   return { costs, wordId: dict.wordIds.get(typed) ?? -1 };
 }
 
 /** `'nothing'` when some word or phrase can match no offer. */
-export function planText(dict: Dictionary, query: TextQuery): Plan | 'nothing' {
-  const units = query.terms.map((t) => unit(dict, t.word, false));
-  if (query.prefix !== null) units.push(unit(dict, query.prefix, true));
+export function planText(dict: Dictionary, query: TextQuery, tolerance: TypoTolerance): Plan | 'nothing' {
+  const narrowed = { value: false };
+  const units = query.terms.map((t) => unit(dict, t.word, false, tolerance, narrowed));
+  if (query.prefix !== null) units.push(unit(dict, query.prefix, true, tolerance, narrowed));
   if (units.some((u) => u.costs.size === 0)) return 'nothing';
   const phrases: number[][] = [];
   for (const phrase of query.phrases) {
@@ -63,6 +91,7 @@ export function planText(dict: Dictionary, query: TextQuery): Plan | 'nothing' {
   const n = units.length;
   return {
     units,
+    narrowed: narrowed.value,
     unitsOfStem,
     phrases,
     excluded,

@@ -105,6 +105,7 @@ const some = <T>(arb: fc.Arbitrary<T>) => sometimes(arb, 3);
 const queryArb: fc.Arbitrary<Params> = fc
   .record({
     q: some(fc.oneof(qArb, formArb)),
+    typoTolerance: some(fc.constantFrom('auto', 'all', 'off')),
     category: some(fc.uniqueArray(fc.constantFrom(...CATEGORIES), { minLength: 1, maxLength: 2 })),
     tag: some(fc.uniqueArray(fc.constantFrom(...TAGS), { minLength: 1, maxLength: 2 })),
     city: some(fc.constantFrom(...CITIES.map((c) => c.city))),
@@ -153,6 +154,7 @@ function engineQuery(params: Params, now: number): EngineQuery {
   const q = str('q');
   return {
     text: q === null ? null : parseTextQuery(q),
+    typoTolerance: (str('typoTolerance') ?? 'auto') as EngineQuery['typoTolerance'],
     categories: (params.category as string[] | undefined) ?? [],
     tags: (params.tag as string[] | undefined) ?? [],
     city: str('city'),

@@ -42,6 +42,8 @@ for (const { dialect, available } of backends()) {
           query: { near: '48.8566,2.3522', radius: 400, sort: 'distance' },
           url: '/v1/offers/?near=48.8566,2.3522&radius=400&sort=distance',
         },
+        { query: { q: 'tabel', typoTolerance: 'off' }, url: '/v1/offers/?q=tabel&typoTolerance=off' },
+        { query: { q: 'tabel', typoTolerance: 'all' }, url: '/v1/offers/?q=tabel&typoTolerance=all' },
       ];
       const response = await multi({ queries: searches.map((s) => s.query) });
       expect(response.statusCode).toBe(200);
@@ -56,12 +58,22 @@ for (const { dialect, available } of backends()) {
 
     it('names the parameter of the bad search as queries[i].param', async () => {
       const bad = await multi({
-        queries: [{ q: 'lamp' }, { limit: 0 }, { sort: 'distance' }, { colour: 'red' }],
+        queries: [
+          { q: 'lamp' },
+          { limit: 0 },
+          { sort: 'distance' },
+          { colour: 'red' },
+          { typoTolerance: 'min' },
+        ],
       });
       expect(bad.statusCode).toBe(400);
       const body = bad.json() as { code: string; errors: { parameter: string }[] };
       expect(body.code).toBe('invalid_parameter');
-      expect(body.errors.map((e) => e.parameter).sort()).toEqual(['queries[1].limit', 'queries[3].colour']);
+      expect(body.errors.map((e) => e.parameter).sort()).toEqual([
+        'queries[1].limit',
+        'queries[3].colour',
+        'queries[4].typoTolerance',
+      ]);
       // Valid shapes, refused by the rules: still named by index.
       const rules = await multi({ queries: [{ q: 'lamp' }, { sort: 'distance' }] });
       expect(rules.statusCode).toBe(400);

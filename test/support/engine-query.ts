@@ -7,6 +7,7 @@ import type { EngineQuery } from '../../src/search/engine.js';
 export function engineQuery(now: number, more: Partial<EngineQuery> = {}): EngineQuery {
   return {
     text: null,
+    typoTolerance: 'auto',
     categories: [],
     tags: [],
     city: null,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { FACET_NAMES, type FacetName, SORTS, STATUSES } from '../../src/offers/schemas.js';
 import { parseTextQuery } from '../../src/offers/text.js';
-import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
+import type { EngineQuery, IndexDocument, TypoTolerance } from '../../src/search/engine.js';
 import { engineQuery } from './engine-query.js';
 
 /**
@@ -194,6 +194,7 @@ export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facet
       sort: fc.constantFrom(...SORTS),
       limit: fc.integer({ min: 1, max: 4 }),
       facets: fc.subarray([...FACET_NAMES]),
+      typoTolerance: fc.constantFrom<TypoTolerance>('auto', 'auto', 'all', 'off'),
     })
     .map((r) => {
       const text = r.q === null ? null : parseTextQuery(r.q);
@@ -203,6 +204,7 @@ export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facet
       return {
         query: {
           text,
+          typoTolerance: r.typoTolerance,
           categories: r.categories ?? [],
           tags: r.tags ?? [],
           city: r.place?.city ?? null,

@@ -2,7 +2,7 @@ import { distanceKm } from '../../src/offers/geo.js';
 import type { FacetName } from '../../src/offers/schemas.js';
 import type { FacetCount, Facets } from '../../src/offers/store.js';
 import { isStopWord, stem, words } from '../../src/offers/text.js';
-import type { EngineQuery, EngineResult, IndexDocument } from '../../src/search/engine.js';
+import type { EngineQuery, EngineResult, IndexDocument, TypoTolerance } from '../../src/search/engine.js';
 import { ENGINE_SORT_KEYS, PROXIMITY_CAP, typoBudget } from '../../src/search/rules.js';
 
 /**
@@ -76,25 +76,42 @@ function dictionary(docs: readonly Doc[]): Array<[string, string]> {
   return [...pairs.values()];
 }
 
-function termUnit(typed: string, dict: Array<[string, string]>): Unit {
+/** The typo budget of a typed word under a policy: numbers (digits, a decimal) get none. */
+function budgetOf(typed: string, tolerance: TypoTolerance): number {
+  if (tolerance === 'off' || /^\d+$/.test(typed) || /^\d+\.\d+$/.test(typed)) return 0;
+  return typoBudget(typed.length);
+}
+
+/**
+ * `auto`: a unit whose typed word the documents hold as typed (its stem among theirs, or a key
+ * equal to it; for a prefix, a key starting with it) keeps only its matches as typed.
+ */
+function narrow(unit: Unit, tolerance: TypoTolerance, asTyped: boolean): Unit {
+  if (tolerance !== 'auto' || !asTyped) return unit;
+  return { typed: unit.typed, costs: new Map([...unit.costs].filter(([, c]) => c === 0)) };
+}
+
+function termUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
   const costs = new Map<string, number>([[stem(typed), 0]]);
-  const budget = typoBudget(typed.length);
+  const budget = budgetOf(typed, tolerance);
   for (const [key, s] of dict) {
     const d = osa(typed, key);
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
-  return { typed, costs };
+  const asTyped = dict.some(([key, s]) => key === typed || s === stem(typed));
+  return narrow({ typed, costs }, tolerance, asTyped);
 }
 
-function prefixUnit(typed: string, dict: Array<[string, string]>): Unit {
+function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
   const costs = new Map<string, number>();
-  const budget = typoBudget(typed.length);
+  const budget = budgetOf(typed, tolerance);
   for (const [key, s] of dict) {
     let d = Number.POSITIVE_INFINITY;
     for (let j = 0; j <= key.length; j += 1) d = Math.min(d, osa(typed, key.slice(0, j)));
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
-  return { typed, costs };
+  const asTyped = dict.some(([key]) => key.startsWith(typed));
+  return narrow({ typed, costs }, tolerance, asTyped);
 }
 
 function containsSequence(field: Token[], sequence: readonly string[]): boolean {
@@ -191,8 +208,21 @@ function facetCounts(docs: readonly IndexDocument[], field: FacetName): FacetCou
     .slice(0, 20);
 }
 
-/** The engine's answer to `query` over `documents`, computed by brute force. */
+/**
+ * The engine's answer to `query` over `documents`, computed by brute force. With `auto`, a query
+ * that matches nothing is answered as with `all`.
+ */
 export function referenceSearch(
+  documents: readonly IndexDocument[],
+  query: EngineQuery,
+  facetNames: readonly FacetName[],
+): EngineResult {
+  const result = referenceWith(documents, query, facetNames);
+  if (result.total > 0 || query.typoTolerance !== 'auto') return result;
+  return referenceWith(documents, { ...query, typoTolerance: 'all' }, facetNames);
+}
+
+function referenceWith(
   documents: readonly IndexDocument[],
   query: EngineQuery,
   facetNames: readonly FacetName[],
@@ -203,8 +233,9 @@ export function referenceSearch(
   }));
   const text = query.text;
   const dict = text ? dictionary(docs) : [];
-  const units: Unit[] = text ? text.terms.map((t) => termUnit(t.word, dict)) : [];
-  if (text?.prefix) units.push(prefixUnit(text.prefix, dict));
+  const tolerance = query.typoTolerance;
+  const units: Unit[] = text ? text.terms.map((t) => termUnit(t.word, dict, tolerance)) : [];
+  if (text?.prefix) units.push(prefixUnit(text.prefix, dict, tolerance));
   const phrases = text?.phrases ?? [];
   const excluded = text?.excluded ?? [];
 
