@@ -80,7 +80,9 @@ export function answer(ix: Index, query: EngineQuery, facetNames: readonly Facet
 /** With `q`: the stems it matched that some offer still holds (for highlighting). */
 function finish(ix: Index, plan: Plan | null, result: EngineResult): EngineResult {
   if (plan) {
-    const live = [...plan.unitsOfStem.keys()].filter((s) => (ix.dict.stemDocs.data[s] as number) > 0);
+    const stems = new Set(plan.unitsOfStem.keys());
+    for (const u of plan.units) for (const pair of u.pairs) for (const s of pair) stems.add(s);
+    const live = [...stems].filter((s) => (ix.dict.stemDocs.data[s] as number) > 0);
     result.matchedStems = live.map((s) => ix.dict.stemText[s] as string).sort();
   }
   return result;

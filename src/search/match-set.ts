@@ -4,6 +4,7 @@ import { textHolds } from './phrases.js';
 import type { Plan } from './plan.js';
 import type { Index } from './search-index.js';
 import { andNot, type Bits, copyOf, keepCovered, membersOf, or, scratch, unionOf } from './slot-sets.js';
+import { pairSets } from './split-pairs.js';
 
 /**
  * A query's matches as one bitmap (ADR 0019): the effective status, each filter on a column
@@ -17,8 +18,10 @@ import { andNot, type Bits, copyOf, keepCovered, membersOf, or, scratch, unionOf
 export interface UnitSets {
   /** Index = typo count: the offers holding a stem the unit matches with that many edits. */
   levels: Bits[];
-  /** Every offer holding one of the unit's stems. */
+  /** Every offer holding one of the unit's stems (or one of its split pairs). */
   all: Bits;
+  /** The offers holding one of its split pairs in the title; null without pairs. */
+  pairTitle: Bits | null;
 }
 
 const STATUS_CODE = { active: 0, expired: 1, withdrawn: 2 } as const;
@@ -34,9 +37,15 @@ export function unitSets(ix: Index, plan: Plan): UnitSets[] {
       byCost[cost] = list;
       for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
     }
+    let pairTitle: Bits | null = null;
+    if (unit.pairs.length > 0) {
+      const pairs = pairSets(ix, unit.pairs);
+      byCost[0] = [...(byCost[0] ?? []), pairs.any];
+      pairTitle = pairs.title;
+    }
     const levels: Bits[] = [];
     for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
-    return { levels, all: unionOf(levels) };
+    return { levels, all: unionOf(levels), pairTitle };
   });
 }
 

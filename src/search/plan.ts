@@ -2,6 +2,7 @@ import { stem, type TextQuery } from '../offers/text.js';
 import type { Dictionary } from './dictionary.js';
 import type { TypoTolerance } from './engine.js';
 import { isNumber, typoBudget } from './rules.js';
+import { type Pair, splitPairs } from './split-pairs.js';
 
 /**
  * A parsed `q` resolved against the dictionary: for each positive word (the terms in query
@@ -13,12 +14,16 @@ export interface Unit {
   costs: Map<number, number>;
   /** The typed word's own id, for exactness; −1 when no offer has that word. */
   wordId: number;
+  /** Two indexed words the typed word is made of, matched one after the other (split-pairs.ts). */
+  pairs: Pair[];
 }
 
 export interface Plan {
   units: Unit[];
   /** With `auto`: some unit was left without the typo variants `all` would give it. */
   narrowed: boolean;
+  /** Some unit matches split pairs. */
+  hasPairs: boolean;
   /** Stem id → bit u set when unit u matches it. */
   unitsOfStem: Map<number, number>;
   phrases: number[][];
@@ -64,7 +69,34 @@ function unit(
         narrowed.value = true;
       }
   }
-  return { costs, wordId: dict.wordIds.get(typed) ?? -1 };
+  return { costs, wordId: dict.wordIds.get(typed) ?? -1, pairs: splitPairs(dict, typed) };
+}
+
+const DIGIT = /[0-9]/;
+
+/**
+ * Compound words: two consecutive units also match the two typed words joined (`otter box` finds
+ * `OtterBox`; with the second being typed, the indexed words starting with the join), as
+ * typed (no typo), for both units: one offer word then holds both. Not for numbers (`5 5` is
+ * not `55`).
+ */
+function joinNeighbours(
+  dict: Dictionary,
+  units: Unit[],
+  typed: readonly string[],
+  lastIsPrefix: boolean,
+): void {
+  for (let u = 0; u + 1 < units.length; u += 1) {
+    const a = typed[u] as string;
+    const b = typed[u + 1] as string;
+    if (DIGIT.test(a) || DIGIT.test(b)) continue;
+    const first = units[u] as Unit;
+    const second = units[u + 1] as Unit;
+    dict.walk(a + b, 0, lastIsPrefix && u + 2 === units.length, (s) => {
+      first.costs.set(s, 0);
+      second.costs.set(s, 0);
+    });
+  }
 }
 
 /** `'nothing'` when some word or phrase can match no offer. */
@@ -72,7 +104,10 @@ export function planText(dict: Dictionary, query: TextQuery, tolerance: TypoTole
   const narrowed = { value: false };
   const units = query.terms.map((t) => unit(dict, t.word, false, tolerance, narrowed));
   if (query.prefix !== null) units.push(unit(dict, query.prefix, true, tolerance, narrowed));
-  if (units.some((u) => u.costs.size === 0)) return 'nothing';
+  const typed = query.terms.map((t) => t.word);
+  if (query.prefix !== null) typed.push(query.prefix);
+  joinNeighbours(dict, units, typed, query.prefix !== null);
+  if (units.some((u) => u.costs.size === 0 && u.pairs.length === 0)) return 'nothing';
   const phrases: number[][] = [];
   for (const phrase of query.phrases) {
     const ids = phrase.map((s) => dict.stemIds.get(s));
@@ -92,6 +127,7 @@ export function planText(dict: Dictionary, query: TextQuery, tolerance: TypoTole
   return {
     units,
     narrowed: narrowed.value,
+    hasPairs: units.some((u) => u.pairs.length > 0),
     unitsOfStem,
     phrases,
     excluded,

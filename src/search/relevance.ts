@@ -6,6 +6,7 @@ import { type BucketPage, bucketPage, type ClassPager, scanPage, walkBudget } fr
 import { PROXIMITY_CAP } from './rules.js';
 import type { Index } from './search-index.js';
 import { and, andNot, type Bits, membersOf } from './slot-sets.js';
+import { pairAt } from './split-pairs.js';
 import { type Position, selectPage } from './top-k.js';
 
 /**
@@ -26,7 +27,7 @@ export function relevancePage(
   k: number,
 ): BucketPage {
   const unit = units[0];
-  if (unit !== undefined && units.length === 1 && plan.phrases.length === 0) {
+  if (unit !== undefined && units.length === 1 && plan.phrases.length === 0 && !plan.hasPairs) {
     const exact = exactSet(ix, plan.units[0] as Unit);
     const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
     return bucketPage(bits, unit, title, exact, after, k, ix.pager, (t, a, e) => packRank(t, 0, a, e));
@@ -34,7 +35,7 @@ export function relevancePage(
   const stemBits = ix.stemBits;
   for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
   const pairs = Math.max(0, plan.units.length - 1);
-  const floor = rankFloor(ix, plan);
+  const floor = rankFloor(ix, plan, units);
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
     floor: (typos, members) => floor.of(typos, pairs, members),
@@ -66,13 +67,17 @@ export function relevancePage(
  * typed). `split` cuts a class into the members with every unit in the title and the rest, so
  * that the few of the first kind do not keep the walk of the rest from stopping at its floor.
  */
-function rankFloor(ix: Index, plan: Plan) {
+function rankFloor(ix: Index, plan: Plan, units: readonly UnitSets[]) {
   // Offers with every unit in the title (null: no unit), built on first use.
   let everyInTitle: Bits | null | undefined;
   const titleAll = () => {
     if (everyInTitle === undefined)
       everyInTitle = plan.units
-        .map((u) => stemsSet(ix, u.costs.keys(), 'title'))
+        .map((u, i) => {
+          const title = stemsSet(ix, u.costs.keys(), 'title');
+          const pairs = units[i]?.pairTitle;
+          return pairs ? title.orInPlace(pairs) : title;
+        })
         .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
     return everyInTitle;
   };
@@ -135,6 +140,21 @@ export function newestPager(ix: Index): ClassPager {
   };
 }
 
+/** Bit u set when a split pair of unit u starts at position p (split-pairs.ts). */
+function pairBits(
+  plan: Plan,
+  text: Uint16Array | Int32Array,
+  wordStem: Int32Array,
+  p: number,
+  to: number,
+): number {
+  let bits = 0;
+  plan.units.forEach((unit, u) => {
+    if (unit.pairs.length > 0 && pairAt(text, wordStem, p, to, unit.pairs)) bits |= 1 << u;
+  });
+  return bits;
+}
+
 /** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
 function scanRank(ix: Index, slot: number, plan: Plan): number {
   const text = ix.text.data;
@@ -164,12 +184,14 @@ function scanRank(ix: Index, slot: number, plan: Plan): number {
     for (let p = from; p < to; p += 1) {
       const w = text[p] as number;
       const s = wordStem[w] as number;
-      const bits = stemBits[s] as number;
+      const own = stemBits[s] as number;
+      const bits = plan.hasPairs ? own | pairBits(plan, text, wordStem, p, to) : own;
       if (bits === 0) continue;
       for (let u = 0; u < n; u += 1) {
         if ((bits & (1 << u)) === 0) continue;
         const unit = units[u] as Unit;
-        const c = unit.costs.get(s) as number;
+        // A split pair starting here: as typed, not the word itself.
+        const c = (own & (1 << u)) === 0 ? 0 : (unit.costs.get(s) as number);
         if (c < (best[u] as number)) best[u] = c;
         if (w === unit.wordId) exact[u] = 1;
         if (field === 0) inTitle[u] = 1;

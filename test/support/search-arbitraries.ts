@@ -38,9 +38,51 @@ export const VOCABULARY = [
   'reed',
   'bicycle',
   'bicycles',
+  // Catalogue text (numbers, units, compound words, apostrophes: docs/search.md).
+  '32gb',
+  '32',
+  'gb',
+  'gigabytes',
+  '6ft',
+  '6',
+  'feet',
+  "6'",
+  '5.5',
+  'inch',
+  'inches',
+  't-shirt',
+  'tshirt',
+  'shirt',
+  "men's",
+  'men',
+  "o'neill",
+  'oneill',
+  'neill',
+  'otterbox',
+  'otter',
+  'box',
+  'smart',
+  'watch',
+  'smartwatch',
+  'usb-c',
+  'usb',
+  '3-in-1',
+  '12345',
+  '12346',
 ];
 /** Pairs that also appear in offers as they are, so phrases find something. */
-export const PAIRS = ['dining chairs', 'road bike', 'red lamp', 'bike trailer'];
+export const PAIRS = [
+  'dining chairs',
+  'road bike',
+  'red lamp',
+  'bike trailer',
+  'smart watch',
+  'o neill',
+  't shirt',
+  'otter box',
+  '32 gb',
+  '6 feet',
+];
 export const CATEGORIES = ['furniture', 'vehicles', 'jobs', 'services'];
 export const TAGS = ['pickup-only', 'new', 'insured', 'weekends', 'remote'];
 export const CITIES = [
@@ -134,7 +176,11 @@ export const typedWord = fc
 
 export const qArb = fc
   .record({
-    words: fc.array(typedWord, { minLength: 1, maxLength: 2 }),
+    // Now and then a pair typed apart (`otter box`), whose words joined are a word (compounds).
+    words: fc.oneof(
+      { arbitrary: fc.array(typedWord, { minLength: 1, maxLength: 2 }), weight: 4 },
+      fc.constantFrom(...PAIRS).map((pair) => pair.split(' ')),
+    ),
     phrase: sometimes(
       fc.oneof(
         fc.constantFrom(...PAIRS),

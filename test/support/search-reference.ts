@@ -1,9 +1,10 @@
 import { distanceKm } from '../../src/offers/geo.js';
 import type { FacetName } from '../../src/offers/schemas.js';
 import type { FacetCount, Facets } from '../../src/offers/store.js';
-import { isStopWord, stem, words } from '../../src/offers/text.js';
+import { isStopWord, stem } from '../../src/offers/text.js';
 import type { EngineQuery, EngineResult, IndexDocument, TypoTolerance } from '../../src/search/engine.js';
 import { ENGINE_SORT_KEYS, PROXIMITY_CAP, typoBudget } from '../../src/search/rules.js';
+import { referenceWords } from './search-reference-text.js';
 
 /**
  * The reference search (issue 12): the engine's semantics computed by brute force over every
@@ -20,7 +21,7 @@ interface Token {
 
 /** The positions of a field: its words without stop words, each with its stem. */
 function tokensOf(text: string): Token[] {
-  return words(text)
+  return referenceWords(text)
     .filter((w) => !isStopWord(w))
     .map((w) => ({ word: w, stem: stem(w) }));
 }
@@ -55,10 +56,14 @@ interface Doc {
   fields: [Token[], Token[]];
 }
 
-/** One positive word of the query: the stems it matches, each with its typo count. */
+/**
+ * One positive word of the query: the stems it matches, each with its typo count, and the pairs
+ * of stems of two indexed words it is made of (matched one right after the other).
+ */
 interface Unit {
   typed: string;
   costs: Map<string, number>;
+  pairs: Array<[string, string]>;
 }
 
 /**
@@ -88,7 +93,7 @@ function budgetOf(typed: string, tolerance: TypoTolerance): number {
  */
 function narrow(unit: Unit, tolerance: TypoTolerance, asTyped: boolean): Unit {
   if (tolerance !== 'auto' || !asTyped) return unit;
-  return { typed: unit.typed, costs: new Map([...unit.costs].filter(([, c]) => c === 0)) };
+  return { ...unit, costs: new Map([...unit.costs].filter(([, c]) => c === 0)) };
 }
 
 function termUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
@@ -99,7 +104,7 @@ function termUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoT
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
   const asTyped = dict.some(([key, s]) => key === typed || s === stem(typed));
-  return narrow({ typed, costs }, tolerance, asTyped);
+  return narrow({ typed, costs, pairs: [] }, tolerance, asTyped);
 }
 
 function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
@@ -111,7 +116,53 @@ function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: Typ
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
   const asTyped = dict.some(([key]) => key.startsWith(typed));
-  return narrow({ typed, costs }, tolerance, asTyped);
+  return narrow({ typed, costs, pairs: [] }, tolerance, asTyped);
+}
+
+/** Whether one of the unit's split pairs starts at position i of the field. */
+function pairAt(unit: Unit, field: Token[], i: number): boolean {
+  return unit.pairs.some(([a, b]) => field[i]?.stem === a && field[i + 1]?.stem === b);
+}
+
+/** Whether the unit matches position i: a stem of it, or one of its pairs starting there. */
+function matchesAt(unit: Unit, field: Token[], i: number): boolean {
+  return unit.costs.has((field[i] as Token).stem) || pairAt(unit, field, i);
+}
+
+/**
+ * Compound words: consecutive units also match their typed words joined (the whole word, or
+ * words starting with it when the second is the prefix being typed), as typed, both of them;
+ * and a unit also matches two indexed words its typed word is made of, one after the other.
+ * Neither for words with a digit.
+ */
+function compounds(
+  units: Unit[],
+  dict: Array<[string, string]>,
+  docs: readonly Doc[],
+  lastIsPrefix: boolean,
+): void {
+  const hasDigit = (w: string) => [...w].some((c) => c >= '0' && c <= '9');
+  units.forEach((a, u) => {
+    const b = units[u + 1];
+    if (b === undefined || hasDigit(a.typed) || hasDigit(b.typed)) return;
+    const whole = a.typed + b.typed;
+    const prefix = lastIsPrefix && u + 2 === units.length;
+    for (const [key, s] of dict)
+      if (prefix ? key.startsWith(whole) : key === whole) {
+        a.costs.set(s, 0);
+        b.costs.set(s, 0);
+      }
+  });
+  const words = new Map<string, string>();
+  for (const doc of docs) for (const field of doc.fields) for (const t of field) words.set(t.word, t.stem);
+  for (const unit of units) {
+    if (hasDigit(unit.typed)) continue;
+    for (let i = 1; i < unit.typed.length; i += 1) {
+      const a = words.get(unit.typed.slice(0, i));
+      const b = words.get(unit.typed.slice(i));
+      if (a !== undefined && b !== undefined) unit.pairs.push([a, b]);
+    }
+  }
 }
 
 function containsSequence(field: Token[], sequence: readonly string[]): boolean {
@@ -134,15 +185,16 @@ function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]):
     let best = Number.POSITIVE_INFINITY;
     let exact = false;
     for (const field of doc.fields)
-      for (const t of field) {
+      field.forEach((t, i) => {
         const c = unit.costs.get(t.stem);
         if (c !== undefined) best = Math.min(best, c);
         if (c !== undefined && t.word === unit.typed) exact = true;
-      }
+        if (pairAt(unit, field, i)) best = 0;
+      });
     if (best === Number.POSITIVE_INFINITY) return null;
     typos += best;
     if (!exact) inexact += 1;
-    if (!doc.fields[0].some((t) => unit.costs.has(t.stem))) titleAlone = false;
+    if (!doc.fields[0].some((_, i) => matchesAt(unit, doc.fields[0], i))) titleAlone = false;
   }
   for (const phrase of phrases) {
     if (!doc.fields.some((f) => containsSequence(f, phrase))) return null;
@@ -154,10 +206,10 @@ function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]):
     const b = units[u + 1] as Unit;
     let best = PROXIMITY_CAP;
     for (const field of doc.fields)
-      field.forEach((x, i) => {
-        if (!a.costs.has(x.stem)) return;
-        field.forEach((y, j) => {
-          if (b.costs.has(y.stem)) best = Math.min(best, gap(i, j));
+      field.forEach((_x, i) => {
+        if (!matchesAt(a, field, i)) return;
+        field.forEach((_y, j) => {
+          if (matchesAt(b, field, j)) best = Math.min(best, gap(i, j));
         });
       });
     proximity += best;
@@ -236,6 +288,7 @@ function referenceWith(
   const tolerance = query.typoTolerance;
   const units: Unit[] = text ? text.terms.map((t) => termUnit(t.word, dict, tolerance)) : [];
   if (text?.prefix) units.push(prefixUnit(text.prefix, dict, tolerance));
+  compounds(units, dict, docs, Boolean(text?.prefix));
   const phrases = text?.phrases ?? [];
   const excluded = text?.excluded ?? [];
 
