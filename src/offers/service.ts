@@ -179,7 +179,7 @@ export function createOfferService(deps: {
       const cached = current ? deps.cache?.get(environment, cacheKey, version, now) : undefined;
       if (cached) return cached;
       const { environment: _environment, q: _q, ...filters } = normalised;
-      const result = live.index.search({ ...filters, text, limit, after, now }, facets);
+      const result = live.index.search({ ...filters, text, synonyms: [], limit, after, now }, facets);
       // The page's rows in one statement, in the engine's order.
       const page = await deps.store.getMany(environment, result.ids, now);
       const offers: SearchHit[] =

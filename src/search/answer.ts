@@ -19,7 +19,7 @@ import { selectPage } from './top-k.js';
 
 /** The page, total and facets of a query (Index.search releases the scratch bitmaps after). */
 export function answer(ix: Index, query: EngineQuery, facetNames: readonly FacetName[]): EngineResult {
-  const plan = query.text ? planText(ix.dict, query.text, query.typoTolerance) : null;
+  const plan = query.text ? planText(ix.dict, query.text, query.typoTolerance, query.synonyms) : null;
   if (plan === 'nothing') return { ids: [], total: 0, facets: emptyFacets(facetNames), nextKeys: null };
   ix.growScratch();
   const after = position(query);
@@ -81,7 +81,8 @@ export function answer(ix: Index, query: EngineQuery, facetNames: readonly Facet
 function finish(ix: Index, plan: Plan | null, result: EngineResult): EngineResult {
   if (plan) {
     const stems = new Set(plan.unitsOfStem.keys());
-    for (const u of plan.units) for (const pair of u.pairs) for (const s of pair) stems.add(s);
+    for (const u of plan.units)
+      for (const sequence of u.sequences) for (const s of sequence.stems) stems.add(s);
     const live = [...stems].filter((s) => (ix.dict.stemDocs.data[s] as number) > 0);
     result.matchedStems = live.map((s) => ix.dict.stemText[s] as string).sort();
   }

@@ -104,6 +104,7 @@ const queryArb: fc.Arbitrary<EngineQuery> = fc
     return {
       text,
       typoTolerance: r.tolerance,
+      synonyms: [],
       categories: r.category === null ? [] : [r.category],
       tags: [],
       city: null,

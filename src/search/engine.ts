@@ -2,6 +2,7 @@ import type { CursorValue } from '../offers/cursor.js';
 import type { FacetName, OfferStatus, SortOrder } from '../offers/schemas.js';
 import type { Facets } from '../offers/store.js';
 import type { TextQuery } from '../offers/text.js';
+import type { SynonymRule } from './synonyms.js';
 
 /**
  * The in-memory search engine's contract (issue 12). The database stays the system of record;
@@ -45,6 +46,8 @@ export type TypoTolerance = 'auto' | 'all' | 'off';
 export interface EngineQuery {
   text: TextQuery | null;
   typoTolerance: TypoTolerance;
+  /** The environment's synonyms (synonyms.ts); the same array while they do not change. */
+  synonyms: readonly SynonymRule[];
   /** Any of. */
   categories: readonly string[];
   /** Every one of. */

@@ -4,7 +4,7 @@ import { textHolds } from './phrases.js';
 import type { Plan } from './plan.js';
 import type { Index } from './search-index.js';
 import { andNot, type Bits, copyOf, keepCovered, membersOf, or, scratch, unionOf } from './slot-sets.js';
-import { pairSets } from './split-pairs.js';
+import { sequenceSets } from './split-pairs.js';
 
 /**
  * A query's matches as one bitmap (ADR 0019): the effective status, each filter on a column
@@ -18,10 +18,11 @@ import { pairSets } from './split-pairs.js';
 export interface UnitSets {
   /** Index = typo count: the offers holding a stem the unit matches with that many edits. */
   levels: Bits[];
-  /** Every offer holding one of the unit's stems (or one of its split pairs). */
+  /** Every offer holding one of the unit's stems (or one of its sequences). */
   all: Bits;
-  /** The offers holding one of its split pairs in the title; null without pairs. */
-  pairTitle: Bits | null;
+  /** The offers holding one of its sequences in the title, an exact one anywhere; null without. */
+  sequenceTitle: Bits | null;
+  sequenceExact: Bits | null;
 }
 
 const STATUS_CODE = { active: 0, expired: 1, withdrawn: 2 } as const;
@@ -37,15 +38,17 @@ export function unitSets(ix: Index, plan: Plan): UnitSets[] {
       byCost[cost] = list;
       for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
     }
-    let pairTitle: Bits | null = null;
-    if (unit.pairs.length > 0) {
-      const pairs = pairSets(ix, unit.pairs);
-      byCost[0] = [...(byCost[0] ?? []), pairs.any];
-      pairTitle = pairs.title;
+    let sequenceTitle: Bits | null = null;
+    let sequenceExact: Bits | null = null;
+    if (unit.sequences.length > 0) {
+      const sets = sequenceSets(ix, unit.sequences);
+      byCost[0] = [...(byCost[0] ?? []), sets.any];
+      sequenceTitle = sets.title;
+      sequenceExact = sets.exact;
     }
     const levels: Bits[] = [];
     for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
-    return { levels, all: unionOf(levels), pairTitle };
+    return { levels, all: unionOf(levels), sequenceTitle, sequenceExact };
   });
 }
 

@@ -2,7 +2,8 @@ import { stem, type TextQuery } from '../offers/text.js';
 import type { Dictionary } from './dictionary.js';
 import type { TypoTolerance } from './engine.js';
 import { isNumber, typoBudget } from './rules.js';
-import { type Pair, splitPairs } from './split-pairs.js';
+import { type Sequence, splitPairs } from './split-pairs.js';
+import { applySynonyms, type SynonymRule } from './synonyms.js';
 
 /**
  * A parsed `q` resolved against the dictionary: for each positive word (the terms in query
@@ -14,16 +15,18 @@ export interface Unit {
   costs: Map<number, number>;
   /** The typed word's own id, for exactness; −1 when no offer has that word. */
   wordId: number;
-  /** Two indexed words the typed word is made of, matched one after the other (split-pairs.ts). */
-  pairs: Pair[];
+  /** Words matched one after the other: split pairs, synonyms of several words (split-pairs.ts). */
+  sequences: Sequence[];
+  /** Other words that count as the word typed (single-word synonyms), by id. */
+  exactWords: number[];
 }
 
 export interface Plan {
   units: Unit[];
   /** With `auto`: some unit was left without the typo variants `all` would give it. */
   narrowed: boolean;
-  /** Some unit matches split pairs. */
-  hasPairs: boolean;
+  /** Some unit matches sequences of words. */
+  hasSequences: boolean;
   /** Stem id → bit u set when unit u matches it. */
   unitsOfStem: Map<number, number>;
   phrases: number[][];
@@ -69,7 +72,7 @@ function unit(
         narrowed.value = true;
       }
   }
-  return { costs, wordId: dict.wordIds.get(typed) ?? -1, pairs: splitPairs(dict, typed) };
+  return { costs, wordId: dict.wordIds.get(typed) ?? -1, sequences: splitPairs(dict, typed), exactWords: [] };
 }
 
 const DIGIT = /[0-9]/;
@@ -100,14 +103,20 @@ function joinNeighbours(
 }
 
 /** `'nothing'` when some word or phrase can match no offer. */
-export function planText(dict: Dictionary, query: TextQuery, tolerance: TypoTolerance): Plan | 'nothing' {
+export function planText(
+  dict: Dictionary,
+  query: TextQuery,
+  tolerance: TypoTolerance,
+  synonyms: readonly SynonymRule[] = [],
+): Plan | 'nothing' {
   const narrowed = { value: false };
   const units = query.terms.map((t) => unit(dict, t.word, false, tolerance, narrowed));
   if (query.prefix !== null) units.push(unit(dict, query.prefix, true, tolerance, narrowed));
   const typed = query.terms.map((t) => t.word);
   if (query.prefix !== null) typed.push(query.prefix);
   joinNeighbours(dict, units, typed, query.prefix !== null);
-  if (units.some((u) => u.costs.size === 0 && u.pairs.length === 0)) return 'nothing';
+  if (synonyms.length > 0) applySynonyms(dict, units, typed, synonyms);
+  if (units.some((u) => u.costs.size === 0 && u.sequences.length === 0)) return 'nothing';
   const phrases: number[][] = [];
   for (const phrase of query.phrases) {
     const ids = phrase.map((s) => dict.stemIds.get(s));
@@ -127,7 +136,7 @@ export function planText(dict: Dictionary, query: TextQuery, tolerance: TypoTole
   return {
     units,
     narrowed: narrowed.value,
-    hasPairs: units.some((u) => u.pairs.length > 0),
+    hasSequences: units.some((u) => u.sequences.length > 0),
     unitsOfStem,
     phrases,
     excluded,

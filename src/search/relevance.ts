@@ -5,8 +5,8 @@ import type { Plan, Unit } from './plan.js';
 import { type BucketPage, bucketPage, type ClassPager, scanPage, walkBudget } from './rank-buckets.js';
 import { PROXIMITY_CAP } from './rules.js';
 import type { Index } from './search-index.js';
-import { and, andNot, type Bits, membersOf } from './slot-sets.js';
-import { pairAt } from './split-pairs.js';
+import { and, andNot, type Bits, membersOf, unionOf } from './slot-sets.js';
+import { sequenceAt } from './split-pairs.js';
 import { type Position, selectPage } from './top-k.js';
 
 /**
@@ -27,8 +27,8 @@ export function relevancePage(
   k: number,
 ): BucketPage {
   const unit = units[0];
-  if (unit !== undefined && units.length === 1 && plan.phrases.length === 0 && !plan.hasPairs) {
-    const exact = exactSet(ix, plan.units[0] as Unit);
+  if (unit !== undefined && units.length === 1 && plan.phrases.length === 0 && !plan.hasSequences) {
+    const exact = exactSet(ix, plan.units[0] as Unit, unit);
     const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
     return bucketPage(bits, unit, title, exact, after, k, ix.pager, (t, a, e) => packRank(t, 0, a, e));
   }
@@ -75,13 +75,13 @@ function rankFloor(ix: Index, plan: Plan, units: readonly UnitSets[]) {
       everyInTitle = plan.units
         .map((u, i) => {
           const title = stemsSet(ix, u.costs.keys(), 'title');
-          const pairs = units[i]?.pairTitle;
-          return pairs ? title.orInPlace(pairs) : title;
+          const sequences = units[i]?.sequenceTitle;
+          return sequences ? title.orInPlace(sequences) : title;
         })
         .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
     return everyInTitle;
   };
-  const exact = plan.units.map((u) => exactSet(ix, u));
+  const exact = plan.units.map((u, i) => exactSet(ix, u, units[i] as UnitSets));
   return {
     of(typos: number, pairs: number, members: Bits): number {
       const title = titleAll();
@@ -104,10 +104,17 @@ function rankFloor(ix: Index, plan: Plan, units: readonly UnitSets[]) {
   };
 }
 
-/** The offers holding the unit's typed word itself (exactness), or null when none does. */
-function exactSet(ix: Index, unit: Unit): Bits | null {
-  const own = unit.wordId;
-  return own >= 0 && (ix.dict.wordDocs.data[own] as number) > 0 ? ix.sets.word.get(own) : null;
+/**
+ * The offers holding the unit's typed word itself or a word counting as it (a synonym), or an
+ * exact sequence (exactness); null when none does.
+ */
+function exactSet(ix: Index, unit: Unit, sets: UnitSets): Bits | null {
+  const parts: Bits[] = [];
+  for (const w of [unit.wordId, ...unit.exactWords])
+    if (w >= 0 && (ix.dict.wordDocs.data[w] as number) > 0) parts.push(ix.sets.word.get(w));
+  if (sets.sequenceExact !== null && sets.sequenceExact.size > 0) parts.push(sets.sequenceExact);
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? (parts[0] as Bits) : unionOf(parts);
 }
 
 /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
@@ -140,8 +147,11 @@ export function newestPager(ix: Index): ClassPager {
   };
 }
 
-/** Bit u set when a split pair of unit u starts at position p (split-pairs.ts). */
-function pairBits(
+/**
+ * Bit u set when a sequence of unit u starts at position p (split-pairs.ts); the same bit 16
+ * places up when that sequence is exact (a synonym).
+ */
+function sequenceBits(
   plan: Plan,
   text: Uint16Array | Int32Array,
   wordStem: Int32Array,
@@ -150,7 +160,10 @@ function pairBits(
 ): number {
   let bits = 0;
   plan.units.forEach((unit, u) => {
-    if (unit.pairs.length > 0 && pairAt(text, wordStem, p, to, unit.pairs)) bits |= 1 << u;
+    if (unit.sequences.length === 0) return;
+    const found = sequenceAt(text, wordStem, p, to, unit.sequences);
+    if (found > 0) bits |= 1 << u;
+    if (found === 2) bits |= 1 << (u + 16);
   });
   return bits;
 }
@@ -185,15 +198,19 @@ function scanRank(ix: Index, slot: number, plan: Plan): number {
       const w = text[p] as number;
       const s = wordStem[w] as number;
       const own = stemBits[s] as number;
-      const bits = plan.hasPairs ? own | pairBits(plan, text, wordStem, p, to) : own;
+      const found = plan.hasSequences ? sequenceBits(plan, text, wordStem, p, to) : 0;
+      const bits = own | (found & 0xffff);
       if (bits === 0) continue;
       for (let u = 0; u < n; u += 1) {
         if ((bits & (1 << u)) === 0) continue;
         const unit = units[u] as Unit;
-        // A split pair starting here: as typed, not the word itself.
-        const c = (own & (1 << u)) === 0 ? 0 : (unit.costs.get(s) as number);
+        const word = (own & (1 << u)) !== 0;
+        // A sequence starting here: as typed (no typo).
+        const c = word ? (unit.costs.get(s) as number) : 0;
         if (c < (best[u] as number)) best[u] = c;
-        if (w === unit.wordId) exact[u] = 1;
+        if (word && (w === unit.wordId || (unit.exactWords.length > 0 && unit.exactWords.includes(w))))
+          exact[u] = 1;
+        if ((found & (1 << (u + 16))) !== 0) exact[u] = 1;
         if (field === 0) inTitle[u] = 1;
       }
       for (let u = 0; u + 1 < n; u += 1) {

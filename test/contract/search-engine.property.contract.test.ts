@@ -155,6 +155,7 @@ function engineQuery(params: Params, now: number): EngineQuery {
   return {
     text: q === null ? null : parseTextQuery(q),
     typoTolerance: (str('typoTolerance') ?? 'auto') as EngineQuery['typoTolerance'],
+    synonyms: [],
     categories: (params.category as string[] | undefined) ?? [],
     tags: (params.tag as string[] | undefined) ?? [],
     city: str('city'),

@@ -8,6 +8,7 @@ export function engineQuery(now: number, more: Partial<EngineQuery> = {}): Engin
   return {
     text: null,
     typoTolerance: 'auto',
+    synonyms: [],
     categories: [],
     tags: [],
     city: null,

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { FACET_NAMES, type FacetName, SORTS, STATUSES } from '../../src/offers/schemas.js';
 import { parseTextQuery } from '../../src/offers/text.js';
 import type { EngineQuery, IndexDocument, TypoTolerance } from '../../src/search/engine.js';
+import type { SynonymRule } from '../../src/search/synonyms.js';
 import { engineQuery } from './engine-query.js';
 
 /**
@@ -82,6 +83,18 @@ export const PAIRS = [
   'otter box',
   '32 gb',
   '6 feet',
+];
+/**
+ * Synonyms over the vocabulary: multi-way, one-way, and of several words (a pair offers hold as
+ * it is, and one they never hold).
+ */
+export const SYNONYMS: readonly SynonymRule[] = [
+  { oneWay: false, words: ['dog', 'trailer'] },
+  { oneWay: true, words: ['lamp', 'refrigerator', 'road bike'] },
+  { oneWay: false, words: ['bicycle', 'smart watch', 'zorglub'] },
+  { oneWay: true, words: ['dining chairs', 'otterbox'] },
+  { oneWay: false, words: ['shirt', 'no such words'] },
+  { oneWay: true, words: ['chairs', 'red lamp'] },
 ];
 export const CATEGORIES = ['furniture', 'vehicles', 'jobs', 'services'];
 export const TAGS = ['pickup-only', 'new', 'insured', 'weekends', 'remote'];
@@ -241,6 +254,7 @@ export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facet
       limit: fc.integer({ min: 1, max: 4 }),
       facets: fc.subarray([...FACET_NAMES]),
       typoTolerance: fc.constantFrom<TypoTolerance>('auto', 'auto', 'all', 'off'),
+      synonyms: fc.constantFrom<readonly SynonymRule[]>([], SYNONYMS),
     })
     .map((r) => {
       const text = r.q === null ? null : parseTextQuery(r.q);
@@ -251,6 +265,7 @@ export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facet
         query: {
           text,
           typoTolerance: r.typoTolerance,
+          synonyms: r.synonyms,
           categories: r.categories ?? [],
           tags: r.tags ?? [],
           city: r.place?.city ?? null,

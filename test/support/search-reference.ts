@@ -4,6 +4,7 @@ import type { FacetCount, Facets } from '../../src/offers/store.js';
 import { isStopWord, stem } from '../../src/offers/text.js';
 import type { EngineQuery, EngineResult, IndexDocument, TypoTolerance } from '../../src/search/engine.js';
 import { ENGINE_SORT_KEYS, PROXIMITY_CAP, typoBudget } from '../../src/search/rules.js';
+import { applySynonyms } from './search-reference-synonyms.js';
 import { referenceWords } from './search-reference-text.js';
 
 /**
@@ -63,7 +64,10 @@ interface Doc {
 interface Unit {
   typed: string;
   costs: Map<string, number>;
-  pairs: Array<[string, string]>;
+  /** Stems to be found one after the other: split pairs (inexact), several-word synonyms (exact). */
+  sequences: Array<{ stems: string[]; exact: boolean }>;
+  /** Words other than the typed one that count as it (one-word synonyms). */
+  exactWords: Set<string>;
 }
 
 /**
@@ -104,7 +108,7 @@ function termUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoT
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
   const asTyped = dict.some(([key, s]) => key === typed || s === stem(typed));
-  return narrow({ typed, costs, pairs: [] }, tolerance, asTyped);
+  return narrow({ typed, costs, sequences: [], exactWords: new Set() }, tolerance, asTyped);
 }
 
 function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
@@ -116,12 +120,16 @@ function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: Typ
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
   const asTyped = dict.some(([key]) => key.startsWith(typed));
-  return narrow({ typed, costs, pairs: [] }, tolerance, asTyped);
+  return narrow({ typed, costs, sequences: [], exactWords: new Set() }, tolerance, asTyped);
 }
 
-/** Whether one of the unit's split pairs starts at position i of the field. */
+/** The sequences of the unit starting at position i of the field. */
+function sequencesAt(unit: Unit, field: Token[], i: number): Array<{ exact: boolean }> {
+  return unit.sequences.filter(({ stems }) => stems.every((st, k) => field[i + k]?.stem === st));
+}
+
 function pairAt(unit: Unit, field: Token[], i: number): boolean {
-  return unit.pairs.some(([a, b]) => field[i]?.stem === a && field[i + 1]?.stem === b);
+  return sequencesAt(unit, field, i).length > 0;
 }
 
 /** Whether the unit matches position i: a stem of it, or one of its pairs starting there. */
@@ -160,7 +168,7 @@ function compounds(
     for (let i = 1; i < unit.typed.length; i += 1) {
       const a = words.get(unit.typed.slice(0, i));
       const b = words.get(unit.typed.slice(i));
-      if (a !== undefined && b !== undefined) unit.pairs.push([a, b]);
+      if (a !== undefined && b !== undefined) unit.sequences.push({ stems: [a, b], exact: false });
     }
   }
 }
@@ -188,8 +196,10 @@ function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]):
       field.forEach((t, i) => {
         const c = unit.costs.get(t.stem);
         if (c !== undefined) best = Math.min(best, c);
-        if (c !== undefined && t.word === unit.typed) exact = true;
-        if (pairAt(unit, field, i)) best = 0;
+        if (c !== undefined && (t.word === unit.typed || unit.exactWords.has(t.word))) exact = true;
+        const sequences = sequencesAt(unit, field, i);
+        if (sequences.length > 0) best = 0;
+        if (sequences.some((q) => q.exact)) exact = true;
       });
     if (best === Number.POSITIVE_INFINITY) return null;
     typos += best;
@@ -289,6 +299,7 @@ function referenceWith(
   const units: Unit[] = text ? text.terms.map((t) => termUnit(t.word, dict, tolerance)) : [];
   if (text?.prefix) units.push(prefixUnit(text.prefix, dict, tolerance));
   compounds(units, dict, docs, Boolean(text?.prefix));
+  applySynonyms(units, dict, docs, query.synonyms);
   const phrases = text?.phrases ?? [];
   const excluded = text?.excluded ?? [];
 
