@@ -57,6 +57,7 @@ import type { SearchIndex } from './search/engine.js';
 import { createSearchIndex } from './search/search-index.js';
 import { createSessionService, type SessionService } from './sessions/service.js';
 import { createSessionStore } from './sessions/store.js';
+import { createBusSynonyms, type SynonymService } from './synonyms/bus.js';
 import { createUsageMeter, type UsageMeter } from './usage/meter.js';
 import { createUsageService, type UsageService } from './usage/service.js';
 import { createUsageStore } from './usage/store.js';
@@ -105,6 +106,7 @@ export interface Deps {
   sessions: SessionService;
   applications: ApplicationService;
   audit: AuditLog;
+  synonyms: SynonymService;
   /** What a developer does in the portal, ownership-checked and audited in one place. */
   developerActions: DeveloperActions;
   /** What an operator does from the console or the CLI, audited in one place. */
@@ -271,12 +273,15 @@ export function createDeps(
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
   });
+  const audit = createAuditLog({ store: createAuditStore(db), clock });
+  const synonyms = createBusSynonyms({ db, audit, clock, changeBus });
   const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024);
   const offers = createOfferService({
     store: offerStore,
     clock,
     cursorKey: cursorKeyFrom(masterSecret),
     indexes: searchIndexes,
+    synonyms,
     // Off (SEARCH_CACHE_MB=0): no key built, no answer measured, nothing counted.
     cache: config.searchCacheMb > 0 ? searchCache : undefined,
     onWritten: async (environment) => {
@@ -329,7 +334,6 @@ export function createDeps(
     clock,
     autoApproveTesting: config.autoApproveTesting,
   });
-  const audit = createAuditLog({ store: createAuditStore(db), clock });
   const usage = createUsageService({ store: usageStore, clock });
   const developerActions = createDeveloperActions({ developers, projects, keys, applications, usage, audit });
   const operatorActions = createOperatorActions({
@@ -381,7 +385,9 @@ export function createDeps(
     operatorActions,
     developerActions,
     consoleSearch: createConsoleSearch(db),
+    synonyms,
     async close() {
+      synonyms.stop();
       // Usage first, while the database is still open; a failure is logged, not fatal.
       await usageMeter
         ?.stop()

@@ -4,6 +4,7 @@ import { registerAccountCommands } from './cli/accounts.js';
 import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
+import { registerSynonymCommands } from './cli/synonyms.js';
 import { registerAuthCommands } from './cli/users.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { migrate } from './db/migrate.js';
@@ -154,6 +155,7 @@ async function main(argv: string[]): Promise<void> {
   registerAccountCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
   registerPortalCommands(program, withDeps);
+  registerSynonymCommands(program, withDeps, parseEnv);
   await program.parseAsync(argv);
 }
 

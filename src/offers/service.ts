@@ -3,6 +3,7 @@ import { type ParameterError, ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { ENGINE_SORT_KEYS } from '../search/rules.js';
+import type { SynonymService } from '../synonyms/service.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
 import { highlight } from './highlight.js';
 import type { LiveIndexes } from './live-index.js';
@@ -79,6 +80,8 @@ function answerBytes(answer: SearchAnswer): number {
   return bytes;
 }
 
+const NO_SYNONYMS = { version: 0, rules: [] } as const;
+
 export function createOfferService(deps: {
   store: OfferStore;
   clock: Clock;
@@ -91,6 +94,8 @@ export function createOfferService(deps: {
    * applies it (a process reads its own writes), and other processes are told (change bus).
    */
   onWritten?: (environment: Environment) => Promise<void>;
+  /** The environment's synonyms (issue 23); none: no synonyms. */
+  synonyms?: Pick<SynonymService, 'current'>;
   /** Recent answers while still exact (search-cache.ts, ADR 0025); none: every search is computed. */
   cache?: SearchCache<SearchAnswer>;
 }): OfferService {
@@ -169,8 +174,16 @@ export function createOfferService(deps: {
       const now = deps.clock.now();
       const limit = query.limit ?? DEFAULT_LIMIT;
       // Everything the answer depends on besides the index and `now`.
+      const synonyms = deps.synonyms ? await deps.synonyms.current(environment) : NO_SYNONYMS;
       const cacheKey = deps.cache
-        ? JSON.stringify([normalised, limit, query.cursor ?? null, facets, query.highlight === true])
+        ? JSON.stringify([
+            normalised,
+            limit,
+            query.cursor ?? null,
+            facets,
+            query.highlight === true,
+            synonyms.version,
+          ])
         : '';
       const version = live.index.version;
       // Only while the index is known to keep up with the database (SPEC §6: another process's
@@ -179,7 +192,10 @@ export function createOfferService(deps: {
       const cached = current ? deps.cache?.get(environment, cacheKey, version, now) : undefined;
       if (cached) return cached;
       const { environment: _environment, q: _q, ...filters } = normalised;
-      const result = live.index.search({ ...filters, text, synonyms: [], limit, after, now }, facets);
+      const result = live.index.search(
+        { ...filters, text, synonyms: synonyms.rules, limit, after, now },
+        facets,
+      );
       // The page's rows in one statement, in the engine's order.
       const page = await deps.store.getMany(environment, result.ids, now);
       const offers: SearchHit[] =

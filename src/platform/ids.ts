@@ -19,7 +19,9 @@ export type IdPrefix =
   | 'opr'
   | 'wss'
   | 'app'
-  | 'aud';
+  | 'aud'
+  // Issue 23: search synonyms.
+  | 'syn';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

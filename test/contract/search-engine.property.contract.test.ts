@@ -13,6 +13,7 @@ import {
   CITIES,
   DAY,
   qArb,
+  SYNONYMS,
   sometimes,
   T0,
   TAGS,
@@ -26,9 +27,11 @@ import { referenceSearch } from '../support/search-reference.js';
  * back by id) against the brute-force reference search (test/support/search-reference.ts), on
  * both backends. Random offers over the engine tests' small vocabulary
  * (test/support/search-arbitraries.ts: words collide, share stems, sit one or two edits apart)
- * written through the service; random queries over every parameter (text with typos, prefixes,
- * phrases and exclusions, every filter, geo, every sort, facets), paged through `nextCursor` to
- * the end: the same ids in the same order, the same total and facet counts.
+ * and catalogue words (numbers, units, compound words, apostrophes), written through the
+ * service, with the environment's synonyms; random queries over every parameter (text with
+ * typos, prefixes, phrases and exclusions, the typo policy, every filter, geo, every sort,
+ * facets), paged through `nextCursor` to the end: the same ids in the same order, the same total
+ * and facet counts.
  */
 const offerArb = (i: number): fc.Arbitrary<OfferInput> =>
   fc
@@ -155,7 +158,7 @@ function engineQuery(params: Params, now: number): EngineQuery {
   return {
     text: q === null ? null : parseTextQuery(q),
     typoTolerance: (str('typoTolerance') ?? 'auto') as EngineQuery['typoTolerance'],
-    synonyms: [],
+    synonyms: SYNONYMS,
     categories: (params.category as string[] | undefined) ?? [],
     tags: (params.tag as string[] | undefined) ?? [],
     city: str('city'),
@@ -194,6 +197,9 @@ for (const { dialect, available } of backends()) {
         seed: dialect === 'sqlite' ? 12 : 13,
       })[0] as OfferInput[];
       await t.deps.offers.upsertMany('testing', offers);
+      // The environment's synonyms, as the reference is given them (issue 23).
+      const actor = { kind: 'cli' as const, id: 'test', email: null, ip: null };
+      for (const rule of SYNONYMS) await t.deps.synonyms.add(actor, 'testing', rule.words, rule.oneWay);
       // What the database holds, as the index reads it (the reference sees the same documents).
       docs = (
         await t.deps.db.all<Parameters<typeof toIndexDocument>[0]>(

@@ -8,6 +8,7 @@ import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
+import { synonymsSchema } from './v94-synonyms.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -218,5 +219,11 @@ CREATE TABLE api_key_usage (
     version: 81,
     name: 'search-index snapshots are marked in the database they were taken from',
     sql: snapshotMarksSchema('postgres'),
+  },
+  {
+    // Issue 23: synonyms of each environment's search.
+    version: 94,
+    name: 'search synonyms per environment',
+    sql: synonymsSchema('postgres'),
   },
 ];
