@@ -9,7 +9,8 @@
  * the clock, past most expiries as the HTTP server queries; or an ISO date), BENCH_ENGINE_FINISH
  * (what follows the build: `finish`, the index's finishBuild() as `serve` calls it, by default;
  * `orders`, its sorted orders without compact(); `compact`, compact() alone, as this bench did
- * before finishBuild; `none`). The first query of a few types after it is timed on its own.
+ * before finishBuild; `none`), BENCH_ENGINE_ATTRIBUTES (`1`: five attributes of the seed declared,
+ * ADR 0029, and two query types on them). The first query of a few types after it is timed on its own.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -18,9 +19,15 @@ import { priceToUnits } from '../src/offers/price.js';
 import { offerIdFor } from '../src/offers/rows.js';
 import type { FacetName } from '../src/offers/schemas.js';
 import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
-import { parseTextQuery } from '../src/offers/text.js';
-import type { EngineQuery, IndexDocument } from '../src/search/engine.js';
-import { createSearchIndex, type Index } from '../src/search/search-index.js';
+import { parseTextQuery } from '../src/search/analysis/text.js';
+import {
+  type EngineQuery,
+  type FacetRequest,
+  type IndexDocument,
+  NO_ATTRIBUTES,
+  type SearchSchema,
+} from '../src/search/engine.js';
+import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
 import { engineQuery } from '../test/support/engine-query.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
@@ -33,6 +40,19 @@ const FINISH = process.env.BENCH_ENGINE_FINISH ?? 'finish';
 if (!['finish', 'orders', 'compact', 'none'].includes(FINISH))
   throw new Error(`BENCH_ENGINE_FINISH: not finish, orders, compact or none: ${FINISH}`);
 const ALL_FACETS: FacetName[] = ['category', 'tag', 'city', 'country'];
+/** Five attributes of the seeded offers, declared when BENCH_ENGINE_ATTRIBUTES=1. */
+const SCHEMA: SearchSchema =
+  process.env.BENCH_ENGINE_ATTRIBUTES === '1'
+    ? {
+        attributes: [
+          { name: 'year', type: 'number', facet: true, sort: true, searchable: false },
+          { name: 'mileageKm', type: 'number', facet: true, sort: true, searchable: false },
+          { name: 'areaM2', type: 'number', facet: true, sort: true, searchable: false },
+          { name: 'brand', type: 'string', facet: true, sort: false, searchable: false },
+          { name: 'condition', type: 'string', facet: true, sort: false, searchable: false },
+        ],
+      }
+    : NO_ATTRIBUTES;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
@@ -53,10 +73,10 @@ const text = (q: string) => parseTextQuery(q);
 
 interface QueryType {
   name: string;
-  queries: Array<{ query: EngineQuery; facets: FacetName[] }>;
+  queries: Array<{ query: EngineQuery; facets: FacetRequest[] }>;
 }
 
-const plain = (query: EngineQuery) => ({ query, facets: [] as FacetName[] });
+const plain = (query: EngineQuery) => ({ query, facets: [] as FacetRequest[] });
 
 function queryTypes(): QueryType[] {
   return [
@@ -153,6 +173,38 @@ function queryTypes(): QueryType[] {
         baseQuery({ near: { lat: 41.9, lon: 12.5 }, sort: 'distance' }),
       ].map(plain),
     },
+    ...(SCHEMA.attributes.length === 0 ? [] : attributeTypes()),
+  ];
+}
+
+/** An `attr.*` range with facet stats, and a string attribute's filter sorted by a number one. */
+function attributeTypes(): QueryType[] {
+  const range = (min: number, max: number) => [{ name: 'year', values: [], min, max }];
+  return [
+    {
+      name: 'attr range + facet stats',
+      queries: [
+        { query: baseQuery({ attributes: range(2010, 2020) }), facets: ['attr.year', 'price'] },
+        {
+          query: baseQuery({ attributes: range(2015, 2026), categories: ['vehicles'] }),
+          facets: ['attr.mileageKm', 'price'],
+        },
+        {
+          query: baseQuery({ text: text('car '), attributes: range(2000, 2018) }),
+          facets: ['attr.year', 'attr.condition'],
+        },
+      ],
+    },
+    {
+      name: 'attr filter, sort=-attr',
+      queries: [
+        baseQuery({
+          attributes: [{ name: 'condition', values: ['good', 'like new'], min: null, max: null }],
+          sort: '-attr.year',
+        }),
+        baseQuery({ attributes: [{ name: 'areaM2', values: [], min: 50, max: null }], sort: 'attr.areaM2' }),
+      ].map(plain),
+    },
   ];
 }
 
@@ -179,6 +231,7 @@ function toDocument(
     publishedAt: offer.publishedAt,
     updatedAt: offer.publishedAt,
     expiresAt: offer.expiresAt,
+    ...(SCHEMA.attributes.length > 0 ? { attributes: offer.attributes } : {}),
   };
 }
 
@@ -219,7 +272,7 @@ function foldAfterWrites(index: ReturnType<typeof createSearchIndex>): string {
 
 function main() {
   const before = memory();
-  const index = createSearchIndex();
+  const index = createSearchIndex({}, SCHEMA);
   let buildMs = 0;
   let buildCpuMs = 0;
   let generated = 0;

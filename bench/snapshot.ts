@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { createIndexReader } from '../src/offers/index-reader.js';
 import type { Environment } from '../src/platform/environment.js';
-import { createSearchIndex, type Index } from '../src/search/search-index.js';
-import { captureIndex, readIndex, writeIndex } from '../src/search/snapshot.js';
-import { snapshotHeader } from '../src/search/snapshot-header.js';
-import { openSnapshot, writeAtomically } from '../src/search/snapshot-io.js';
-import { DEFAULT_TUNING } from '../src/search/tuning.js';
+import { DEFAULT_TUNING } from '../src/search/columns/tuning.js';
+import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
+import { captureIndex, readIndex, writeIndex } from '../src/search/snapshot/snapshot.js';
+import { snapshotHeader } from '../src/search/snapshot/snapshot-header.js';
+import { openSnapshot, writeAtomically } from '../src/search/snapshot/snapshot-io.js';
 
 /**
  * The search-index snapshot in process (ADR 0024), without HTTP or `serve`:

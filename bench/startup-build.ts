@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { createIndexReader } from '../src/offers/index-reader.js';
 import type { Environment } from '../src/platform/environment.js';
-import { createSearchIndex } from '../src/search/search-index.js';
+import { createSearchIndex } from '../src/search/index/search-index.js';
 
 /**
  * The start-up build in process (ADR 0022), without HTTP or `serve`: the worker read of

@@ -19,6 +19,7 @@ import { registerOfferWriteRoutes } from './offers/import-http-routes.js';
 import { registerOfferRoutes } from './offers/routes.js';
 import type { Environment } from './platform/environment.js';
 import { registerPortalRoutes } from './portal/routes.js';
+import { registerSearchSettingsRoutes } from './search-settings/routes.js';
 import { registerUsageMetering } from './usage/request-usage.js';
 import { registerAssetRoutes } from './web/asset-routes.js';
 import { appErrorPage } from './web/layout.js';
@@ -62,6 +63,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     baseUrl: baseUrls(config)[environment],
     guard,
   });
+  registerSearchSettingsRoutes(app, { settings: deps.searchSettings, environment, guard });
   registerOfferWriteRoutes(app, {
     imports: deps.offerImports,
     environment,

@@ -36,12 +36,10 @@ import { createMeService, type MeService } from './me/service.js';
 import { createMeStore } from './me/store.js';
 import { cursorKeyFrom } from './offers/cursor.js';
 import { createOfferImports, type OfferImports } from './offers/import-http.js';
-import { createIndexReader } from './offers/index-reader.js';
-import { createIndexSnapshots } from './offers/index-snapshots.js';
-import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-index.js';
+import { indexStartSources } from './offers/index-sources.js';
+import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-indexes.js';
 import { createSearchCache } from './offers/search-cache.js';
 import { createOfferService, type OfferService, type SearchAnswer } from './offers/service.js';
-import { createSnapshotMarks } from './offers/snapshot-marks.js';
 import { createOfferStore } from './offers/store-sql.js';
 import { createOperatorService, type OperatorService } from './operators/service.js';
 import { createOperatorStore } from './operators/store.js';
@@ -53,19 +51,21 @@ import { createSecretBox, loadMasterSecret } from './platform/secret-box.js';
 import { createDeveloperActions, type DeveloperActions } from './portal/service.js';
 import { createProjectService, type ProjectService } from './projects/service.js';
 import { createProjectStore } from './projects/store.js';
-import type { SearchIndex } from './search/engine.js';
-import { createSearchIndex } from './search/search-index.js';
+import type { SearchIndex, SearchSchema } from './search/engine.js';
+import { createSearchIndex } from './search/index/search-index.js';
+import { SEARCH_SETTINGS_TOPIC } from './search-settings/model.js';
+import { createSearchSettingsService, type SearchSettingsService } from './search-settings/service.js';
+import { createSearchSettingsStore } from './search-settings/store.js';
 import { createSessionService, type SessionService } from './sessions/service.js';
 import { createSessionStore } from './sessions/store.js';
-import { createBusSynonyms, type SynonymService } from './synonyms/bus.js';
+import { createBusSynonyms, createSynonymStore, type WithSynonyms } from './synonyms/bus.js';
 import { createUsageMeter, type UsageMeter } from './usage/meter.js';
 import { createUsageService, type UsageService } from './usage/service.js';
 import { createUsageStore } from './usage/store.js';
 import { createUserService, type UserService } from './users/service.js';
 import { createUserStore } from './users/store.js';
-
 /** Everything a process needs, built once from config (STYLE: one composition root). */
-export interface Deps {
+export interface Deps extends WithSynonyms {
   config: Config;
   clock: Clock;
   logger: Logger;
@@ -106,16 +106,16 @@ export interface Deps {
   sessions: SessionService;
   applications: ApplicationService;
   audit: AuditLog;
-  synonyms: SynonymService;
   /** What a developer does in the portal, ownership-checked and audited in one place. */
   developerActions: DeveloperActions;
   /** What an operator does from the console or the CLI, audited in one place. */
   operatorActions: OperatorActions;
   /** The console's paged lists (developers, keys, projects). */
   consoleSearch: ConsoleSearch;
+  /** Issue 23: declared search attributes per environment (CLI, console, `GET /v1/attributes`). */
+  searchSettings: SearchSettingsService;
   close(): Promise<void>;
 }
-
 /** Topic of `changeBus` on which key changes (revocation, plan) are announced; message: the key hash. */
 export const KEY_CHANGES_TOPIC = 'api_keys';
 
@@ -142,7 +142,7 @@ export function createDeps(
     db?: Database;
     masterSecret?: Buffer;
     /** The search engine's index factory (issue 12; default: src/search's). */
-    createSearchIndex?: () => SearchIndex;
+    createSearchIndex?: (schema: SearchSchema) => SearchIndex;
     /** With a database handed in (tests): keep search-index snapshots anyway (ADR 0024). */
     searchSnapshots?: boolean;
   },
@@ -239,42 +239,29 @@ export function createDeps(
   });
   const users = createUserService({ store: userStore, refreshTokens: refreshTokenStore, clock });
   const offerStore = createOfferStore(db);
+  const searchSettingsStore = createSearchSettingsStore(db);
   // Issue 12: the search indexes are built by `serve` only (CLI commands write and announce).
   const searchIndexes = createLiveIndexes({
     store: offerStore,
-    createIndex: options.createSearchIndex ?? createSearchIndex,
+    createIndex: options.createSearchIndex ?? ((schema) => createSearchIndex({}, schema)),
+    schemas: searchSettingsStore, // issue 23: a change of the declarations re-indexes (ADR 0029)
     logger,
     // The queries' clock: warmed for another `now`, the first query would rebuild the expiry set.
     now: () => clock.now(),
-    // ADR 0022: the start-up read in a worker of its own (not for a database handed in: tests).
-    reader:
-      config.searchStartWorker && !options.db
-        ? createIndexReader(
-            config.databaseUrl
-              ? { dialect: 'postgres', url: config.databaseUrl }
-              : { dialect: 'sqlite', file: config.sqlitePath },
-          )
-        : undefined,
-    // ADR 0024: snapshots on local disk (not for a database handed in: tests opt in).
-    snapshots:
-      config.searchSnapshot && (!options.db || options.searchSnapshots)
-        ? createIndexSnapshots({
-            dir: config.searchSnapshotDir,
-            databaseId: async () => {
-              const row = await db.get<{ id: string }>('SELECT id FROM database_identity WHERE one = 1');
-              if (!row) throw new Error('the database has no identity (migration 80 not applied)');
-              return row.id;
-            },
-            marks: createSnapshotMarks(db),
-            logger,
-          })
-        : undefined,
+    // ADR 0022 and 0024: the start-up read in a worker, snapshots on disk (not for tests' databases).
+    ...indexStartSources(config, db, logger, {
+      db: Boolean(options.db),
+      snapshots: Boolean(options.searchSnapshots),
+    }),
+  });
+  changeBus.subscribe(SEARCH_SETTINGS_TOPIC, (environment) => {
+    if (isEnvironment(environment)) void searchIndexes.checkSchema(environment);
   });
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
   });
   const audit = createAuditLog({ store: createAuditStore(db), clock });
-  const synonyms = createBusSynonyms({ db, audit, clock, changeBus });
+  const synonyms = createBusSynonyms({ store: createSynonymStore(db), audit, clock, changeBus });
   const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024);
   const offers = createOfferService({
     store: offerStore,
@@ -334,6 +321,15 @@ export function createDeps(
     clock,
     autoApproveTesting: config.autoApproveTesting,
   });
+  const searchSettings = createSearchSettingsService({
+    store: searchSettingsStore,
+    audit,
+    clock,
+    announce: (environment) => {
+      void searchIndexes.checkSchema(environment); // in the background: the old index serves meanwhile
+      return changeBus.publish(SEARCH_SETTINGS_TOPIC, environment);
+    },
+  });
   const usage = createUsageService({ store: usageStore, clock });
   const developerActions = createDeveloperActions({ developers, projects, keys, applications, usage, audit });
   const operatorActions = createOperatorActions({
@@ -383,11 +379,11 @@ export function createDeps(
     applications,
     audit,
     operatorActions,
+    searchSettings,
     developerActions,
     consoleSearch: createConsoleSearch(db),
     synonyms,
     async close() {
-      synonyms.stop();
       // Usage first, while the database is still open; a failure is logged, not fatal.
       await usageMeter
         ?.stop()

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
 import { registerAccountCommands } from './cli/accounts.js';
+import { registerAttributeCommands } from './cli/attributes.js';
 import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
@@ -153,6 +154,7 @@ async function main(argv: string[]): Promise<void> {
 
   registerImportCommand(program, withDeps, parseEnv);
   registerAccountCommands(program, withDeps, parseEnv);
+  registerAttributeCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
   registerPortalCommands(program, withDeps);
   registerSynonymCommands(program, withDeps, parseEnv);

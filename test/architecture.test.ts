@@ -39,22 +39,32 @@ const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const rel = (f: string) => path.relative(src, f);
 const area = (f: string) => rel(f).split(path.sep)[0] ?? '';
 
-/** Strongly connected components of the runtime import graph with more than one file (Tarjan). */
-function runtimeCycles(): string[][] {
+/**
+ * Strongly connected components with more than one node (Tarjan) of the import graph: the runtime
+ * one by default; `typeOnly` edges too with `types`; nodes folded by `node` (a file by default).
+ */
+function cycles({ types = false, within = (_: string): boolean => true, node = rel } = {}): string[][] {
+  const edges = new Map<string, Set<string>>();
+  for (const [from, imports] of graph) {
+    if (!within(from)) continue;
+    const out = edges.get(node(from)) ?? new Set<string>();
+    edges.set(node(from), out);
+    for (const { to, typeOnly } of imports)
+      if ((types || !typeOnly) && graph.has(to) && within(to) && node(to) !== node(from)) out.add(node(to));
+  }
   let index = 0;
   const indices = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
-  const cycles: string[][] = [];
+  const found: string[][] = [];
   const visit = (v: string) => {
     indices.set(v, index);
     low.set(v, index);
     index += 1;
     stack.push(v);
     onStack.add(v);
-    for (const { to, typeOnly } of graph.get(v) ?? []) {
-      if (typeOnly || !graph.has(to)) continue;
+    for (const to of edges.get(v) ?? []) {
       if (!indices.has(to)) {
         visit(to);
         low.set(v, Math.min(low.get(v) as number, low.get(to) as number));
@@ -68,13 +78,13 @@ function runtimeCycles(): string[][] {
       do {
         w = stack.pop() as string;
         onStack.delete(w);
-        component.push(rel(w));
+        component.push(w);
       } while (w !== v);
-      if (component.length > 1) cycles.push(component.sort());
+      if (component.length > 1) found.push(component.sort());
     }
   };
-  for (const f of files) if (!indices.has(f)) visit(f);
-  return cycles;
+  for (const v of edges.keys()) if (!indices.has(v)) visit(v);
+  return found;
 }
 
 /** Folders every capability stands on; they import none of the capabilities. */
@@ -89,7 +99,26 @@ describe('the layering of issue 14', () => {
   });
 
   it('has no runtime import cycle', () => {
-    expect(runtimeCycles()).toEqual([]);
+    expect(cycles()).toEqual([]);
+  });
+
+  it('search/ (the engine) imports no other capability, type imports included (HTML escaping aside)', () => {
+    const outside = files
+      .filter((f) => area(f) === 'search')
+      .flatMap((f) =>
+        (graph.get(f) ?? [])
+          .filter((e) => e.to.startsWith(src) && area(e.to) !== 'search' && rel(e.to) !== 'web/html.ts')
+          .map((e) => `${rel(f)} → ${rel(e.to)}`),
+      );
+    expect(outside).toEqual([]);
+  });
+
+  it('the engine has no import cycle, type imports included, between its files nor between its rooms', () => {
+    const inSearch = (f: string) => area(f) === 'search';
+    // A room is a sub-folder of search/; each file at its top is a room of its own.
+    const room = (f: string) => rel(f).split(path.sep).slice(0, 2).join('/');
+    expect(cycles({ types: true, within: inSearch })).toEqual([]);
+    expect(cycles({ types: true, within: inSearch, node: room })).toEqual([]);
   });
 
   it('http/ and the other floor folders import no capability', () => {

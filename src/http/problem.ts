@@ -49,6 +49,8 @@ export interface AjvError {
   instancePath: string;
   message?: string;
   params: Record<string, unknown>;
+  /** Where in the schema it failed (`#/properties/sort/anyOf/1/pattern`). */
+  schemaPath?: string;
   /** The offending value (Ajv's `verbose` option). */
   data?: unknown;
 }
@@ -61,6 +63,7 @@ export function parameterErrors(
   const seen = new Map<string, string>();
   // A union of literals fails as one `const` error per alternative: list them as the choices.
   const choices = new Map<string, unknown[]>();
+  const patterns = new Map<string, string>();
   for (const error of validation) {
     // Query parameters are flat (`category/0` is `category`); body fields are named by their
     // dotted path (`location.country`, `query.priceMin`), array positions left out.
@@ -80,7 +83,12 @@ export function parameterErrors(
       choices.set(parameter, [...(choices.get(parameter) ?? []), error.params.allowedValue]);
       continue;
     }
-    if (error.keyword === 'anyOf' && choices.has(parameter)) continue;
+    // A pattern beside a union of literals (`sort=attr.NAME`) is one more choice.
+    if (error.keyword === 'pattern' && /\/anyOf\/\d+\//.test(error.schemaPath ?? '')) {
+      patterns.set(parameter, String(error.params.pattern));
+      continue;
+    }
+    if (error.keyword === 'anyOf' && (choices.has(parameter) || patterns.has(parameter))) continue;
     if (error.keyword === 'additionalProperties') {
       parameter = within(String(error.params.additionalProperty));
       message = context === 'querystring' ? 'is not a known parameter' : 'is not a known field';
@@ -98,8 +106,12 @@ export function parameterErrors(
     if (parameter && !seen.has(parameter)) seen.set(parameter, message);
   }
   for (const [parameter, values] of choices) {
-    if (!seen.has(parameter)) seen.set(parameter, `must be one of: ${values.join(', ')}`);
+    const pattern = patterns.get(parameter);
+    const more = pattern ? `, or match ${pattern}` : '';
+    if (!seen.has(parameter)) seen.set(parameter, `must be one of: ${values.join(', ')}${more}`);
   }
+  for (const [parameter, pattern] of patterns)
+    if (!seen.has(parameter)) seen.set(parameter, `must match ${pattern}`);
   return [...seen].map(([parameter, message]) => ({ parameter, message }));
 }
 

@@ -82,4 +82,15 @@ describe('fixed filters', () => {
     }
     expect(parseFixedFilters(['country=FR', 'country=fr'])).toEqual({ country: 'FR' });
   });
+
+  it('takes attr.NAME=V of declared attributes (issue 23), any of several values', () => {
+    const filters = parseFixedFilters(['attr.brand=Acme', 'attr.brand=Zorg Co', 'attr.used=true']);
+    expect(filters).toEqual({ attributes: { brand: ['Acme', 'Zorg Co'], used: ['true'] } });
+    expect(describeFixedFilters(filters)).toEqual([
+      'attr.brand=Acme',
+      'attr.brand=Zorg Co',
+      'attr.used=true',
+    ]);
+    expect(() => parseFixedFilters(['attr.9x=1'])).toThrow(/attr\.NAME/);
+  });
 });

@@ -12,7 +12,12 @@ export interface FixedFilters {
   city?: string;
   country?: string;
   currency?: string;
+  /** `attr.NAME=V` (issue 23): any of the values of a declared attribute, as a search would give them. */
+  attributes?: Record<string, string[]>;
 }
+
+/** `attr.NAME` of a fixed filter (the attribute must be declared when the key searches). */
+const FIXED_ATTRIBUTE = /^attr\.([a-zA-Z][a-zA-Z0-9_]{0,39})$/;
 
 export const FIXED_FILTER_NAMES = ['category', 'tag', 'city', 'country', 'currency'] as const;
 type FixedFilterName = (typeof FIXED_FILTER_NAMES)[number];
@@ -59,9 +64,18 @@ export function parseFixedFilters(pairs: readonly string[]): FixedFilters {
     const at = pair.indexOf('=');
     const name = pair.slice(0, at) as FixedFilterName;
     const value = pair.slice(at + 1).trim();
+    const attribute = FIXED_ATTRIBUTE.exec(name)?.[1];
+    if (attribute !== undefined && value !== '' && value.length <= 200) {
+      const attributes = filters.attributes ?? {};
+      const list = attributes[attribute] ?? [];
+      if (!list.includes(value)) list.push(value);
+      attributes[attribute] = list;
+      filters.attributes = attributes;
+      continue;
+    }
     if (at < 1 || !FIXED_FILTER_NAMES.includes(name)) {
       throw new UsageError(
-        `filter ${JSON.stringify(pair)} must be name=value with name among ${FIXED_FILTER_NAMES.join(', ')}`,
+        `filter ${JSON.stringify(pair)} must be name=value with name among ${FIXED_FILTER_NAMES.join(', ')}, attr.NAME`,
       );
     }
     if (value === '') throw new UsageError(`filter ${name} needs a value`);
@@ -109,5 +123,7 @@ export function describeFixedFilters(filters: FixedFilters): string[] {
     const value = filters[name];
     for (const item of value === undefined ? [] : [value].flat()) pairs.push(`${name}=${item}`);
   }
+  for (const [name, values] of Object.entries(filters.attributes ?? {}))
+    for (const value of values) pairs.push(`attr.${name}=${value}`);
   return pairs;
 }

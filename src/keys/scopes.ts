@@ -47,7 +47,7 @@ export function hasScope(key: Pick<KeyRecord, 'kind' | 'writeAllowed'>, scope: S
 /** The `403 api_key_scope` detail for a key lacking `scope`. */
 export function scopeRefusal(key: Pick<KeyRecord, 'kind'>, scope: Scope): string {
   if (key.kind === 'publishable') {
-    return 'This is a publishable key: it can only search (GET /offers/, GET /offers/{id}, POST /multi-search). Use a secret key, from your server, for anything else.';
+    return 'This is a publishable key: it can only search (GET /offers/, GET /offers/{id}, POST /multi-search, GET /attributes). Use a secret key, from your server, for anything else.';
   }
   return scope === 'offers:write'
     ? 'This key does not have the offers:write scope. Ask the operator to grant it (vitrine keys grant-write KEY_ID).'

@@ -13,7 +13,9 @@ import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
  * master secret accepts every other's cursors. The decoded contents are still checked
  * (arity, types, finite and bounded numbers, short id-like strings) as a second line.
  */
-export type CursorValue = string | number;
+import type { CursorValue } from '../search/engine.js';
+
+export type { CursorValue };
 
 interface CursorPayload {
   v: 1;

@@ -34,4 +34,22 @@ describe('applyFixedFilters (issue 16)', () => {
     const query = { category: ['garden'], city: 'Lyon' };
     expect(applyFixedFilters(query, {})).toEqual({ ok: true, query });
   });
+
+  it('fixes declared attributes (issue 23): fills them in, lets a request ask for a subset, folded', () => {
+    const byBrand = { attributes: { brand: ['Acme', 'Zorg Co'] } };
+    expect(applyFixedFilters({}, byBrand)).toEqual({
+      ok: true,
+      query: { 'attr.brand': ['Acme', 'Zorg Co'] },
+    });
+    expect(applyFixedFilters({ 'attr.brand': 'ACME' }, byBrand)).toEqual({
+      ok: true,
+      query: { 'attr.brand': 'ACME' },
+    });
+    expect(applyFixedFilters({ 'attr.brand': ['acme', 'other'] }, byBrand, 'queries[0].')).toEqual({
+      ok: false,
+      errors: [
+        { parameter: 'queries[0].attr.brand', message: 'this key searches only attr.brand Acme, Zorg Co' },
+      ],
+    });
+  });
 });

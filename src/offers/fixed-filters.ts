@@ -1,5 +1,6 @@
 import type { ParameterError } from '../http/errors.js';
 import type { FixedFilters } from '../keys/publishable.js';
+import { foldString } from '../search/attributes/values.js';
 import type { Offer, SearchQuery } from './schemas.js';
 
 /**
@@ -15,7 +16,9 @@ import type { Offer, SearchQuery } from './schemas.js';
  */
 export type Narrowed<Q> = { ok: true; query: Q } | { ok: false; errors: ParameterError[] };
 
-type FilterFields = Pick<SearchQuery, 'category' | 'tag' | 'city' | 'country' | 'currency'>;
+type FilterFields = Pick<SearchQuery, 'category' | 'tag' | 'city' | 'country' | 'currency'> & {
+  [attribute: `attr.${string}`]: unknown;
+};
 
 export function applyFixedFilters<Q extends FilterFields>(
   query: Q,
@@ -47,8 +50,23 @@ export function applyFixedFilters<Q extends FilterFields>(
     else if (!same)
       errors.push({ parameter: `${prefix}${name}`, message: `this key searches only ${name} ${fixed}` });
   }
+  // A declared attribute's values: a request may ask for a subset of them (compared as written;
+  // the engine folds both alike), else it gets all of them.
+  for (const [name, allowed] of Object.entries(filters.attributes ?? {})) {
+    const key = `attr.${name}` as const;
+    const asked = [(narrowed as Record<string, unknown>)[key] ?? []].flat().map(String);
+    const outside = asked.filter((v) => !allowed.some((a) => fold(a) === fold(v)));
+    if (outside.length > 0)
+      errors.push({
+        parameter: `${prefix}${key}`,
+        message: `this key searches only ${key} ${allowed.join(', ')}`,
+      });
+    else if (asked.length === 0) (narrowed as Record<string, unknown>)[key] = [...allowed];
+  }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, query: narrowed };
 }
+
+const fold = (value: string) => foldString(value);
 
 /** Whether one offer lies within the key's filters (`GET /offers/{id}` with a publishable key). */
 export function offerWithinFixedFilters(offer: Offer, filters: FixedFilters): boolean {
@@ -57,5 +75,9 @@ export function offerWithinFixedFilters(offer: Offer, filters: FixedFilters): bo
   if (filters.city !== undefined && offer.location.city !== filters.city) return false;
   if (filters.country !== undefined && offer.location.country !== filters.country) return false;
   if (filters.currency !== undefined && offer.price.currency !== filters.currency) return false;
+  for (const [name, allowed] of Object.entries(filters.attributes ?? {})) {
+    const value = offer.attributes[name];
+    if (value === undefined || !allowed.some((a) => fold(a) === fold(String(value)))) return false;
+  }
   return true;
 }

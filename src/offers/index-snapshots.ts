@@ -3,15 +3,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
-import type { Index, Tuning } from '../search/search-index.js';
-import { captureIndex, readIndex, writeIndex } from '../search/snapshot.js';
+import type { Index, Tuning } from '../search/index/search-index.js';
+import { captureIndex, readIndex, writeIndex } from '../search/snapshot/snapshot.js';
 import {
   headerProblem,
   markProblem,
   type SnapshotHeader,
   snapshotHeader,
-} from '../search/snapshot-header.js';
-import { openSnapshot, writeAtomically } from '../search/snapshot-io.js';
+} from '../search/snapshot/snapshot-header.js';
+import { openSnapshot, writeAtomically } from '../search/snapshot/snapshot-io.js';
 import type { SnapshotMarks } from './snapshot-marks.js';
 
 /**

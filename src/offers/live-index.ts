@@ -1,10 +1,14 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
-import type { IndexDocument, SearchIndex } from '../search/engine.js';
-import { Index } from '../search/search-index.js';
+import { type IndexDocument, NO_ATTRIBUTES, type SearchIndex, type SearchSchema } from '../search/engine.js';
+import { Index } from '../search/index/search-index.js';
+import { readInto, type SchemaSource, toIndexDocument } from './index-build.js';
+
+export { type SchemaSource, toIndexDocument } from './index-build.js';
+
 import type { IndexReader } from './index-reader.js';
 import type { IndexSnapshots } from './index-snapshots.js';
-import type { IndexRow, OfferStore } from './store.js';
+import type { OfferStore } from './store.js';
 
 /**
  * The search index of one environment, kept current from the database (issue 12, ADR 0015).
@@ -32,6 +36,15 @@ export interface LiveIndex {
   build(): Promise<void>;
   /** Applies every change committed so far (a no-op before `build`). Never rejects: logs. */
   catchUp(): Promise<void>;
+  /**
+   * Re-indexes in the background when the declared attributes changed (polled with the changes,
+   * and on the change bus); resolves when that re-index is done. Never rejects: logs.
+   */
+  checkSchema(): Promise<void>;
+  /** The re-index under way, if any. */
+  readonly reindexing: Promise<void> | null;
+  /** The version of the declarations `index` was built with (0: none ever made). */
+  readonly schemaVersion: number;
   /** Starts polling the counter every `pollMs`. */
   startPolling(pollMs: number): void;
   stop(): void;
@@ -50,30 +63,12 @@ const SNAPSHOT_AFTER_WRITES = 50_000;
 const SNAPSHOT_AFTER_SHARE = 0.05;
 const SNAPSHOT_MIN_INTERVAL_MS = 10 * 60_000;
 
-export function toIndexDocument(row: IndexRow): IndexDocument {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    category: row.category,
-    tags: JSON.parse(row.tags) as string[],
-    city: row.city,
-    country: row.country,
-    currency: row.currency,
-    price: row.price_value,
-    lat: row.lat,
-    lon: row.lon,
-    status: row.status,
-    publishedAt: row.published_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-  };
-}
-
 export function createLiveIndex(deps: {
   environment: Environment;
   store: Pick<OfferStore, 'changeSeq' | 'scan' | 'changes' | 'count'>;
-  createIndex: () => SearchIndex;
+  createIndex: (schema: SearchSchema) => SearchIndex;
+  /** The declarations to index; a new version is re-indexed in the background (none: no attributes). */
+  schemas?: SchemaSource;
   logger: Logger;
   /** Rows per read (tests page with a few). */
   pageSize?: number;
@@ -97,7 +92,12 @@ export function createLiveIndex(deps: {
     share: SNAPSHOT_AFTER_SHARE,
     intervalMs: SNAPSHOT_MIN_INTERVAL_MS,
   };
-  let index = deps.createIndex();
+  let schema: SearchSchema = NO_ATTRIBUTES;
+  let schemaVersion = 0;
+  let index = deps.createIndex(schema);
+  /** The re-index under way after a change of the declarations (searches use `index` meanwhile). */
+  let reindexing: Promise<void> | null = null;
+  let recheck: Promise<void> | null = null;
   let ready = false;
   let applied = 0;
   let checkedAt = Number.NEGATIVE_INFINITY;
@@ -117,25 +117,34 @@ export function createLiveIndex(deps: {
       checkedAt = started;
       return 0;
     }
-    let after: { changeSeq: number; id: string } | null = null;
-    let count = 0;
-    for (;;) {
-      const rows = await store.changes(environment, { from: applied, to, after }, PAGE);
-      for (const row of rows) index.upsert(toIndexDocument(row));
-      count += rows.length;
-      const last = rows.at(-1);
-      if (!last || rows.length < PAGE) break;
-      after = { changeSeq: last.change_seq, id: last.id };
-    }
+    const count = await applyRange(index, applied, to);
     applied = to;
     checkedAt = started;
     sinceSnapshot += count;
     return count;
   }
 
+  /** Applies the changes in (from, to] to `target`; resolves to how many rows. */
+  async function applyRange(target: SearchIndex, from: number, to: number): Promise<number> {
+    const withAttributes = target.schema.attributes.length > 0;
+    let after: { changeSeq: number; id: string } | null = null;
+    let count = 0;
+    for (;;) {
+      const rows = await store.changes(environment, { from, to, after }, PAGE);
+      for (const row of rows) target.upsert(toIndexDocument(row, withAttributes));
+      count += rows.length;
+      const last = rows.at(-1);
+      if (!last || rows.length < PAGE) break;
+      after = { changeSeq: last.change_seq, id: last.id };
+    }
+    return count;
+  }
+
   /** Starts writing a snapshot of the index as it is now (call between catch-ups only). */
   function snapshot(): Promise<void> {
-    if (!snapshots || !(index instanceof Index) || saving) return saving ?? Promise.resolve();
+    // An index with declared attributes is not written (ADR 0029: the format holds no attribute columns).
+    if (!snapshots || !(index instanceof Index) || saving || schema.attributes.length > 0)
+      return saving ?? Promise.resolve();
     sinceSnapshot = 0;
     lastSnapshotAt = now();
     saving = snapshots.save(environment, index, applied).finally(() => {
@@ -154,7 +163,8 @@ export function createLiveIndex(deps: {
 
   /** The environment's snapshot, loaded and brought up to date; false when there is none to use. */
   async function fromSnapshot(started: number): Promise<boolean> {
-    if (!snapshots || !(index instanceof Index)) return false;
+    // A snapshot holds no attribute columns: with declarations, a full build (ADR 0029).
+    if (!snapshots || !(index instanceof Index) || schema.attributes.length > 0) return false;
     const loaded = await snapshots.load(environment, await store.changeSeq(environment), index.tuning);
     if (loaded === null) return false;
     index = loaded.index;
@@ -179,14 +189,14 @@ export function createLiveIndex(deps: {
   }
 
   /** The start-up read on this thread: `seq` pages, the next one asked for before this one is indexed. */
-  async function* scanPages(): AsyncGenerator<IndexDocument[]> {
+  async function* scanPages(withAttributes: boolean): AsyncGenerator<IndexDocument[]> {
     // On PostgreSQL the database reads the next page while this process analyses the current one.
     let next = store.scan(environment, 0, PAGE);
     for (;;) {
       const rows = await next;
       const tail = rows.at(-1);
       if (tail && rows.length === PAGE) next = store.scan(environment, tail.seq, PAGE);
-      yield rows.map(toIndexDocument);
+      yield rows.map((row) => toIndexDocument(row, withAttributes));
       if (!tail || rows.length < PAGE) return;
     }
   }
@@ -197,8 +207,9 @@ export function createLiveIndex(deps: {
    * Offers already indexed are indexed again (an upsert replaces), which costs dead slots, not
    * correctness.
    */
-  async function* startPages(): AsyncGenerator<Iterable<IndexDocument>> {
-    if (deps.reader) {
+  async function* startPages(withAttributes: boolean): AsyncGenerator<Iterable<IndexDocument>> {
+    // The worker's pages carry no attributes: with declarations, the read is on this thread.
+    if (deps.reader && !withAttributes) {
       try {
         yield* deps.reader(environment);
         return;
@@ -209,7 +220,83 @@ export function createLiveIndex(deps: {
         );
       }
     }
-    yield* scanPages();
+    yield* scanPages(withAttributes);
+  }
+
+  /** Every offer read into `target` (start-up and re-index alike). */
+  async function readAll(target: SearchIndex, started: number): Promise<void> {
+    const expected = await store.count(environment);
+    const pages = startPages(target.schema.attributes.length > 0);
+    await readInto(target, pages, { logger, environment, expected, started, page: PAGE });
+  }
+
+  /**
+   * A new index with the current declarations, built beside the one that serves; swapped in
+   * between two catch-ups once it has every change up to then (ADR 0029).
+   */
+  async function reindex(): Promise<void> {
+    const started = performance.now();
+    const settings = await deps.schemas?.read(environment);
+    if (!settings || settings.version === schemaVersion) return;
+    const fresh = deps.createIndex({ attributes: settings.attributes });
+    const from = await store.changeSeq(environment);
+    await readAll(fresh, started);
+    let caughtUp = from;
+    // Most changes meanwhile applied before waiting for the catch-ups of the old index.
+    const to = await store.changeSeq(environment);
+    await applyRange(fresh, caughtUp, to);
+    caughtUp = to;
+    while (running || queued) await (queued ?? running);
+    const swap = async () => {
+      const last = await store.changeSeq(environment);
+      await applyRange(fresh, caughtUp, last);
+      fresh.finishBuild?.();
+      fresh.warm?.(now());
+      index = fresh;
+      applied = last;
+      schema = fresh.schema;
+      schemaVersion = settings.version;
+      checkedAt = performance.now();
+    };
+    running = swap().finally(() => {
+      running = null;
+    });
+    await running;
+    logger.info(
+      {
+        environment,
+        offers: index.size,
+        attributes: schema.attributes.length,
+        seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+      },
+      'search index: re-indexed for new declarations',
+    );
+  }
+
+  /**
+   * Re-indexes when the declarations changed. A call while one runs waits for one more check
+   * after it (the version may have changed again meanwhile). Never rejects: logs.
+   */
+  function checkSchema(): Promise<void> {
+    if (!ready || !deps.schemas) return Promise.resolve();
+    const source = deps.schemas;
+    const check = () =>
+      source
+        .version(environment)
+        .then((version) => (version === schemaVersion ? undefined : reindex()))
+        .catch((error: unknown) => logger.error({ err: error, environment }, 'search index re-index failed'));
+    if (recheck) return recheck;
+    if (!reindexing) {
+      reindexing = check().finally(() => {
+        reindexing = null;
+      });
+      return reindexing;
+    }
+    recheck = reindexing.then(() => {
+      recheck = null;
+      return checkSchema();
+    });
+    return recheck;
   }
 
   function run(): Promise<void> {
@@ -241,30 +328,15 @@ export function createLiveIndex(deps: {
     },
     async build() {
       const started = performance.now();
+      const settings = await deps.schemas?.read(environment);
+      if (settings && settings.attributes.length > 0) {
+        schema = { attributes: settings.attributes };
+        index = deps.createIndex(schema);
+      }
+      schemaVersion = settings?.version ?? 0;
       if (await fromSnapshot(started)) return;
       const from = await store.changeSeq(environment);
-      const expected = await store.count(environment);
-      logger.info({ environment, offers: expected }, 'search index: reading offers');
-      let read = 0;
-      let nextReport = expected / 10;
-      for await (const docs of startPages()) {
-        for (const doc of docs) {
-          index.upsert(doc);
-          read += 1;
-        }
-        if (read >= nextReport && expected >= PAGE) {
-          logger.info(
-            {
-              environment,
-              read,
-              percent: Math.min(100, Math.round((read * 100) / expected)),
-              seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
-            },
-            'search index: progress',
-          );
-          nextReport += expected / 10;
-        }
-      }
+      await readAll(index, started);
       applied = from;
       await applyChanges();
       index.finishBuild?.();
@@ -281,6 +353,13 @@ export function createLiveIndex(deps: {
       // Right away, so that the next start loads it (a process may be killed, not stopped).
       void snapshot();
     },
+    checkSchema,
+    get reindexing() {
+      return reindexing;
+    },
+    get schemaVersion() {
+      return schemaVersion;
+    },
     catchUp() {
       if (!ready) return Promise.resolve();
       if (queued) return queued;
@@ -296,6 +375,7 @@ export function createLiveIndex(deps: {
       if (timer) return;
       timer = setInterval(() => {
         if (ready && !running) void this.catchUp();
+        void checkSchema();
       }, pollMs);
       timer.unref();
     },
@@ -310,52 +390,6 @@ export function createLiveIndex(deps: {
       // Between catch-ups: wait for the one under way (a catch-up never rejects).
       while (running || queued) await (queued ?? running);
       await snapshot();
-    },
-  };
-}
-
-/** The live index of each environment a process serves, and the change-bus topic they follow. */
-export interface LiveIndexes {
-  get(environment: Environment): LiveIndex | undefined;
-  /** Builds the environments' indexes (both at once), then polls each every `pollMs`. */
-  start(environments: readonly Environment[], pollMs: number): Promise<void>;
-  /** True when every started index is ready (and at least one was started). */
-  ready(): boolean;
-  /** Applies the environment's committed changes now, when its index is held here. */
-  catchUp(environment: Environment): Promise<void>;
-  stop(): void;
-  /** Stops, writing the snapshots that are behind (shutdown). */
-  close(): Promise<void>;
-}
-
-/** Change-bus topic on which offer writes are announced; message: the environment. */
-export const OFFER_CHANGES_TOPIC = 'offers';
-
-export function createLiveIndexes(deps: {
-  store: Pick<OfferStore, 'changeSeq' | 'scan' | 'changes' | 'count'>;
-  createIndex: () => SearchIndex;
-  logger: Logger;
-  reader?: IndexReader;
-  snapshots?: IndexSnapshots;
-  /** Milliseconds now: the service's clock, so the warm-up prepares for the queries' `now`. */
-  now?: () => number;
-}): LiveIndexes {
-  const live = new Map<Environment, LiveIndex>();
-  return {
-    get: (environment) => live.get(environment),
-    async start(environments, pollMs) {
-      const started = environments.filter((e) => !live.has(e));
-      for (const environment of started) live.set(environment, createLiveIndex({ ...deps, environment }));
-      await Promise.all(started.map((e) => live.get(e)?.build()));
-      for (const environment of started) live.get(environment)?.startPolling(pollMs);
-    },
-    ready: () => live.size > 0 && [...live.values()].every((l) => l.ready),
-    catchUp: (environment) => live.get(environment)?.catchUp() ?? Promise.resolve(),
-    stop() {
-      for (const l of live.values()) l.stop();
-    },
-    async close() {
-      await Promise.all([...live.values()].map((l) => l.close()));
     },
   };
 }

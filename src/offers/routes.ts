@@ -69,6 +69,7 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
         data: outcome.offers,
         total: outcome.total,
         facets: outcome.facets,
+        ...(outcome.facetStats ? { facetStats: outcome.facetStats } : {}),
         nextCursor: outcome.nextCursor,
       };
     },
@@ -118,6 +119,7 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
           data: outcome.offers,
           total: outcome.total,
           facets: outcome.facets,
+          ...(outcome.facetStats ? { facetStats: outcome.facetStats } : {}),
           nextCursor: outcome.nextCursor,
         });
       }

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MAX_QUERY_TERMS } from './text.js';
+import { MAX_QUERY_TERMS } from '../search/analysis/text.js';
 
 /**
  * The offer contract of SPEC §6, declared once: it validates, serialises, and becomes the
@@ -41,10 +41,7 @@ export const OfferSchema = Type.Object(
 );
 export type Offer = Static<typeof OfferSchema>;
 
-export const SORTS = ['relevance', '-publishedAt', 'publishedAt', 'price', '-price', 'distance'] as const;
-export type SortOrder = (typeof SORTS)[number];
-export const STATUSES = ['active', 'expired', 'withdrawn'] as const;
-export type OfferStatus = (typeof STATUSES)[number];
+export { type OfferStatus, SORTS, type SortOrder, STATUSES } from '../search/engine.js';
 
 export const MAX_Q_LENGTH = 200;
 export const MAX_LIMIT = 100;
@@ -53,10 +50,28 @@ export const MAX_REPEATED = 20;
 export const MAX_RADIUS_KM = 20_000;
 /** Values reported per facet. */
 export const FACET_TOP = 20;
-export const FACET_NAMES = ['category', 'tag', 'city', 'country'] as const;
-export type FacetName = (typeof FACET_NAMES)[number];
+export { FACET_NAMES, type FacetName } from '../search/engine.js';
 
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,49}$' });
+const ATTRIBUTE = '[a-zA-Z][a-zA-Z0-9_]{0,39}';
+const SORT_ATTRIBUTE = `^-?attr\\.${ATTRIBUTE}$`;
+const FACET_FIELD = `(category|tag|city|country|price|attr\\.${ATTRIBUTE})`;
+/** `attr.NAME` (repeatable: any of) and `attr.NAME.min` / `attr.NAME.max` of declared attributes. */
+export const ATTRIBUTE_PARAMETER = new RegExp(`^attr\\.(${ATTRIBUTE})(\\.(min|max))?$`);
+const AttributeValue = Type.String({ minLength: 1, maxLength: 200 });
+const ATTRIBUTE_PARAMETERS = {
+  [ATTRIBUTE_PARAMETER.source]: Type.Union([AttributeValue, Type.Array(AttributeValue, { maxItems: 20 })], {
+    description:
+      'A declared attribute (`GET /v1/attributes`): `attr.NAME=V` (repeatable: any of; strings compared folded like text; booleans `true` / `false`), `attr.NAME.min` / `attr.NAME.max` (numbers, inclusive).',
+  }),
+};
+const JsonAttributeValue = Type.Union([AttributeValue, Type.Number(), Type.Boolean()]);
+const JSON_ATTRIBUTE_PARAMETERS = {
+  [ATTRIBUTE_PARAMETER.source]: Type.Union([
+    JsonAttributeValue,
+    Type.Array(JsonAttributeValue, { maxItems: 20 }),
+  ]),
+};
 const Decimal = Type.String({
   pattern: '^\\d{1,11}(\\.\\d{1,4})?$',
   description: 'Decimal number, e.g. `25` or `19.99`.',
@@ -135,16 +150,19 @@ export const SearchQuerySchema = Type.Object(
     sort: Type.Optional(
       Type.Union(
         [
-          Type.Literal('relevance'),
-          Type.Literal('-publishedAt'),
-          Type.Literal('publishedAt'),
-          Type.Literal('price'),
-          Type.Literal('-price'),
-          Type.Literal('distance'),
+          Type.Union([
+            Type.Literal('relevance'),
+            Type.Literal('-publishedAt'),
+            Type.Literal('publishedAt'),
+            Type.Literal('price'),
+            Type.Literal('-price'),
+            Type.Literal('distance'),
+          ]),
+          Type.String({ pattern: SORT_ATTRIBUTE }),
         ],
         {
           description:
-            '`relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`).',
+            '`attr.NAME` / `-attr.NAME`: by a declared `--sort` attribute (number or boolean), offers without it last either way. `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`).',
         },
       ),
     ),
@@ -153,8 +171,8 @@ export const SearchQuerySchema = Type.Object(
     ),
     facets: Type.Optional(
       Type.String({
-        pattern: '^(category|tag|city|country)(,(category|tag|city|country)){0,3}$',
-        description: `Comma-separated fields among \`category\`, \`tag\`, \`city\`, \`country\`: the ${FACET_TOP} most frequent values of each over the whole result set (not just the page), with exact counts.`,
+        pattern: `^${FACET_FIELD}(,${FACET_FIELD}){0,19}$`,
+        description: `Comma-separated fields among \`category\`, \`tag\`, \`city\`, \`country\` and declared \`--facet\` attributes (\`attr.NAME\`): the ${FACET_TOP} most frequent values of each over the whole result set (not just the page), with exact counts. \`price\` and number attributes also get \`facetStats\` (min, max, avg, sum, count).`,
         examples: ['category,tag'],
       }),
     ),
@@ -172,9 +190,12 @@ export const SearchQuerySchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, patternProperties: ATTRIBUTE_PARAMETERS },
 );
-export type SearchQuery = Static<typeof SearchQuerySchema>;
+/** With the `attr.*` parameters, which the schema matches by pattern (ATTRIBUTE_PARAMETER). */
+export type SearchQuery = Static<typeof SearchQuerySchema> & {
+  [attribute: `attr.${string}`]: string | string[] | undefined;
+};
 
 const FacetValues = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }), {
   title: 'FacetCounts',
@@ -202,6 +223,11 @@ export const SearchHitSchema = Type.Object(
 );
 export type SearchHit = Static<typeof SearchHitSchema>;
 
+const FacetStatsSchema = Type.Object(
+  { min: Type.Number(), max: Type.Number(), avg: Type.Number(), sum: Type.Number(), count: Type.Integer() },
+  { additionalProperties: false, title: 'FacetStats' },
+);
+
 export const SearchResponseSchema = Type.Object(
   {
     data: Type.Array(SearchHitSchema),
@@ -220,8 +246,15 @@ export const SearchResponseSchema = Type.Object(
       },
       {
         additionalProperties: false,
+        patternProperties: { [`^attr\\.${ATTRIBUTE}$`]: FacetValues },
         description: `The fields asked for with \`facets\`; the ${FACET_TOP} most frequent values first, then by value, each with its exact count over the whole result set.`,
       },
+    ),
+    facetStats: Type.Optional(
+      Type.Record(Type.String({ pattern: `^(price|attr\\.${ATTRIBUTE})$` }), FacetStatsSchema, {
+        description:
+          'With `facets` naming `price` or number attributes: min, max, avg, sum and count of their values over the whole result set (`price` in currency units), for those any match has.',
+      }),
     ),
     nextCursor: Type.Union([Type.String(), Type.Null()]),
   },
@@ -246,9 +279,12 @@ export const MultiSearchQuerySchema = Type.Object(
     category: OneOrMany(`One category or a list (any of them). At most ${MAX_REPEATED}.`),
     tag: OneOrMany(`One tag or a list (offers carrying every one). At most ${MAX_REPEATED}.`),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, patternProperties: JSON_ATTRIBUTE_PARAMETERS },
 );
-export type MultiSearchQuery = Static<typeof MultiSearchQuerySchema>;
+type JsonValue = string | number | boolean;
+export type MultiSearchQuery = Static<typeof MultiSearchQuerySchema> & {
+  [attribute: `attr.${string}`]: JsonValue | JsonValue[] | undefined;
+};
 
 export const MultiSearchBodySchema = Type.Object(
   {

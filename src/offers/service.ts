@@ -2,30 +2,26 @@ import type { Queryable } from '../db/database.js';
 import { type ParameterError, ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
-import { ENGINE_SORT_KEYS } from '../search/rules.js';
+import { highlight } from '../search/analysis/highlight.js';
+import { parseTextQuery } from '../search/analysis/text.js';
+import { type EngineResult, type EngineSort, NO_ATTRIBUTES } from '../search/engine.js';
+import { sortKeysOf } from '../search/rules.js';
 import type { SynonymService } from '../synonyms/service.js';
+import { attributeFilters, checkSort, facetRequests } from './attribute-parameters.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
-import { highlight } from './highlight.js';
-import type { LiveIndexes } from './live-index.js';
+import type { LiveIndexes } from './live-indexes.js';
 import type { OfferInput } from './offer-input.js';
 import { priceToUnits } from './price.js';
-import {
-  DEFAULT_LIMIT,
-  type FacetName,
-  type Offer,
-  type SearchHit,
-  type SearchQuery,
-  type SortOrder,
-} from './schemas.js';
+import { DEFAULT_LIMIT, type Offer, type SearchHit, type SearchQuery } from './schemas.js';
 import type { SearchCache } from './search-cache.js';
 import type { Facets, OfferStore, UpsertResult } from './store.js';
-import { parseTextQuery } from './text.js';
 
 export interface SearchAnswer {
   ok: true;
   offers: SearchHit[];
   total: { value: number; relation: 'eq' };
   facets: Facets;
+  facetStats?: EngineResult['facetStats'];
   nextCursor: string | null;
 }
 
@@ -59,10 +55,6 @@ function parseNear(value: string | undefined, errors: ParameterError[]): { lat: 
   }
   // Normalise -0 so `near=-0,0` and `near=0,0` share cursors.
   return { lat: lat + 0, lon: lon + 0 };
-}
-
-function parseFacets(value: string | undefined): FacetName[] {
-  return value === undefined ? [] : [...new Set(value.split(',') as FacetName[])];
 }
 
 /** How recently the index must have caught up with the database for a cached answer to be used. */
@@ -103,7 +95,13 @@ export function createOfferService(deps: {
     async search(environment, query) {
       const errors: ParameterError[] = [];
       const text = query.q === undefined ? null : parseTextQuery(query.q);
-      const sort: SortOrder = query.sort ?? (query.q !== undefined ? 'relevance' : '-publishedAt');
+      const sort = (query.sort ?? (query.q !== undefined ? 'relevance' : '-publishedAt')) as EngineSort;
+      // Checked against the declarations of the index that answers (a re-index may be under way).
+      const live = deps.indexes.get(environment);
+      const schema = live?.index.schema ?? NO_ATTRIBUTES;
+      const attributes = attributeFilters(query, schema, errors);
+      const facets = facetRequests(query.facets, schema, errors);
+      checkSort(sort, schema, errors);
       if (sort === 'relevance' && query.q === undefined) {
         errors.push({ parameter: 'sort', message: 'relevance needs a q to rank by' });
       }
@@ -140,28 +138,22 @@ export function createOfferService(deps: {
         publishedBefore: time(query.publishedBefore),
         updatedSince: time(query.updatedSince),
         status: query.status ?? 'active',
+        attributes,
         sort,
       };
       const fingerprint = queryFingerprint(normalised);
       let after: CursorValue[] | null = null;
       if (query.cursor !== undefined) {
-        const decoded = decodeCursor(
-          deps.cursorKey,
-          query.cursor,
-          fingerprint,
-          ENGINE_SORT_KEYS[sort].length,
-        );
+        const decoded = decodeCursor(deps.cursorKey, query.cursor, fingerprint, sortKeysOf(sort).length);
         if (decoded.ok) after = decoded.keys;
         else errors.push({ parameter: 'cursor', message: decoded.message });
       }
       if (errors.length > 0) return { ok: false, errors };
-      const facets = parseFacets(query.facets);
       // Only punctuation or stop words: nothing can match, say so plainly instead of guessing.
       if (query.q !== undefined && text === null) {
         const empty = Object.fromEntries(facets.map((f) => [f, []]));
         return { ok: true, offers: [], total: { value: 0, relation: 'eq' }, facets: empty, nextCursor: null };
       }
-      const live = deps.indexes.get(environment);
       if (!live?.ready) {
         throw new ProblemError(
           'unavailable',
@@ -178,6 +170,7 @@ export function createOfferService(deps: {
       const cacheKey = deps.cache
         ? JSON.stringify([
             normalised,
+            live.schemaVersion,
             limit,
             query.cursor ?? null,
             facets,
@@ -207,6 +200,7 @@ export function createOfferService(deps: {
         offers,
         total: { value: result.total, relation: 'eq' },
         facets: result.facets,
+        ...(result.facetStats ? { facetStats: result.facetStats } : {}),
         nextCursor: result.nextKeys ? encodeCursor(deps.cursorKey, fingerprint, result.nextKeys) : null,
       };
       // Kept only if the index did not change while the rows were read (another write's catch-up).

@@ -1,14 +1,9 @@
 import type { Queryable, SqlValue } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { OfferInput } from './offer-input.js';
-import type { FacetName, Offer, OfferStatus } from './schemas.js';
+import type { Offer, OfferStatus } from './schemas.js';
 
-export interface FacetCount {
-  value: string;
-  count: number;
-}
-
-export type Facets = Partial<Record<FacetName, FacetCount[]>>;
+export type { FacetCount, Facets } from '../search/engine.js';
 
 export interface UpsertResult {
   inserted: number;
@@ -47,7 +42,7 @@ export interface OfferStore {
   ): Promise<IndexRow[]>;
 }
 
-/** The columns the search index reads (no display-only text such as attributes or the URL). */
+/** The columns the search index reads (no display-only text such as the URL). */
 export interface IndexRow {
   seq: number;
   change_seq: number;
@@ -67,10 +62,12 @@ export interface IndexRow {
   published_at: number;
   updated_at: number;
   expires_at: number | null;
+  /** JSON object: the declared attributes are indexed (ADR 0029). */
+  attributes: string;
 }
 
 export const INDEX_READ_COLUMNS =
-  'seq, change_seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at';
+  'seq, change_seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, attributes';
 
 /** Column values of one offer row, in `OFFER_WRITE_COLUMNS` order. */
 export type OfferRowValues = SqlValue[];

@@ -22,7 +22,7 @@ ${csrfField(csrf)}
 </select>
 <label for="origins">Allowed origins <span class="hint">(one per line, exactly <code>https://shop.example</code>; http only on localhost)</span></label>
 <textarea id="origins" name="origins" rows="3" maxlength="4000" required></textarea>
-<label for="filters">Fixed filters <span class="hint">(optional, one <code>name=value</code> per line: category, tag, city, country, currency)</span></label>
+<label for="filters">Fixed filters <span class="hint">(optional, one <code>name=value</code> per line: category, tag, city, country, currency, attr.NAME of a declared attribute)</span></label>
 <textarea id="filters" name="filters" rows="2" maxlength="2000"></textarea>
 <button type="submit">Create publishable key</button>
 </form>`;

@@ -1,14 +1,81 @@
-import type { CursorValue } from '../offers/cursor.js';
-import type { FacetName, OfferStatus, SortOrder } from '../offers/schemas.js';
-import type { Facets } from '../offers/store.js';
-import type { TextQuery } from '../offers/text.js';
-import type { SynonymRule } from './synonyms.js';
+import type { TextQuery } from './analysis/text.js';
 
 /**
  * The in-memory search engine's contract (issue 12). The database stays the system of record;
  * every serving process holds one `SearchIndex` per environment, built from the rows at start
  * and kept current by applying changed offers in change-sequence order. Nothing here knows SQL.
  */
+
+import type { SortOrder } from './rules.js';
+
+export { SORTS, type SortOrder } from './rules.js';
+export const STATUSES = ['active', 'expired', 'withdrawn'] as const;
+export type OfferStatus = (typeof STATUSES)[number];
+/** The fields the engine counts values of (the API's `facets`). */
+export const FACET_NAMES = ['category', 'tag', 'city', 'country'] as const;
+export type FacetName = (typeof FACET_NAMES)[number];
+
+export interface FacetCount {
+  value: string;
+  count: number;
+}
+
+/** Built-in facet fields by name; a declared attribute's as `attr.NAME`. */
+export type Facets = Partial<Record<FacetName, FacetCount[]>> & {
+  [attribute: `attr.${string}`]: FacetCount[];
+};
+
+/** What a facet request may name: a built-in field, `price` (stats only) or a declared attribute. */
+export type FacetRequest = FacetName | 'price' | `attr.${string}`;
+
+/** Over the whole result set, the offers having a value (a range slider's bounds). */
+export interface FacetStats {
+  min: number;
+  max: number;
+  avg: number;
+  sum: number;
+  count: number;
+}
+
+/** `sort`: a built-in order, or a `--sort` attribute ascending / descending (offers without it last). */
+export type EngineSort = SortOrder | `attr.${string}` | `-attr.${string}`;
+
+export const ATTRIBUTE_TYPES = ['string', 'number', 'boolean'] as const;
+export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+
+/** An attribute the operator declared for an environment: what search knows of `attributes.NAME`. */
+export interface AttributeDeclaration {
+  name: string;
+  type: AttributeType;
+  /** `facets=attr.NAME` counts its values (and, for numbers, carries stats). */
+  facet: boolean;
+  /** `sort=attr.NAME` / `sort=-attr.NAME`. */
+  sort: boolean;
+  /** `q` matches its (string) values. */
+  searchable: boolean;
+}
+
+/** The declarations an index is built with: a change builds a new index. */
+export interface SearchSchema {
+  attributes: readonly AttributeDeclaration[];
+}
+
+/** An environment with no declared attribute. */
+export const NO_ATTRIBUTES: SearchSchema = { attributes: [] };
+
+/**
+ * `attr.NAME=V` (any of `values`) and `attr.NAME.min` / `.max` (inclusive), the values as the
+ * index holds them: numbers as numbers, strings folded like text, booleans as 1 / 0.
+ */
+export interface AttributeFilter {
+  name: string;
+  values: readonly (number | string)[];
+  min: number | null;
+  max: number | null;
+}
+
+/** One sort-key value of a cursor (the API's cursors carry them, signed: offers/cursor.ts). */
+export type CursorValue = string | number;
 
 /** One offer as the engine indexes it: what a search filters, sorts, ranks and facets on. */
 export interface IndexDocument {
@@ -29,6 +96,8 @@ export interface IndexDocument {
   lon: number;
   /** The stored status; `active` past `expiresAt` counts as `expired` at query time. */
   status: OfferStatus;
+  /** The offer's free attributes: the declared ones are indexed (absent: none). */
+  attributes?: Readonly<Record<string, unknown>>;
   /** Epoch milliseconds. */
   publishedAt: number;
   updatedAt: number;
@@ -41,6 +110,16 @@ export interface IndexDocument {
  * query then matches nothing; `all` every word; `off` none. Numbers never.
  */
 export type TypoTolerance = 'auto' | 'all' | 'off';
+
+/**
+ * A synonym rule of an environment (query/synonyms.ts): its words find each other (multi-way) or
+ * its first word finds the others (one-way); a word may be several words.
+ */
+export interface SynonymRule {
+  oneWay: boolean;
+  /** As the operator wrote them. */
+  words: readonly string[];
+}
 
 /** A validated, normalised search (offers/service.ts builds it; SPEC §6). */
 export interface EngineQuery {
@@ -65,7 +144,9 @@ export interface EngineQuery {
   near: { lat: number; lon: number } | null;
   radiusKm: number | null;
   status: OfferStatus;
-  sort: SortOrder;
+  /** Declared attributes' filters, every one must hold. */
+  attributes: readonly AttributeFilter[];
+  sort: EngineSort;
   limit: number;
   /** Sort-key values of the last offer of the previous page (`nextKeys` of that page). */
   after: readonly CursorValue[] | null;
@@ -80,6 +161,8 @@ export interface EngineResult {
   total: number;
   /** Exact counts over the whole result set, top `FACET_TOP` per field. */
   facets: Facets;
+  /** For `price` and number attributes among the facets asked for. */
+  facetStats?: Record<string, FacetStats>;
   /** Sort-key values of the page's last offer when another page follows, else null. */
   nextKeys: CursorValue[] | null;
   /**
@@ -94,7 +177,9 @@ export interface SearchIndex {
   upsert(doc: IndexDocument): void;
   /** Forgets the offer (no-op when unknown). */
   remove(id: string): void;
-  search(query: EngineQuery, facets: readonly FacetName[]): EngineResult;
+  search(query: EngineQuery, facets: readonly FacetRequest[]): EngineResult;
+  /** The declarations it was built with. */
+  readonly schema: SearchSchema;
   /** Offers held. */
   readonly size: number;
   /**

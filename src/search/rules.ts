@@ -1,5 +1,3 @@
-import type { SortOrder } from '../offers/schemas.js';
-
 /**
  * The search rules the engine and its reference oracle share (docs/search.md, SPEC §6, issue 12).
  * Only the numbers and the shape of the sort keys live here; each side implements the rules on
@@ -24,6 +22,10 @@ export function isNumber(word: string): boolean {
  */
 export const PROXIMITY_CAP = 8;
 
+/** The orders a search can ask for (the API's `sort`). */
+export const SORTS = ['relevance', '-publishedAt', 'publishedAt', 'price', '-price', 'distance'] as const;
+export type SortOrder = (typeof SORTS)[number];
+
 export type KeyDirection = 'asc' | 'desc';
 
 /**
@@ -39,3 +41,17 @@ export const ENGINE_SORT_KEYS: Readonly<Record<SortOrder, readonly KeyDirection[
   '-price': ['desc', 'desc'],
   distance: ['asc', 'asc'],
 };
+
+/** The sort keys of any order, `attr.NAME` ones included: (value, id), both one way. */
+export function sortKeysOf(sort: string): readonly KeyDirection[] {
+  const keys = (ENGINE_SORT_KEYS as Readonly<Record<string, readonly KeyDirection[]>>)[sort];
+  if (keys) return keys;
+  return sort.startsWith('-') ? ['desc', 'desc'] : ['asc', 'asc'];
+}
+
+/** `attr.NAME` / `-attr.NAME`: the attribute and the direction; null for a built-in order. */
+export function attributeSort(sort: string): { name: string; descending: boolean } | null {
+  const descending = sort.startsWith('-');
+  const bare = descending ? sort.slice(1) : sort;
+  return bare.startsWith('attr.') ? { name: bare.slice(5), descending } : null;
+}

@@ -1,10 +1,10 @@
 import type { Actor, AuditLog } from '../audit/service.js';
-import { isStopWord, queryWords } from '../offers/text.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { newId } from '../platform/ids.js';
 import { UsageError } from '../platform/usage-error.js';
-import type { SynonymRule } from '../search/synonyms.js';
+import { isStopWord, queryWords } from '../search/analysis/text.js';
+import type { SynonymRule } from '../search/query/synonyms.js';
 import { MAX_SYNONYM_LENGTH, MAX_SYNONYM_WORDS, MAX_SYNONYMS, type Synonym } from './model.js';
 import type { SynonymStore } from './store.js';
 

@@ -3,12 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toIndexDocument } from '../../src/offers/live-index.js';
 import type { OfferInput } from '../../src/offers/offer-input.js';
 import { priceToUnits } from '../../src/offers/price.js';
-import { type FacetName, SORTS, type SortOrder, STATUSES } from '../../src/offers/schemas.js';
-import { parseTextQuery } from '../../src/offers/text.js';
-import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
+import { SORTS, STATUSES } from '../../src/offers/schemas.js';
+import { parseTextQuery } from '../../src/search/analysis/text.js';
+import { foldString } from '../../src/search/attributes/values.js';
+import type { AttributeFilter, EngineQuery, FacetRequest, IndexDocument } from '../../src/search/engine.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
 import {
+  ATTRIBUTE_SCHEMA,
+  BRANDS,
   CATEGORIES,
   CITIES,
   DAY,
@@ -47,6 +50,15 @@ const offerArb = (i: number): fc.Arbitrary<OfferInput> =>
       status: fc.constantFrom('active', 'active', 'active', 'withdrawn', 'expired'),
       day: fc.integer({ min: 0, max: 30 }),
       expires: fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+      attributes: fc.record(
+        {
+          rooms: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constantFrom('3', 'three')),
+          rating: fc.integer({ min: 0, max: 10 }).map((n) => n / 2),
+          brand: fc.constantFrom(...BRANDS),
+          used: fc.constantFrom<string | number>('true', 'FALSE', 1, 0, 'yes'),
+        },
+        { requiredKeys: [] },
+      ),
     })
     .map((r) => ({
       externalId: `prop-${i}`,
@@ -65,14 +77,14 @@ const offerArb = (i: number): fc.Arbitrary<OfferInput> =>
       price: { amount: `${r.price * 25}.50`, currency: r.currency },
       publisher: { id: 'pub_prop', name: 'Property shop' },
       url: null,
-      attributes: {},
+      attributes: r.attributes,
       status: r.status as OfferInput['status'],
       // Ties on purpose (whole days): the order must fall back to the id.
       publishedAt: T0 + r.day * DAY,
       expiresAt: r.expires === null ? null : T0 + r.expires * DAY,
     }));
 
-type Params = Record<string, string | number | boolean | string[]>;
+type Params = Record<string, string | number | boolean | string[] | number[]>;
 
 /**
  * The forms the engine tests' `qArb` does not make: a phrase alone (one quoted word is a plain
@@ -121,8 +133,28 @@ const queryArb: fc.Arbitrary<Params> = fc
     near: some(fc.constantFrom(...CITIES).map((c) => `${c.lat},${c.lon}`)),
     radius: some(fc.constantFrom(5, 30, 500, 2000)),
     status: some(fc.constantFrom(...STATUSES)),
-    sort: some(fc.constantFrom(...SORTS)),
-    facets: some(fc.constantFrom('category', 'tag,city', 'category,tag,city,country')),
+    sort: some(fc.constantFrom(...SORTS, 'attr.rooms', '-attr.rooms', '-attr.rating', 'attr.used')),
+    facets: some(
+      fc.constantFrom(
+        'category',
+        'tag,city',
+        'category,tag,city,country',
+        'attr.rooms,price',
+        'attr.brand,attr.used,attr.rating',
+      ),
+    ),
+    'attr.rooms.min': some(fc.integer({ min: 0, max: 6 })),
+    'attr.rooms.max': some(fc.integer({ min: 2, max: 6 })),
+    'attr.rating': some(
+      fc.uniqueArray(
+        fc.integer({ min: 0, max: 10 }).map((n) => n / 2),
+        { minLength: 1, maxLength: 3 },
+      ),
+    ),
+    'attr.brand': some(
+      fc.uniqueArray(fc.constantFrom(...BRANDS, 'APPLE', 'cafe co'), { minLength: 1, maxLength: 2 }),
+    ),
+    'attr.used': some(fc.constantFrom('true', 'false', 'TRUE')),
     limit: fc.integer({ min: 1, max: 7 }),
   })
   .map((r) => {
@@ -146,6 +178,28 @@ function url(params: Params, cursor: string | null): string {
   for (const [k, v] of Object.entries(params)) for (const item of [v].flat()) search.append(k, String(item));
   if (cursor) search.set('cursor', cursor);
   return `/v1/offers/?${search.toString()}`;
+}
+
+/** `attr.*` parameters as the engine takes them (strings folded, booleans 1 / 0). */
+function attributeFilters(params: Params): AttributeFilter[] {
+  const filters = new Map<string, AttributeFilter>();
+  const filter = (name: string) => {
+    const f = filters.get(name) ?? { name, values: [], min: null, max: null };
+    filters.set(name, f);
+    return f;
+  };
+  for (const [key, value] of Object.entries(params)) {
+    const [, name, bound] = /^attr\.(\w+)(?:\.(min|max))?$/.exec(key) ?? [];
+    if (!name) continue;
+    if (bound) filter(name)[bound as 'min' | 'max'] = Number(value);
+    else
+      filter(name).values = [value].flat().map((v) => {
+        if (name === 'brand') return foldString(String(v));
+        if (name === 'used') return String(v).toLowerCase() === 'true' ? 1 : 0;
+        return Number(v);
+      });
+  }
+  return [...filters.values()];
 }
 
 /** The query as the engine gets it, built here from the parameters, independently of the service. */
@@ -172,7 +226,8 @@ function engineQuery(params: Params, now: number): EngineQuery {
     near: near ? { lat, lon } : null,
     radiusKm: params.radius === undefined ? null : Number(params.radius),
     status: (str('status') ?? 'active') as EngineQuery['status'],
-    sort: (str('sort') ?? (q === null ? '-publishedAt' : 'relevance')) as SortOrder,
+    attributes: attributeFilters(params),
+    sort: (str('sort') ?? (q === null ? '-publishedAt' : 'relevance')) as EngineQuery['sort'],
     limit: 100_000,
     after: null,
     now,
@@ -183,6 +238,7 @@ interface Page {
   data: { id: string }[];
   total: { value: number; relation: string };
   facets: Record<string, unknown>;
+  facetStats?: Record<string, unknown>;
   nextCursor: string | null;
 }
 
@@ -197,24 +253,30 @@ for (const { dialect, available } of backends()) {
         seed: dialect === 'sqlite' ? 12 : 13,
       })[0] as OfferInput[];
       await t.deps.offers.upsertMany('testing', offers);
-      // The environment's synonyms, as the reference is given them (issue 23).
       const actor = { kind: 'cli' as const, id: 'test', email: null, ip: null };
+      for (const attribute of ATTRIBUTE_SCHEMA.attributes)
+        await t.deps.searchSettings.setAttribute(actor, 'testing', attribute);
+      await t.deps.searchIndexes.checkSchema('testing');
+      // The environment's synonyms, as the reference is given them (issue 23).
       for (const rule of SYNONYMS) await t.deps.synonyms.add(actor, 'testing', rule.words, rule.oneWay);
       // What the database holds, as the index reads it (the reference sees the same documents).
       docs = (
         await t.deps.db.all<Parameters<typeof toIndexDocument>[0]>(
-          "SELECT seq, change_seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at FROM offers WHERE environment = 'testing'",
+          "SELECT seq, change_seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, attributes FROM offers WHERE environment = 'testing'",
         )
       ).map((row) =>
-        toIndexDocument({
-          ...row,
-          price_value: Number(row.price_value),
-          lat: Number(row.lat),
-          lon: Number(row.lon),
-          published_at: Number(row.published_at),
-          updated_at: Number(row.updated_at),
-          expires_at: row.expires_at === null ? null : Number(row.expires_at),
-        }),
+        toIndexDocument(
+          {
+            ...row,
+            price_value: Number(row.price_value),
+            lat: Number(row.lat),
+            lon: Number(row.lon),
+            published_at: Number(row.published_at),
+            updated_at: Number(row.updated_at),
+            expires_at: row.expires_at === null ? null : Number(row.expires_at),
+          },
+          true,
+        ),
       );
       expect(docs).toHaveLength(160);
     }, 60_000);
@@ -229,8 +291,8 @@ for (const { dialect, available } of backends()) {
           const now = t.clock.now();
           const facetNames = (
             params.facets === undefined ? [] : String(params.facets).split(',')
-          ) as FacetName[];
-          const expected = referenceSearch(docs, engineQuery(params, now), facetNames);
+          ) as FacetRequest[];
+          const expected = referenceSearch(docs, engineQuery(params, now), facetNames, ATTRIBUTE_SCHEMA);
           const seen: string[] = [];
           let cursor: string | null = null;
           let first: Page | null = null;
@@ -246,6 +308,7 @@ for (const { dialect, available } of backends()) {
           }
           expect(seen).toEqual(expected.ids);
           expect(first?.facets).toEqual(expected.facets);
+          expect(first?.facetStats).toEqual(expected.facetStats);
         }),
         { numRuns: 120, seed: 20_261_123 },
       );

@@ -7,9 +7,9 @@ import type { OfferInput } from '../../src/offers/offer-input.js';
 import type { FacetName } from '../../src/offers/schemas.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import { createOfferStore } from '../../src/offers/store-sql.js';
-import { parseTextQuery } from '../../src/offers/text.js';
+import { parseTextQuery } from '../../src/search/analysis/text.js';
 import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
-import { createSearchIndex } from '../../src/search/search-index.js';
+import { createSearchIndex } from '../../src/search/index/search-index.js';
 import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { engineQuery } from '../support/engine-query.js';
 import { createNaiveIndex } from '../support/naive-index.js';
@@ -80,7 +80,7 @@ for (const { dialect, available } of backends()) {
 
     it('reads the same documents in the same order as the plain read, across pages', async () => {
       const store = createOfferStore(database.db);
-      const plain = (await store.scan('testing', 0, 10_000)).map(toIndexDocument);
+      const plain = (await store.scan('testing', 0, 10_000)).map((r) => toIndexDocument(r));
       expect(plain).toHaveLength(offers.length);
       for (const pageSize of [1, 7, 61, 1000]) {
         const docs = await readAll(createIndexReader(source, { pageSize, ahead: 1 }));
@@ -94,7 +94,7 @@ for (const { dialect, available } of backends()) {
         const live = createLiveIndex({
           environment: 'testing',
           store,
-          createIndex: createSearchIndex,
+          createIndex: (schema) => createSearchIndex({}, schema),
           logger: quiet(),
           pageSize: 13,
           reader,
@@ -183,7 +183,7 @@ for (const { dialect, available } of backends()) {
         await live.build();
         expect(live.ready).toBe(true);
         expect([...naive.docs.values()]).toEqual(
-          (await store.scan('testing', 0, 10_000)).map(toIndexDocument),
+          (await store.scan('testing', 0, 10_000)).map((r) => toIndexDocument(r)),
         );
         expect(lines.some((l) => l.includes('start-up read in a worker failed'))).toBe(true);
       }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OfferInput } from '../../src/offers/offer-input.js';
 import { offerIdFor } from '../../src/offers/rows.js';
-import { analyseField, stem } from '../../src/offers/text.js';
+import { analyseField, stem } from '../../src/search/analysis/text.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
 import { expectedRows, matchesFilters, type OracleQuery } from '../support/search-oracle.js';

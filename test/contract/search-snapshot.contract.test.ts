@@ -13,11 +13,11 @@ import { offerIdFor } from '../../src/offers/rows.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import { createSnapshotMarks, type SnapshotMarks } from '../../src/offers/snapshot-marks.js';
 import { createOfferStore } from '../../src/offers/store-sql.js';
-import { createSearchIndex, type Index } from '../../src/search/search-index.js';
-import { captureIndex, writeIndex } from '../../src/search/snapshot.js';
-import type { SnapshotHeader } from '../../src/search/snapshot-header.js';
-import { MAGIC, writeAtomically } from '../../src/search/snapshot-io.js';
-import { DEFAULT_TUNING } from '../../src/search/tuning.js';
+import { DEFAULT_TUNING } from '../../src/search/columns/tuning.js';
+import { createSearchIndex, type Index } from '../../src/search/index/search-index.js';
+import { captureIndex, writeIndex } from '../../src/search/snapshot/snapshot.js';
+import type { SnapshotHeader } from '../../src/search/snapshot/snapshot-header.js';
+import { MAGIC, writeAtomically } from '../../src/search/snapshot/snapshot-io.js';
 import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { engineQuery } from '../support/engine-query.js';
 

@@ -374,7 +374,7 @@ for (const { dialect, available } of backends()) {
       ['a radius that is not a number', { near: '48.85,2.35', radius: 'far' }, ['radius']],
       ['a radius beyond the bound', { near: '48.85,2.35', radius: 20_001 }, ['radius']],
       ['sort by distance without near', { sort: 'distance' }, ['sort']],
-      ['an unknown facet', { facets: 'category,price' }, ['facets']],
+      ['an unknown facet', { facets: 'category,colour' }, ['facets']],
       ['a repeated facets', { facets: ['category', 'tag'] }, ['facets']],
       ['a non-boolean highlight', { highlight: 'maybe' }, ['highlight']],
       ['highlight without q', { highlight: 'true' }, ['highlight']],
@@ -406,7 +406,7 @@ for (const { dialect, available } of backends()) {
       expect(messages).toEqual({
         limit: 'must be an integer',
         q: 'must be given once',
-        sort: 'must be one of: relevance, -publishedAt, publishedAt, price, -price, distance',
+        sort: 'must be one of: relevance, -publishedAt, publishedAt, price, -price, distance, or match ^-?attr\\.[a-zA-Z][a-zA-Z0-9_]{0,39}$',
         status: 'must be given once',
         colour: 'is not a known parameter',
       });

@@ -80,10 +80,11 @@ describe('API reference', () => {
     expect(search.responses['429'].headers['Retry-After']).toEqual({
       $ref: '#/components/headers/Retry-After',
     });
-    expect(search.parameters.find((p: { name: string }) => p.name === 'sort').schema).toEqual({
-      type: 'string',
-      enum: ['relevance', '-publishedAt', 'publishedAt', 'price', '-price', 'distance'],
-    });
+    // The built-in orders as an enum, beside `attr.NAME` / `-attr.NAME` of declared attributes.
+    expect(search.parameters.find((p: { name: string }) => p.name === 'sort').schema.anyOf).toEqual([
+      { type: 'string', enum: ['relevance', '-publishedAt', 'publishedAt', 'price', '-price', 'distance'] },
+      { type: 'string', pattern: '^-?attr\\.[a-zA-Z][a-zA-Z0-9_]{0,39}$' },
+    ]);
     for (const name of ['Offer', 'SearchResponse', 'SearchHit', 'Problem', 'CallingKey', 'Me']) {
       expect(spec.components.schemas[name]).toBeDefined();
     }

@@ -14,7 +14,12 @@ import { backends } from '../support/databases.js';
 const SHOP = 'https://shop.example';
 const OTHER = 'https://evil.example';
 /** The routes a publishable key may call (SPEC §3). */
-const SEARCH_ROUTES = new Set(['GET /v1/offers/', 'GET /v1/offers/{id}', 'POST /v1/multi-search']);
+const SEARCH_ROUTES = new Set([
+  'GET /v1/offers/',
+  'GET /v1/offers/{id}',
+  'POST /v1/multi-search',
+  'GET /v1/attributes',
+]);
 
 interface Operation {
   method: string;
@@ -101,7 +106,7 @@ for (const { dialect, available } of backends()) {
           status: 403,
           code: 'api_key_scope',
           detail:
-            'This is a publishable key: it can only search (GET /offers/, GET /offers/{id}, POST /multi-search). Use a secret key, from your server, for anything else.',
+            'This is a publishable key: it can only search (GET /offers/, GET /offers/{id}, POST /multi-search, GET /attributes). Use a secret key, from your server, for anything else.',
         });
         refused.push(`${op.method} ${op.path}`);
       }

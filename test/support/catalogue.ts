@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { parseTextQuery } from '../../src/offers/text.js';
+import { parseTextQuery } from '../../src/search/analysis/text.js';
 import type { IndexDocument } from '../../src/search/engine.js';
-import { createSearchIndex } from '../../src/search/search-index.js';
+import { createSearchIndex } from '../../src/search/index/search-index.js';
 import { engineQuery } from './engine-query.js';
 
 /**

@@ -22,6 +22,7 @@ export function engineQuery(now: number, more: Partial<EngineQuery> = {}): Engin
     near: null,
     radiusKm: null,
     status: 'active',
+    attributes: [],
     sort: '-publishedAt',
     limit: 20,
     after: null,

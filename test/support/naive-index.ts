@@ -1,4 +1,10 @@
-import type { EngineQuery, EngineResult, IndexDocument, SearchIndex } from '../../src/search/engine.js';
+import {
+  type EngineQuery,
+  type EngineResult,
+  type IndexDocument,
+  NO_ATTRIBUTES,
+  type SearchIndex,
+} from '../../src/search/engine.js';
 
 /**
  * A stand-in `SearchIndex` for lifecycle tests (what the live index holds, when it changes),
@@ -9,6 +15,7 @@ export function createNaiveIndex(): SearchIndex & { docs: Map<string, IndexDocum
   let version = 0;
   return {
     docs,
+    schema: NO_ATTRIBUTES,
     upsert(doc) {
       version += 1;
       docs.set(doc.id, doc);

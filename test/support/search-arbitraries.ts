@@ -1,8 +1,16 @@
 import fc from 'fast-check';
-import { FACET_NAMES, type FacetName, SORTS, STATUSES } from '../../src/offers/schemas.js';
-import { parseTextQuery } from '../../src/offers/text.js';
-import type { EngineQuery, IndexDocument, TypoTolerance } from '../../src/search/engine.js';
-import type { SynonymRule } from '../../src/search/synonyms.js';
+import { FACET_NAMES, SORTS, STATUSES } from '../../src/offers/schemas.js';
+import { parseTextQuery } from '../../src/search/analysis/text.js';
+import { foldString } from '../../src/search/attributes/values.js';
+import type {
+  AttributeFilter,
+  EngineQuery,
+  FacetRequest,
+  IndexDocument,
+  SearchSchema,
+  TypoTolerance,
+} from '../../src/search/engine.js';
+import type { SynonymRule } from '../../src/search/query/synonyms.js';
 import { engineQuery } from './engine-query.js';
 
 /**
@@ -108,6 +116,30 @@ export const T0 = Date.UTC(2026, 0, 1);
 export const DAY = 86_400_000;
 export const NOW = T0 + 20 * DAY;
 
+/** The declared attributes of the property tests' environment. */
+export const ATTRIBUTE_SCHEMA: SearchSchema = {
+  attributes: [
+    { name: 'rooms', type: 'number', facet: true, sort: true, searchable: false },
+    { name: 'rating', type: 'number', facet: true, sort: true, searchable: false },
+    { name: 'brand', type: 'string', facet: true, sort: false, searchable: false },
+    { name: 'used', type: 'boolean', facet: true, sort: true, searchable: false },
+  ],
+};
+/** Brands spelt as catalogues do: cases and accents fold together. */
+export const BRANDS = ['Apple', 'apple', 'ÄCME', 'acme', 'Café Co', 'cafe-co', 'Zorglub'];
+
+/** Offer attributes: declared ones often missing or mistyped, an undeclared one. */
+const attributesArb = fc.record(
+  {
+    rooms: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constantFrom('3', '4', 'three', '')),
+    rating: fc.integer({ min: 0, max: 10 }).map((r) => r / 2),
+    brand: fc.oneof(fc.constantFrom(...BRANDS), fc.constant(7)),
+    used: fc.constantFrom<string | number>('true', 'false', 'TRUE', 1, 0, 'yes'),
+    colour: fc.constantFrom('red', 'blue'),
+  },
+  { requiredKeys: [] },
+);
+
 /** Mostly absent: a filter present in every query would leave little to match. */
 export function sometimes<T>(arb: fc.Arbitrary<T>, absent = 4): fc.Arbitrary<T | null> {
   return fc.oneof({ arbitrary: fc.constant(null), weight: absent }, { arbitrary: arb, weight: 1 });
@@ -141,6 +173,7 @@ export const documentArb = (id: string): fc.Arbitrary<IndexDocument> =>
       published: fc.integer({ min: 0, max: 8 }).map((d) => T0 + d * DAY),
       updated: fc.integer({ min: 0, max: 30 }).map((d) => T0 + d * DAY),
       expires: fc.option(fc.integer({ min: 10, max: 30 }).map((d) => T0 + d * DAY)),
+      attributes: attributesArb,
     })
     .map((r) => ({
       id,
@@ -158,6 +191,7 @@ export const documentArb = (id: string): fc.Arbitrary<IndexDocument> =>
       publishedAt: r.published,
       updatedAt: r.updated,
       expiresAt: r.expires,
+      attributes: r.attributes,
     }));
 
 export const idArb = fc.integer({ min: 0, max: 60 }).map((i) => `off_${String(i).padStart(3, '0')}`);
@@ -214,10 +248,61 @@ export const qArb = fc
     return parts.join(' ') + (r.trailingSpace ? ' ' : '');
   });
 
-/** `rare`: how much more often each filter is absent than present. */
-export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facets: FacetName[] }> =>
+const attributeFilterArb: fc.Arbitrary<AttributeFilter> = fc.oneof(
+  fc.record({
+    name: fc.constant('rooms'),
+    values: fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { maxLength: 2 }),
+    min: fc.option(fc.integer({ min: 0, max: 6 })),
+    max: fc.option(fc.integer({ min: 0, max: 6 })),
+  }),
+  fc.record({
+    name: fc.constant('rating'),
+    values: fc.constant([]),
+    min: fc.option(fc.integer({ min: 0, max: 10 }).map((r) => r / 2)),
+    max: fc.option(fc.integer({ min: 0, max: 10 }).map((r) => r / 2)),
+  }),
+  fc.record({
+    name: fc.constant('brand'),
+    values: fc.uniqueArray(fc.constantFrom(...BRANDS.map(foldString), '7', 'nobody'), {
+      minLength: 1,
+      maxLength: 2,
+    }),
+    min: fc.constant(null),
+    max: fc.constant(null),
+  }),
+  fc.record({
+    name: fc.constant('used'),
+    values: fc.constantFrom([1], [0], [0, 1]),
+    min: fc.constant(null),
+    max: fc.constant(null),
+  }),
+);
+
+const ATTRIBUTE_SORTS = [
+  'attr.rooms',
+  '-attr.rooms',
+  'attr.rating',
+  '-attr.rating',
+  'attr.used',
+  '-attr.used',
+] as const;
+const ATTRIBUTE_FACETS: FacetRequest[] = ['price', 'attr.rooms', 'attr.rating', 'attr.brand', 'attr.used'];
+
+/**
+ * `rare`: how much more often each filter is absent than present; `attributes`: the query may
+ * filter, sort and facet on ATTRIBUTE_SCHEMA's attributes (and ask for price stats).
+ */
+export const queryArb = (
+  rare: number,
+  attributes = false,
+): fc.Arbitrary<{ query: EngineQuery; facets: FacetRequest[] }> =>
   fc
     .record({
+      attributes: attributes
+        ? sometimes(fc.array(attributeFilterArb, { minLength: 1, maxLength: 2 }), Math.min(rare, 2))
+        : fc.constant(null),
+      attributeSort: attributes ? sometimes(fc.constantFrom(...ATTRIBUTE_SORTS), 2) : fc.constant(null),
+      attributeFacets: attributes ? fc.subarray(ATTRIBUTE_FACETS) : fc.constant([]),
       q: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: qArb, weight: 3 }),
       categories: sometimes(
         fc.uniqueArray(fc.constantFrom(...CATEGORIES), { minLength: 1, maxLength: 2 }),
@@ -258,7 +343,7 @@ export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facet
     })
     .map((r) => {
       const text = r.q === null ? null : parseTextQuery(r.q);
-      let sort = r.sort;
+      let sort: EngineQuery['sort'] = r.attributeSort ?? r.sort;
       if (sort === 'relevance' && text === null) sort = '-publishedAt';
       if (sort === 'distance' && r.near === null) sort = 'price';
       return {
@@ -279,12 +364,13 @@ export const queryArb = (rare: number): fc.Arbitrary<{ query: EngineQuery; facet
           near: r.near ? { lat: r.near.lat, lon: r.near.lon } : null,
           radiusKm: r.near ? r.radiusKm : null,
           status: r.status as EngineQuery['status'],
+          attributes: r.attributes ?? [],
           sort,
           limit: r.limit,
           after: null,
           now: NOW,
         },
-        facets: r.facets,
+        facets: [...r.facets, ...r.attributeFacets],
       };
     });
 

@@ -1,8 +1,8 @@
-import { distanceKm } from '../../src/offers/geo.js';
 import type { OfferInput } from '../../src/offers/offer-input.js';
 import { priceToUnits } from '../../src/offers/price.js';
 import { effectiveStatus, offerIdFor } from '../../src/offers/rows.js';
 import type { Environment } from '../../src/platform/environment.js';
+import { distanceKm } from '../../src/search/sets/geo.js';
 
 /**
  * The search oracle: which offers a filter-only query returns and in which order, computed in

@@ -1,5 +1,5 @@
-import { isStopWord, queryWords, stem } from '../../src/offers/text.js';
-import type { SynonymRule } from '../../src/search/synonyms.js';
+import { isStopWord, queryWords, stem } from '../../src/search/analysis/text.js';
+import type { SynonymRule } from '../../src/search/query/synonyms.js';
 
 /**
  * The reference search's own reading of synonyms (test/support/search-reference.ts): for every

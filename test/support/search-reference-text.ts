@@ -1,4 +1,4 @@
-import { unitOf } from '../../src/offers/text-rules.js';
+import { unitOf } from '../../src/search/analysis/text-rules.js';
 
 /**
  * The reference search's own reading of an offer's text (test/support/search-reference.ts):

@@ -1,9 +1,21 @@
-import { distanceKm } from '../../src/offers/geo.js';
-import type { FacetName } from '../../src/offers/schemas.js';
-import type { FacetCount, Facets } from '../../src/offers/store.js';
-import { isStopWord, stem } from '../../src/offers/text.js';
-import type { EngineQuery, EngineResult, IndexDocument, TypoTolerance } from '../../src/search/engine.js';
-import { ENGINE_SORT_KEYS, PROXIMITY_CAP, typoBudget } from '../../src/search/rules.js';
+import { isStopWord, stem } from '../../src/search/analysis/text.js';
+import { attributeValue, shownValue } from '../../src/search/attributes/values.js';
+import {
+  type AttributeDeclaration,
+  type EngineQuery,
+  type EngineResult,
+  type FacetCount,
+  type FacetName,
+  type FacetRequest,
+  type FacetStats,
+  type Facets,
+  type IndexDocument,
+  NO_ATTRIBUTES,
+  type SearchSchema,
+  type TypoTolerance,
+} from '../../src/search/engine.js';
+import { attributeSort, PROXIMITY_CAP, sortKeysOf, typoBudget } from '../../src/search/rules.js';
+import { distanceKm } from '../../src/search/sets/geo.js';
 import { applySynonyms } from './search-reference-synonyms.js';
 import { referenceWords } from './search-reference-text.js';
 
@@ -231,6 +243,58 @@ function effectiveStatus(doc: IndexDocument, now: number): string {
   return doc.status === 'active' && doc.expiresAt !== null && doc.expiresAt <= now ? 'expired' : doc.status;
 }
 
+/** The value the offer has for a declared attribute (undefined: none). */
+function attr(d: IndexDocument, declaration: AttributeDeclaration): number | string | undefined {
+  return attributeValue(declaration.type, d.attributes?.[declaration.name]);
+}
+
+function declared(schema: SearchSchema, name: string): AttributeDeclaration {
+  const found = schema.attributes.find((a) => a.name === name);
+  if (!found) throw new Error(`reference: ${name} is not declared`);
+  return found;
+}
+
+function passesAttributes(d: IndexDocument, q: EngineQuery, schema: SearchSchema): boolean {
+  return q.attributes.every((f) => {
+    const v = attr(d, declared(schema, f.name));
+    if (v === undefined) return false;
+    if (f.values.length > 0 && !f.values.includes(v)) return false;
+    return (f.min === null || (v as number) >= f.min) && (f.max === null || (v as number) <= f.max);
+  });
+}
+
+function stats(values: readonly number[]): FacetStats | null {
+  if (values.length === 0) return null;
+  const sum = values.reduce((a, b) => a + b, 0);
+  return {
+    min: Math.min(...values),
+    max: Math.max(...values),
+    sum,
+    avg: sum / values.length,
+    count: values.length,
+  };
+}
+
+function attributeFacet(docs: readonly IndexDocument[], declaration: AttributeDeclaration) {
+  const counts = new Map<number | string, number>();
+  for (const d of docs) {
+    const v = attr(d, declaration);
+    if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  const number = declaration.type === 'number';
+  const list = [...counts]
+    .map(([v, count]) => ({ v, value: shownValue(declaration.type, v), count }))
+    .sort((a, b) => {
+      if (a.count !== b.count) return b.count - a.count;
+      if (number) return (a.v as number) - (b.v as number);
+      return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+    })
+    .slice(0, 20)
+    .map(({ value, count }) => ({ value, count }));
+  const numbers = number ? docs.map((d) => attr(d, declaration)).filter((v) => v !== undefined) : [];
+  return { list, stats: number ? stats(numbers as number[]) : null };
+}
+
 function passesFilters(d: IndexDocument, q: EngineQuery): boolean {
   return (
     effectiveStatus(d, q.now) === q.status &&
@@ -277,18 +341,21 @@ function facetCounts(docs: readonly IndexDocument[], field: FacetName): FacetCou
 export function referenceSearch(
   documents: readonly IndexDocument[],
   query: EngineQuery,
-  facetNames: readonly FacetName[],
+  requested: readonly FacetRequest[],
+  schema: SearchSchema = NO_ATTRIBUTES,
 ): EngineResult {
-  const result = referenceWith(documents, query, facetNames);
+  const result = referenceWith(documents, query, requested, schema);
   if (result.total > 0 || query.typoTolerance !== 'auto') return result;
-  return referenceWith(documents, { ...query, typoTolerance: 'all' }, facetNames);
+  return referenceWith(documents, { ...query, typoTolerance: 'all' }, requested, schema);
 }
 
 function referenceWith(
   documents: readonly IndexDocument[],
   query: EngineQuery,
-  facetNames: readonly FacetName[],
+  requested: readonly FacetRequest[],
+  schema: SearchSchema,
 ): EngineResult {
+  const facetNames = requested.filter((f): f is FacetName => !f.startsWith('attr.') && f !== 'price');
   const docs: Doc[] = documents.map((source) => ({
     source,
     fields: [tokensOf(source.title), tokensOf(source.description)],
@@ -306,7 +373,7 @@ function referenceWith(
   const matches: Array<{ doc: IndexDocument; keys: Key[] }> = [];
   for (const doc of docs) {
     const d = doc.source;
-    if (!passesFilters(d, query)) continue;
+    if (!passesFilters(d, query) || !passesAttributes(d, query, schema)) continue;
     if (excluded.some((seq) => doc.fields.some((f) => containsSequence(f, seq)))) continue;
     const r = rank(doc, units, phrases);
     if (r === null) continue;
@@ -326,12 +393,20 @@ function referenceWith(
       case 'distance':
         keys = [query.near ? distanceKm(query.near, d) : 0, d.id];
         break;
+      default: {
+        const by = attributeSort(query.sort);
+        if (!by) throw new Error(`reference: sort ${query.sort}`);
+        const v = attr(d, declared(schema, by.name));
+        keys = [v === undefined ? (by.descending ? -Infinity : Infinity) : (v as number), d.id];
+      }
     }
     matches.push({ doc: d, keys });
   }
-  const directions = ENGINE_SORT_KEYS[query.sort];
+  const directions = sortKeysOf(query.sort);
   matches.sort((a, b) => compareKeys(a.keys, b.keys, directions));
-  const after = query.after;
+  // An attribute sort's offers without the attribute travel as `none` in cursors.
+  const none = query.sort.startsWith('-') ? -Infinity : Infinity;
+  const after = query.after?.map((k, i) => (i === 0 && k === 'none' ? none : k)) ?? null;
   const rest = after ? matches.filter((m) => compareKeys(m.keys, after, directions) > 0) : matches;
   const page = rest.slice(0, query.limit);
   const facets: Facets = {};
@@ -340,11 +415,31 @@ function referenceWith(
       matches.map((m) => m.doc),
       name,
     );
+  const facetStats: NonNullable<EngineResult['facetStats']> = {};
+  for (const name of requested) {
+    if (name === 'price') {
+      const s = stats(matches.map((m) => m.doc.price / 10_000));
+      if (s) facetStats.price = s;
+    } else if (name.startsWith('attr.')) {
+      const key = name as `attr.${string}`;
+      const { list, stats: s } = attributeFacet(
+        matches.map((m) => m.doc),
+        declared(schema, key.slice(5)),
+      );
+      facets[key] = list;
+      if (s) facetStats[key] = s;
+    }
+  }
   const last = page[page.length - 1];
+  const extra = requested.some((f) => f === 'price' || f.startsWith('attr.'));
   return {
     ids: page.map((m) => m.doc.id),
     total: matches.length,
     facets,
-    nextKeys: rest.length > page.length && last ? last.keys : null,
+    ...(extra ? { facetStats } : {}),
+    nextKeys:
+      rest.length > page.length && last
+        ? last.keys.map((k, i) => (i === 0 && typeof k === 'number' && !Number.isFinite(k) ? 'none' : k))
+        : null,
   };
 }

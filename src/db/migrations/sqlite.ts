@@ -8,6 +8,7 @@ import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
+import { searchAttributesSchema } from './v92-search-attributes.js';
 import { synonymsSchema } from './v94-synonyms.js';
 
 /**
@@ -239,6 +240,12 @@ CREATE TABLE api_key_usage (
     version: 81,
     name: 'search-index snapshots are marked in the database they were taken from',
     sql: snapshotMarksSchema('sqlite'),
+  },
+  {
+    // Issue 23: declared attributes and search settings per environment (ADR 0029).
+    version: 92,
+    name: 'declared search attributes and search settings per environment',
+    sql: searchAttributesSchema('sqlite'),
   },
   {
     // Issue 23: synonyms of each environment's search.

@@ -44,6 +44,13 @@ export interface paths {
     /** Readiness: the database answers and the search index is built */
     get: operations["getReadiness"];
   };
+  "/v1/attributes": {
+    /**
+     * The declared attributes
+     * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
+     */
+    get: operations["listAttributes"];
+  };
   "/v1/key": {
     /**
      * The calling API key
@@ -137,6 +144,23 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** Attribute */
+    Attribute: {
+      /** @description `facets=attr.NAME` counts its values (numbers: also `facetStats`). */
+      facet: boolean;
+      /** @description Filter with `attr.NAME`, facet with `facets=attr.NAME`, sort with `sort=attr.NAME`. */
+      name: string;
+      /** @description `q` matches its values. */
+      searchable: boolean;
+      /** @description `sort=attr.NAME` / `sort=-attr.NAME`. */
+      sort: boolean;
+      /** @enum {string} */
+      type: "string" | "number" | "boolean";
+    };
+    /** Attributes */
+    Attributes: {
+      data: components["schemas"]["Attribute"][];
+    };
     /** CallingKey */
     CallingKey: {
       /** Format: date-time */
@@ -177,6 +201,14 @@ export interface components {
         count: number;
         value: string;
       }[];
+    /** FacetStats */
+    FacetStats: {
+      avg: number;
+      count: number;
+      max: number;
+      min: number;
+      sum: number;
+    };
     /** Me */
     Me: {
       /** Format: date-time */
@@ -322,7 +354,7 @@ export interface components {
         country?: string;
         /** @description ISO 4217. */
         currency?: string;
-        /** @description Comma-separated fields among `category`, `tag`, `city`, `country`: the 20 most frequent values of each over the whole result set (not just the page), with exact counts. */
+        /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
         facets?: string;
         /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
         highlight?: boolean;
@@ -346,11 +378,8 @@ export interface components {
         q?: string;
         /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
         radius?: number;
-        /**
-         * @description `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`).
-         * @enum {string}
-         */
-        sort?: "relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance";
+        /** @description `attr.NAME` / `-attr.NAME`: by a declared `--sort` attribute (number or boolean), offers without it last either way. `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`). */
+        sort?: ("relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance") | string;
         /**
          * @description Default `active`.
          * @enum {string}
@@ -383,7 +412,7 @@ export interface components {
         country?: string;
         /** @description ISO 4217. */
         currency?: string;
-        /** @description Comma-separated fields among `category`, `tag`, `city`, `country`: the 20 most frequent values of each over the whole result set (not just the page), with exact counts. */
+        /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
         facets?: string;
         /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
         highlight?: boolean;
@@ -407,11 +436,8 @@ export interface components {
         q?: string;
         /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
         radius?: number;
-        /**
-         * @description `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`).
-         * @enum {string}
-         */
-        sort?: "relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance";
+        /** @description `attr.NAME` / `-attr.NAME`: by a declared `--sort` attribute (number or boolean), offers without it last either way. `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`). */
+        sort?: ("relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance") | string;
         /**
          * @description Default `active`.
          * @enum {string}
@@ -495,6 +521,11 @@ export interface components {
         city?: components["schemas"]["FacetCounts"];
         country?: components["schemas"]["FacetCounts"];
         tag?: components["schemas"]["FacetCounts"];
+        [key: string]: components["schemas"]["FacetCounts"] | undefined;
+      };
+      /** @description With `facets` naming `price` or number attributes: min, max, avg, sum and count of their values over the whole result set (`price` in currency units), for those any match has. */
+      facetStats?: {
+        [key: string]: components["schemas"]["FacetStats"];
       };
       nextCursor: string | null;
       total: {
@@ -842,6 +873,63 @@ export interface operations {
       /** @description `unavailable` */
       503: {
         headers: {
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * The declared attributes
+   * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
+   */
+  listAttributes: {
+    responses: {
+      /** @description The declared attributes */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["Attributes"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           "Retry-After": components["headers"]["Retry-After"];
           "X-Request-Id": components["headers"]["X-Request-Id"];
         };
@@ -1872,7 +1960,7 @@ export interface operations {
               currency?: string;
               /** @description Opaque; `nextCursor` of the previous page. */
               cursor?: string;
-              /** @description Comma-separated fields among `category`, `tag`, `city`, `country`: the 20 most frequent values of each over the whole result set (not just the page), with exact counts. */
+              /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
               facets?: string;
               /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
               highlight?: boolean;
@@ -1898,11 +1986,8 @@ export interface operations {
               q?: string;
               /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
               radius?: number;
-              /**
-               * @description `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`).
-               * @enum {string}
-               */
-              sort?: "relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance";
+              /** @description `attr.NAME` / `-attr.NAME`: by a declared `--sort` attribute (number or boolean), offers without it last either way. `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`). */
+              sort?: ("relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance") | string;
               /**
                * @description Default `active`.
                * @enum {string}
@@ -1920,6 +2005,7 @@ export interface operations {
                * @description Inclusive; with `status` lets integrators sync changes.
                */
               updatedSince?: string;
+              [key: string]: ((string | number | boolean) | ((string | number | boolean)[])) | undefined;
             })[];
         };
       };
@@ -2030,12 +2116,12 @@ export interface operations {
         updatedSince?: string;
         /** @description Default `active`. */
         status?: "active" | "expired" | "withdrawn";
-        /** @description `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`). */
-        sort?: "relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance";
+        /** @description `attr.NAME` / `-attr.NAME`: by a declared `--sort` attribute (number or boolean), offers without it last either way. `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`). */
+        sort?: ("relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance") | string;
         /** @description Page size, default 20. */
         limit?: number;
         /**
-         * @description Comma-separated fields among `category`, `tag`, `city`, `country`: the 20 most frequent values of each over the whole result set (not just the page), with exact counts.
+         * @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count).
          * @example category,tag
          */
         facets?: string;

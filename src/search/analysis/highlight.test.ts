@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../web/html.js';
+import { highlight, withinEdits } from './highlight.js';
+import { parseTextQuery, type TextQuery } from './text.js';
+
+const query = (q: string): TextQuery => {
+  const parsed = parseTextQuery(q);
+  if (!parsed) throw new Error(`nothing to search in ${q}`);
+  return parsed;
+};
+
+describe('highlight', () => {
+  it('marks stemmed matches and the typed prefix in the title', () => {
+    const h = highlight({ title: 'Four dining chairs', description: 'Beech wood.' }, query('chair din'));
+    expect(h.title).toBe('Four <mark>dining</mark> <mark>chairs</mark>');
+    expect(h.description).toBe('Beech wood.');
+  });
+
+  it('escapes offer text before marking, so it can never inject markup', () => {
+    const h = highlight(
+      { title: '<script>alert("lamp")</script> & lamp', description: "it's a <b>lamp</b>" },
+      query('lamp '),
+    );
+    expect(h.title).toBe(
+      '&lt;script&gt;alert(&quot;<mark>lamp</mark>&quot;)&lt;/script&gt; &amp; <mark>lamp</mark>',
+    );
+    expect(h.description).toBe('it&#39;s a &lt;b&gt;<mark>lamp</mark>&lt;/b&gt;');
+    expect(escapeHtml(`<>&"'`)).toBe('&lt;&gt;&amp;&quot;&#39;');
+  });
+
+  it('cuts a long description around the first match, marking the cuts', () => {
+    const filler = Array.from({ length: 50 }, (_, i) => `w${i}`);
+    const description = [...filler.slice(0, 20), 'Café', ...filler.slice(20)].join(' ');
+    const h = highlight({ title: 'Table', description }, query('cafe '));
+    expect(h.description.startsWith('…w12 ')).toBe(true);
+    expect(h.description).toContain('<mark>Café</mark>');
+    expect(h.description.endsWith('w40…')).toBe(true);
+  });
+
+  it('starts the snippet at the beginning when nothing in the description matches', () => {
+    const h = highlight({ title: 'Lamp', description: 'Short text.' }, query('lamp '));
+    expect(h).toEqual({ title: '<mark>Lamp</mark>', description: 'Short text.' });
+  });
+
+  it('marks words a typo away from a typed word of 5+ letters, the word being typed included', () => {
+    const h = highlight(
+      { title: 'Four dining chairs', description: 'A refrigerator, barely used.' },
+      query('chiars refrigerater lamb'),
+    );
+    expect(h.title).toBe('Four dining <mark>chairs</mark>');
+    expect(h.description).toBe('A <mark>refrigerator</mark>, barely used.');
+    // Four letters: exact only ("lamb" is not "lamp").
+    expect(highlight({ title: 'Brass lamp', description: '' }, query('lamb ')).title).toBe('Brass lamp');
+    // The prefix being typed, one typo in: "dinin" → "dining", "dinni" → "dining".
+    expect(highlight({ title: 'Dining table', description: '' }, query('dinni')).title).toBe(
+      '<mark>Dining</mark> table',
+    );
+  });
+
+  it('counts edits as the typo rules do (a transposition is one edit)', () => {
+    expect(withinEdits('chiars', 'chairs', 1)).toBe(true);
+    expect(withinEdits('chiarz', 'chairs', 1)).toBe(false);
+    expect(withinEdits('refrigerater', 'refrigerator', 2)).toBe(true);
+    expect(withinEdits('abc', 'abc', 0)).toBe(true);
+    expect(withinEdits('abc', 'abd', 0)).toBe(false);
+  });
+});

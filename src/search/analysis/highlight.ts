@@ -1,0 +1,113 @@
+import { escapeHtml } from '../../web/html.js';
+import { typoBudget } from '../rules.js';
+import { isStopWord, stem, type TextQuery, words } from './text.js';
+
+/**
+ * `highlight=true` (SPEC §6): the title and a description snippet with the matched words
+ * marked. Offer text is never trusted HTML, so every piece is HTML-escaped first and the only
+ * markup in the result is `<mark>` and `</mark>` we add around whole words.
+ *
+ * A word is marked when its stem is one the query matched on (a term or a phrase word), when it
+ * is within the typo budget of a typed term (SPEC §6: 1 edit from 5 letters, 2 from 9), or, for
+ * the word being typed, when it starts with the prefix or with a word within that budget of it.
+ */
+export interface Highlight {
+  title: string;
+  description: string;
+}
+
+/** Words around the first match kept in the description snippet. */
+const SNIPPET_WORDS = 30;
+const WORDS_BEFORE_MATCH = 8;
+// A word with its inner hyphens, apostrophes and decimal points (`T-Shirt`, `O'Neill`, `5.5`):
+// analysed whole, it holds every index word it gives (`t`, `shirt`, `tshirt`).
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['’.-][\p{L}\p{N}\p{M}]+)*/gu;
+
+interface Token {
+  start: number;
+  end: number;
+  matched: boolean;
+}
+
+/** Whether `a` and `b` are at most `max` edits apart (optimal string alignment). */
+export function withinEdits(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  if (max === 0) return a === b;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      current.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > max) return false;
+    before = previous;
+    previous = current;
+  }
+  return (previous[b.length] ?? max + 1) <= max;
+}
+
+function matcher(query: TextQuery, matchedStems: readonly string[]): (word: string) => boolean {
+  const stems = new Set([...query.terms.flatMap((t) => t.stems), ...query.phrases.flat(), ...matchedStems]);
+  // The engine's matched stems hold its corrections (only those the typo policy allowed: with
+  // `auto`, `iphone` does not mark "phone"); without them, words within the budget are marked.
+  const corrected = matchedStems.length === 0;
+  const typed = corrected ? query.terms.map((t) => t.word).filter((w) => typoBudget(w.length) > 0) : [];
+  const prefix = query.prefix;
+  const prefixBudget = prefix === null || !corrected ? 0 : typoBudget(prefix.length);
+  const matches = (w: string) =>
+    (!isStopWord(w) && (stems.has(stem(w)) || typed.some((t) => withinEdits(w, t, typoBudget(t.length))))) ||
+    (prefix !== null &&
+      (w.startsWith(prefix) ||
+        (prefixBudget > 0 &&
+          [-1, 0, 1].some((d) => withinEdits(w.slice(0, prefix.length + d), prefix, prefixBudget)))));
+  return (raw) => words(raw).some(matches);
+}
+
+function tokens(text: string, isMatch: (word: string) => boolean): Token[] {
+  return [...text.matchAll(WORD)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    matched: isMatch(m[0]),
+  }));
+}
+
+/** Escapes `text[from, to)` and wraps the matched tokens inside it. */
+function render(text: string, list: Token[], from: number, to: number): string {
+  let out = '';
+  let at = from;
+  for (const token of list) {
+    if (!token.matched || token.start < from || token.end > to) continue;
+    out += `${escapeHtml(text.slice(at, token.start))}<mark>${escapeHtml(text.slice(token.start, token.end))}</mark>`;
+    at = token.end;
+  }
+  return out + escapeHtml(text.slice(at, to));
+}
+
+/** `matchedStems`: the stems the engine matched (typo corrections and prefix completions included). */
+export function highlight(
+  offer: { title: string; description: string },
+  query: TextQuery,
+  matchedStems: readonly string[] = [],
+): Highlight {
+  const isMatch = matcher(query, matchedStems);
+  const titleTokens = tokens(offer.title, isMatch);
+  const text = offer.description;
+  const list = tokens(text, isMatch);
+  const first = Math.max(
+    0,
+    list.findIndex((t) => t.matched),
+  );
+  const startIndex = Math.max(0, first - WORDS_BEFORE_MATCH);
+  const endIndex = Math.min(list.length, startIndex + SNIPPET_WORDS);
+  const from = startIndex === 0 ? 0 : (list[startIndex]?.start ?? 0);
+  const to = endIndex >= list.length ? text.length : (list[endIndex - 1]?.end ?? text.length);
+  const snippet = `${from > 0 ? '…' : ''}${render(text, list, from, to)}${to < text.length ? '…' : ''}`;
+  return { title: render(offer.title, titleTokens, 0, offer.title.length), description: snippet };
+}

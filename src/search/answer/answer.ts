@@ -1,0 +1,113 @@
+import {
+  type EngineQuery,
+  type EngineResult,
+  FACET_NAMES,
+  type FacetName,
+  type FacetRequest,
+} from '../engine.js';
+import { extraFacets } from '../facets/attribute-facets.js';
+import { emptyFacets, facetsOf } from '../facets/facets.js';
+import type { StemFacets } from '../facets/stem-facets.js';
+import type { IndexView } from '../index-view.js';
+import { selectPage } from '../order/top-k.js';
+import { keysOf, position } from '../query/cursor-keys.js';
+import { matchSet, unitSets } from '../query/match-set.js';
+import { type Plan, planText } from '../query/plan.js';
+import { nearest, sortValues, walkPage } from '../query/sorted-pages.js';
+import { type RankedIndex, relevancePage } from '../rank/relevance.js';
+import { membersOf } from '../sets/slot-sets.js';
+import { statusOnly } from './status-only.js';
+
+/**
+ * How the engine answers a query (ADR 0014, ADR 0019): the status-only path when it applies,
+ * else the matches as one bitmap (match-set.ts), their facets (facets.ts) and the page by the
+ * cheapest exact way for its sort (sorted-pages.ts, relevance.ts, or a selection among all).
+ */
+
+/** The page, total and facets of a query (Index.search releases the scratch bitmaps after). */
+/** The index as answering reads it: the view, the ranking's pager, the facet counts kept per frequent stem. */
+export interface AnswerIndex extends RankedIndex {
+  readonly stemFacets: Pick<StemFacets, 'baseFor'>;
+}
+
+export function answer(
+  ix: AnswerIndex,
+  query: EngineQuery,
+  requested: readonly FacetRequest[],
+): EngineResult {
+  const facetNames = requested.filter((f): f is FacetName => FACET_NAMES.includes(f as FacetName));
+  const extra = requested.filter((f) => !FACET_NAMES.includes(f as FacetName));
+  const plan = query.text ? planText(ix.dict, query.text, query.typoTolerance, query.synonyms) : null;
+  if (plan === 'nothing') {
+    const none = { ids: [], total: 0, facets: emptyFacets(requested), nextKeys: null };
+    return extra.length > 0 ? { ...none, facetStats: {} } : none;
+  }
+  ix.growScratch();
+  const after = position(query);
+  const quick = plan === null && extra.length === 0 ? statusOnly(ix, query, after, facetNames) : null;
+  if (quick !== null) return quick;
+  const units = plan ? unitSets(ix, plan) : [];
+  const bits = matchSet(ix, query, plan, units);
+  const count = bits.size;
+  // `auto` held back typo variants and nothing matched: every word gets them (docs/search.md).
+  if (count === 0 && plan?.narrowed === true)
+    return answer(ix, { ...query, typoTolerance: 'all' }, requested);
+  const base = facetNames.length > 0 ? ix.stemFacets.baseFor(query, plan, units) : null;
+  const facets = facetsOf(ix, bits, facetNames, base);
+  const facetStats = extra.length > 0 ? extraFacets(ix, bits, extra, facets) : undefined;
+  const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
+    const last = slots.length - 1;
+    return finish(ix, plan, {
+      ids: slots.map((slot) => ix.ids[slot] as string),
+      total: count,
+      facets,
+      ...(facetStats ? { facetStats } : {}),
+      nextKeys: more && last >= 0 ? keysOf(ix, query, slots[last] as number, primary(last)) : null,
+    });
+  };
+  const sortedPage = walkPage(ix, query, bits, after);
+  if (sortedPage !== null) {
+    const { slots, more, column } = sortedPage;
+    return page(slots, more, (i) => column[slots[i] as number] as number);
+  }
+  const relevance = query.sort === 'relevance';
+  if (relevance && plan !== null) {
+    const { slots, ranks } = relevancePage(ix, plan, units, bits, after, query.limit + 1);
+    const more = slots.length > query.limit;
+    if (more) slots.length = query.limit;
+    return page(slots, more, (i) => ranks[i] as number);
+  }
+  let ordered: Int32Array;
+  let primary: Float64Array;
+  if (query.sort === 'distance' && query.near !== null) {
+    ({ slots: ordered, primary } = nearest(ix, query.near, bits, after, query.limit, query.radiusKm));
+  } else {
+    ordered = membersOf(bits, ix.matchBuffer);
+    primary = ix.primaries(count);
+    // Relevance without `q` ranks every match equal: newest first, then the greater id.
+    if (!relevance) sortValues(ix, query, ordered, primary);
+  }
+  const order = {
+    primaryDescending: query.sort.startsWith('-'),
+    relevance,
+  };
+  const rows = { slots: ordered, primary, published: ix.publishedAt.data, ids: ix.ids };
+  const selected = selectPage(rows, ordered.length, order, after, query.limit);
+  return page(
+    selected.page.map((i) => ordered[i] as number),
+    selected.more,
+    (i) => primary[selected.page[i] as number] as number,
+  );
+}
+
+/** With `q`: the stems it matched that some offer still holds (for highlighting). */
+function finish(ix: IndexView, plan: Plan | null, result: EngineResult): EngineResult {
+  if (plan) {
+    const stems = new Set(plan.unitsOfStem.keys());
+    for (const u of plan.units)
+      for (const sequence of u.sequences) for (const s of sequence.stems) stems.add(s);
+    const live = [...stems].filter((s) => (ix.dict.stemDocs.data[s] as number) > 0);
+    result.matchedStems = live.map((s) => ix.dict.stemText[s] as string).sort();
+  }
+  return result;
+}

@@ -1,0 +1,61 @@
+import type { CursorValue, EngineQuery } from '../engine.js';
+import type { IndexView } from '../index-view.js';
+import type { Position } from '../order/top-k.js';
+
+/**
+ * A page's cursor both ways: the sort keys handed out with a page (`nextKeys`) and, read back,
+ * the position in the order the next page starts after. A relevance tuple travels as its four
+ * numbers and is compared packed into one.
+ */
+
+type Keys = CursorValue[];
+
+/** The sort key of an offer without the attribute sorted by. */
+const NONE = 'none';
+
+// Relevance tuple packed into one number: typos ≤ 32, proximity ≤ 128, attribute ≤ 1, inexact ≤ 16.
+const PROX_RANGE = 256;
+const ATTR_RANGE = 2;
+const INEXACT_RANGE = 32;
+
+export function packRank(typos: number, proximity: number, attribute: number, inexact: number): number {
+  return ((typos * PROX_RANGE + proximity) * ATTR_RANGE + attribute) * INEXACT_RANGE + inexact;
+}
+
+export function unpackRank(packed: number): number[] {
+  const inexact = packed % INEXACT_RANGE;
+  let rest = (packed - inexact) / INEXACT_RANGE;
+  const attribute = rest % ATTR_RANGE;
+  rest = (rest - attribute) / ATTR_RANGE;
+  const proximity = rest % PROX_RANGE;
+  const typos = (rest - proximity) / PROX_RANGE;
+  return [typos, proximity, attribute, inexact];
+}
+
+/** The cursor as a position in the order (cursor values are trusted only to be numbers or strings). */
+export function position(query: EngineQuery): Position | null {
+  const after = query.after;
+  if (after === null) return null;
+  if (query.sort === 'relevance') {
+    const [typos, proximity, attribute, inexact, published, id] = after;
+    return {
+      primary: packRank(Number(typos), Number(proximity), Number(attribute), Number(inexact)),
+      published: Number(published),
+      id: String(id),
+    };
+  }
+  // An attribute sort's offers without the attribute (last either way) travel as `none`.
+  const primary =
+    after[0] === NONE
+      ? query.sort.startsWith('-')
+        ? Number.NEGATIVE_INFINITY
+        : Number.POSITIVE_INFINITY
+      : Number(after[0]);
+  return { primary, published: 0, id: String(after[1]) };
+}
+
+export function keysOf(ix: IndexView, query: EngineQuery, slot: number, primary: number): Keys {
+  const id = ix.ids[slot] as string;
+  if (query.sort !== 'relevance') return [Number.isFinite(primary) ? primary : NONE, id];
+  return [...unpackRank(primary), ix.publishedAt.data[slot] as number, id];
+}

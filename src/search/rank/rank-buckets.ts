@@ -1,0 +1,255 @@
+import type { Position } from '../order/top-k.js';
+import type { UnitSets } from '../query/match-set.js';
+import { and, andNot, type Bits, scratch } from '../sets/slot-sets.js';
+
+/**
+ * sort=relevance for a query of one unit (one typed word or the prefix, no phrase; ADR 0019):
+ * its rank classes are bitmaps, so a page never ranks every match. The rules of rules.ts, in
+ * order: typos (the fewest edits of a stem the offer holds: the matches of level 0, then of
+ * level 1 not already counted, …), proximity (0: one word), attribute (0 when the title holds
+ * one of the unit's stems), exactness (0 when the offer holds the typed word itself), then
+ * newest first and the greater id. Classes are visited in that order from the cursor's; within
+ * a class the page is the newest members after the cursor, by walking the newest-first order
+ * testing membership when the class is dense, or by selecting among its members when sparse.
+ */
+
+export interface ClassPager {
+  /**
+   * Up to `k` members of `members`, newest first (then id descending), strictly after `from`
+   * (publishedAt, id) in that order when given.
+   */
+  newest(members: Bits, from: { value: number; id: string } | null, k: number): number[];
+}
+
+export interface BucketPage {
+  slots: number[];
+  /** The packed rank of each slot of `slots`. */
+  ranks: number[];
+}
+
+/**
+ * The first `k` matches after the cursor. `pack(typos, attribute, inexact)` gives a class's
+ * packed rank (increasing with the class order, proximity 0).
+ */
+export function bucketPage(
+  matches: Bits,
+  unit: UnitSets,
+  title: Bits,
+  exact: Bits | null,
+  after: Position | null,
+  k: number,
+  pager: ClassPager,
+  pack: (typos: number, attribute: number, inexact: number) => number,
+): BucketPage {
+  const slots: number[] = [];
+  const ranks: number[] = [];
+  let rest = matches;
+  for (let t = 0; t < unit.levels.length && slots.length < k; t += 1) {
+    if (rest.size === 0) break;
+    // Skip whole typo levels that lie before the cursor without splitting them.
+    if (after !== null && pack(t, 1, 1) < after.primary) {
+      rest = andNot(rest, unit.levels[t] as Bits);
+      continue;
+    }
+    const level = and(rest, unit.levels[t] as Bits);
+    rest = andNot(rest, level);
+    for (let a = 0; a < 2 && slots.length < k; a += 1) {
+      if (after !== null && pack(t, a, 1) < after.primary) continue;
+      const side = a === 0 ? and(level, title) : andNot(level, title);
+      for (let e = 0; e < 2 && slots.length < k; e += 1) {
+        const rank = pack(t, a, e);
+        if (after !== null && rank < after.primary) continue;
+        let members: Bits;
+        if (exact === null) {
+          if (e === 0) continue;
+          members = side;
+        } else members = e === 0 ? and(side, exact) : andNot(side, exact);
+        if (members.size === 0) continue;
+        const from =
+          after !== null && rank === after.primary ? { value: after.published, id: after.id } : null;
+        for (const slot of pager.newest(members, from, k - slots.length)) {
+          slots.push(slot);
+          ranks.push(rank);
+        }
+      }
+    }
+  }
+  return { slots, ranks };
+}
+
+/** What a page of a ranked `q` of several units (or with phrases) needs from the index. */
+export interface ScanSource {
+  /** The packed rank of one match (reads its words). */
+  rankOf(slot: number): number;
+  /**
+   * A lower bound of the packed ranks of `members` (all of `typos` typos): the tighter, the
+   * sooner a walk can stop; one no member reaches makes every walk run out and rank them all.
+   */
+  floor(typos: number, members: Bits): number;
+  /** The typo count of a packed rank. */
+  typosOf(rank: number): number;
+  published: Float64Array;
+  ids: readonly string[];
+  /** Slots in the index (the length of the newest-first order). */
+  size: number;
+  /** Cost of one step of the newest-first walk against ranking one member (Tuning.walkCost). */
+  walkCost: number;
+  /**
+   * Visits the members newest first (then id descending) until `visit` returns true; false
+   * when more than `maxSteps` slots were read first.
+   */
+  walkNewest(members: Bits, visit: (slot: number) => boolean, maxSteps: number): boolean;
+  /** The members ascending (a scratch view: used before the next call). */
+  members(bits: Bits): Int32Array;
+  /**
+   * Optional: a typo class cut into disjoint parts that cover it, each ranked on its own (with
+   * its own floor) and the pages merged: a part whose floor is out of the others' reach (say,
+   * the few members with every word in the title) no longer holds back the walk of the rest.
+   */
+  split?(members: Bits, need: number): Bits[];
+}
+
+/** The matches split by typo count (each unit's fewest edits, summed), fewest first. */
+export function typoClasses(matches: Bits, units: readonly UnitSets[]): Bits[] {
+  let classes: Bits[] = [matches];
+  for (const unit of units) {
+    const next: Bits[] = [];
+    classes.forEach((set, sum) => {
+      if (set === undefined) return;
+      let rest = set;
+      unit.levels.forEach((level, edits) => {
+        if (rest.size === 0) return;
+        const part = and(rest, level);
+        rest = andNot(rest, part);
+        const at = sum + edits;
+        const known = next[at];
+        if (known === undefined) next[at] = part;
+        else known.orInPlace(part);
+      });
+    });
+    classes = next;
+  }
+  // Array.from, not map: map skips the holes of sums no combination reached.
+  return Array.from(classes, (c) => c ?? scratch());
+}
+
+/**
+ * The first `k` matches after the cursor by the full relevance order, one typo class at a time,
+ * each class in the parts `split` gives (all of it when absent). A dense part is walked newest
+ * first, ranking each member from its words, until the page holds `k` members of the least rank
+ * the part allows (nothing older can come before them); a sparse one (or a walk that runs long)
+ * ranks every member and selects. The parts' pages are merged.
+ */
+export function scanPage(
+  matches: Bits,
+  units: readonly UnitSets[],
+  after: Position | null,
+  k: number,
+  source: ScanSource,
+): BucketPage {
+  const slots: number[] = [];
+  const ranks: number[] = [];
+  const { published, ids } = source;
+  // < 0 when (rank a, slot a) comes first in the relevance order.
+  const compare = (ra: number, a: number, rb: number, b: number) => {
+    if (ra !== rb) return ra - rb;
+    const pa = published[a] as number;
+    const pb = published[b] as number;
+    if (pa !== pb) return pb - pa;
+    const x = ids[a] as string;
+    const y = ids[b] as string;
+    return x === y ? 0 : x < y ? 1 : -1;
+  };
+  const isAfter = (rank: number, slot: number) => {
+    if (after === null) return true;
+    if (rank !== after.primary) return rank > after.primary;
+    const p = published[slot] as number;
+    if (p !== after.published) return p < after.published;
+    return (ids[slot] as string) < after.id;
+  };
+  // The best `need` members of `members` after the cursor, in order.
+  const best = (members: Bits, t: number, need: number): Ranked[] => {
+    const n = members.size;
+    const top: Ranked[] = [];
+    const offer = (slot: number, rank: number) => {
+      if (!isAfter(rank, slot)) return;
+      const last = top[need - 1];
+      if (last !== undefined && compare(rank, slot, last.rank, last.slot) >= 0) return;
+      let at = last !== undefined ? need - 1 : top.length;
+      for (
+        let prev = top[at - 1];
+        prev !== undefined && compare(rank, slot, prev.rank, prev.slot) < 0;
+        prev = top[at - 1]
+      ) {
+        top[at] = prev;
+        at -= 1;
+      }
+      top[at] = { slot, rank };
+    };
+    const expected = (need * source.size) / n;
+    const floor = source.floor(t, members);
+    const maxSteps = walkBudget(need, source.size, n, source.walkCost);
+    // Members the walk meets within maxSteps; the page is found once `need` of them rank at
+    // the floor. A walk whose members so far reach it too rarely for that is given up early.
+    const reachable = (maxSteps * n) / source.size;
+    let visited = 0;
+    let atFloor = 0;
+    let hopeless = false;
+    const walked =
+      expected * source.walkCost <= n &&
+      source.walkNewest(
+        members,
+        (slot) => {
+          const rank = source.rankOf(slot);
+          offer(slot, rank);
+          visited += 1;
+          if (rank === floor) atFloor += 1;
+          if (top.length === need && (top[need - 1] as Ranked).rank === floor) return true;
+          hopeless = visited >= 2 * need && atFloor * reachable < need * visited;
+          return hopeless;
+        },
+        maxSteps,
+      ) &&
+      !hopeless;
+    if (!walked) {
+      top.length = 0;
+      const all = source.members(members);
+      for (let i = 0; i < all.length; i += 1) offer(all[i] as number, source.rankOf(all[i] as number));
+    }
+    return top;
+  };
+  const from = after === null ? 0 : source.typosOf(after.primary);
+  const classes = typoClasses(matches, units);
+  for (let t = from; t < classes.length && slots.length < k; t += 1) {
+    const members = classes[t] as Bits;
+    if (members.size === 0) continue;
+    const need = k - slots.length;
+    const parts = source.split ? source.split(members, need) : [members];
+    const tops = parts.filter((part) => part.size > 0).map((part) => best(part, t, need));
+    const top =
+      tops.length === 1
+        ? (tops[0] as Ranked[])
+        : tops
+            .flat()
+            .sort((a, b) => compare(a.rank, a.slot, b.rank, b.slot))
+            .slice(0, need);
+    for (const { slot, rank } of top) {
+      slots.push(slot);
+      ranks.push(rank);
+    }
+  }
+  return { slots, ranks };
+}
+
+/**
+ * The most slots a newest-first walk for `need` of `n` members (of `size` slots) may read: 8 ×
+ * its expected length, and never more than what ranking every member costs (steps × walkCost).
+ */
+export function walkBudget(need: number, size: number, n: number, walkCost: number): number {
+  return Math.min((8 * need * size) / n + 1024, n / walkCost);
+}
+
+interface Ranked {
+  slot: number;
+  rank: number;
+}

@@ -1,0 +1,245 @@
+import type { IndexView } from '../index-view.js';
+import { type Position, selectPage } from '../order/top-k.js';
+import { packRank, unpackRank } from '../query/cursor-keys.js';
+import { stemsSet, type UnitSets } from '../query/match-set.js';
+import { phrasesInTitle } from '../query/phrases.js';
+import type { Plan, Unit } from '../query/plan.js';
+import { sequenceAt } from '../query/split-pairs.js';
+import { PROXIMITY_CAP } from '../rules.js';
+import { and, andNot, type Bits, membersOf, unionOf } from '../sets/slot-sets.js';
+import { type BucketPage, bucketPage, type ClassPager, scanPage, walkBudget } from './rank-buckets.js';
+
+/**
+ * Relevance (ADR 0014, ADR 0019): a page of the matches of `q` in the relevance order, and the
+ * tuple of one offer read from its words (packed as cursor-keys.ts packs it).
+ */
+
+/**
+ * The first `k` matches after the cursor by relevance: by rank buckets for one unit and no
+ * phrase (rank-buckets.ts bucketPage), else ranking from the words (scanPage).
+ */
+/** The index as ranking reads it: the view, and the newest-first pager of each relevance class. */
+export interface RankedIndex extends IndexView {
+  readonly pager: ClassPager;
+}
+
+export function relevancePage(
+  ix: RankedIndex,
+  plan: Plan,
+  units: UnitSets[],
+  bits: Bits,
+  after: Position | null,
+  k: number,
+): BucketPage {
+  const unit = units[0];
+  if (unit !== undefined && units.length === 1 && plan.phrases.length === 0 && !plan.hasSequences) {
+    const exact = exactSet(ix, plan.units[0] as Unit, unit);
+    const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
+    return bucketPage(bits, unit, title, exact, after, k, ix.pager, (t, a, e) => packRank(t, 0, a, e));
+  }
+  const stemBits = ix.stemBits;
+  for (const [s, b] of plan.unitsOfStem) stemBits[s] = b;
+  const pairs = Math.max(0, plan.units.length - 1);
+  const floor = rankFloor(ix, plan, units);
+  const page = scanPage(bits, units, after, k, {
+    rankOf: (slot) => scanRank(ix, slot, plan),
+    floor: (typos, members) => floor.of(typos, pairs, members),
+    split: (members, need) => floor.split(members, need),
+    typosOf: (rank) => unpackRank(rank)[0] as number,
+    published: ix.publishedAt.data,
+    ids: ix.ids,
+    size: ix.ids.length,
+    walkCost: ix.tuning.rankWalkCost,
+    walkNewest: (members, visit, maxSteps) =>
+      ix.byPublished.walk(
+        ix.ids.length,
+        true,
+        null,
+        (slot) => members.has(slot) && visit(slot),
+        1,
+        maxSteps,
+      ) !== null,
+    members: (set) => membersOf(set, ix.matchBuffer),
+  });
+  for (const s of plan.unitsOfStem.keys()) stemBits[s] = 0;
+  return page;
+}
+
+/**
+ * The least rank members of a typo class can have, from bitmaps (`of`): proximity at its least
+ * (each pair adjacent), the title holding every unit unless no member's does, and a unit exact
+ * unless no member holds its typed word (never, for a word no offer has: a typo, a prefix being
+ * typed). `split` cuts a class into the members with every unit in the title and the rest, so
+ * that the few of the first kind do not keep the walk of the rest from stopping at its floor.
+ */
+function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
+  // Offers with every unit in the title (null: no unit), built on first use.
+  let everyInTitle: Bits | null | undefined;
+  const titleAll = () => {
+    if (everyInTitle === undefined)
+      everyInTitle = plan.units
+        .map((u, i) => {
+          const title = stemsSet(ix, u.costs.keys(), 'title');
+          const sequences = units[i]?.sequenceTitle;
+          return sequences ? title.orInPlace(sequences) : title;
+        })
+        .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
+    return everyInTitle;
+  };
+  const exact = plan.units.map((u, i) => exactSet(ix, u, units[i] as UnitSets));
+  return {
+    of(typos: number, pairs: number, members: Bits): number {
+      const title = titleAll();
+      let inexact = 0;
+      for (const set of exact) if (set === null || !members.intersects(set)) inexact += 1;
+      const attribute = title === null || members.intersects(title) ? 0 : 1;
+      return packRank(typos, pairs, attribute, inexact);
+    },
+    split(members: Bits, need: number): Bits[] {
+      const title = titleAll();
+      if (title === null) return [members];
+      const titled = and(members, title);
+      // Only when a walk of the whole class would meet too few of them within its budget to
+      // fill the page: else they fill it and the walk stops.
+      const size = ix.ids.length;
+      const budget = walkBudget(need, size, members.size, ix.tuning.rankWalkCost);
+      if (titled.size === 0 || (need * size) / titled.size <= budget) return [members];
+      return [titled, andNot(members, title)];
+    },
+  };
+}
+
+/**
+ * The offers holding the unit's typed word itself or a word counting as it (a synonym), or an
+ * exact sequence (exactness); null when none does.
+ */
+function exactSet(ix: IndexView, unit: Unit, sets: UnitSets): Bits | null {
+  const parts: Bits[] = [];
+  for (const w of [unit.wordId, ...unit.exactWords])
+    if (w >= 0 && (ix.dict.wordDocs.data[w] as number) > 0) parts.push(ix.sets.word.get(w));
+  if (sets.sequenceExact !== null && sets.sequenceExact.size > 0) parts.push(sets.sequenceExact);
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? (parts[0] as Bits) : unionOf(parts);
+}
+
+/** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
+export function newestPager(ix: IndexView): ClassPager {
+  return {
+    newest: (members, from, k) => {
+      const size = ix.ids.length;
+      const n = members.size;
+      const expected = (k * size) / n;
+      if (expected * ix.tuning.walkCost <= n) {
+        const walked = ix.byPublished.walk(
+          size,
+          true,
+          from,
+          (slot) => members.has(slot),
+          k,
+          4 * expected + 64,
+        );
+        if (walked !== null) return walked;
+      }
+      const slots = membersOf(members, ix.matchBuffer);
+      const published = ix.publishedAt.data;
+      const primary = ix.primaries(slots.length);
+      for (let i = 0; i < slots.length; i += 1) primary[i] = published[slots[i] as number] as number;
+      const rows = { slots, primary, published, ids: ix.ids };
+      const position = from ? { primary: from.value, published: 0, id: from.id } : null;
+      const order = { primaryDescending: true, relevance: false };
+      return selectPage(rows, slots.length, order, position, k).page.map((i) => slots[i] as number);
+    },
+  };
+}
+
+/**
+ * Bit u set when a sequence of unit u starts at position p (split-pairs.ts); the same bit 16
+ * places up when that sequence is exact (a synonym).
+ */
+function sequenceBits(
+  plan: Plan,
+  text: Uint16Array | Int32Array,
+  wordStem: Int32Array,
+  p: number,
+  to: number,
+): number {
+  let bits = 0;
+  plan.units.forEach((unit, u) => {
+    if (unit.sequences.length === 0) return;
+    const found = sequenceAt(text, wordStem, p, to, unit.sequences);
+    if (found > 0) bits |= 1 << u;
+    if (found === 2) bits |= 1 << (u + 16);
+  });
+  return bits;
+}
+
+/** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
+function scanRank(ix: IndexView, slot: number, plan: Plan): number {
+  const text = ix.text.data;
+  const wordStem = ix.dict.wordStem.data;
+  const stemBits = ix.stemBits;
+  const start = ix.textOffsets.data[2 * slot] as number;
+  const middle = ix.textOffsets.data[2 * slot + 1] as number;
+  const end = ix.textOffsets.data[2 * slot + 2] as number;
+  const units = plan.units;
+  const n = units.length;
+  const best = plan.scratchBest;
+  const exact = plan.scratchExact;
+  const inTitle = plan.scratchTitle;
+  const pair = plan.scratchPair;
+  const last = plan.scratchLast;
+  // Loops, not fill(): a few units each, and a call of fill costs more than that.
+  for (let u = 0; u < n; u += 1) {
+    best[u] = 255;
+    exact[u] = 0;
+    inTitle[u] = 0;
+    pair[u] = PROXIMITY_CAP;
+  }
+  for (let field = 0; field < 2; field += 1) {
+    const from = field === 0 ? start : middle;
+    const to = field === 0 ? middle : end;
+    for (let u = 0; u < n; u += 1) last[u] = -1;
+    for (let p = from; p < to; p += 1) {
+      const w = text[p] as number;
+      const s = wordStem[w] as number;
+      const own = stemBits[s] as number;
+      const found = plan.hasSequences ? sequenceBits(plan, text, wordStem, p, to) : 0;
+      const bits = own | (found & 0xffff);
+      if (bits === 0) continue;
+      for (let u = 0; u < n; u += 1) {
+        if ((bits & (1 << u)) === 0) continue;
+        const unit = units[u] as Unit;
+        const word = (own & (1 << u)) !== 0;
+        // A sequence starting here: as typed (no typo).
+        const c = word ? (unit.costs.get(s) as number) : 0;
+        if (c < (best[u] as number)) best[u] = c;
+        if (word && (w === unit.wordId || (unit.exactWords.length > 0 && unit.exactWords.includes(w))))
+          exact[u] = 1;
+        if ((found & (1 << (u + 16))) !== 0) exact[u] = 1;
+        if (field === 0) inTitle[u] = 1;
+      }
+      for (let u = 0; u + 1 < n; u += 1) {
+        const a = (bits & (1 << u)) !== 0;
+        const b = (bits & (1 << (u + 1))) !== 0;
+        if (!a && !b) continue;
+        let g = PROXIMITY_CAP;
+        if (a && b) g = 1;
+        if (b && (last[u] as number) >= 0) g = Math.min(g, p - (last[u] as number));
+        if (a && (last[u + 1] as number) >= 0) g = Math.min(g, p - (last[u + 1] as number) + 1);
+        if (g < (pair[u] as number)) pair[u] = g;
+      }
+      for (let u = 0; u < n; u += 1) if ((bits & (1 << u)) !== 0) last[u] = p;
+    }
+  }
+  let typos = 0;
+  let inexact = 0;
+  let proximity = 0;
+  let titleAlone = plan.phrases.length === 0 || phrasesInTitle(ix, slot, plan);
+  for (let u = 0; u < n; u += 1) {
+    typos += best[u] as number;
+    if (exact[u] === 0) inexact += 1;
+    if (inTitle[u] === 0) titleAlone = false;
+    if (u + 1 < n) proximity += pair[u] as number;
+  }
+  return packRank(typos, proximity, titleAlone ? 0 : 1, inexact);
+}

@@ -1,0 +1,244 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { engineQuery } from '../../../test/support/engine-query.js';
+import {
+  type Change,
+  changeArb,
+  documentArb,
+  idArb,
+  initialDocs,
+  NOW,
+  nearestQueryArb,
+  queryArb,
+  rankingQueryArb,
+  statusOnlyQueryArb,
+} from '../../../test/support/search-arbitraries.js';
+import { referenceSearch } from '../../../test/support/search-reference.js';
+import { parseTextQuery } from '../analysis/text.js';
+import { DEFAULT_TUNING } from '../columns/tuning.js';
+import type { EngineQuery, IndexDocument } from '../engine.js';
+import { FACET_NAMES } from '../engine.js';
+import { createSearchIndex, type Index } from '../index/search-index.js';
+import { captureIndex, readIndex, writeIndex } from './snapshot.js';
+import { openSnapshot, writeAtomically } from './snapshot-io.js';
+
+/**
+ * ADR 0024: an index written to a snapshot and read back answers every query as a freshly built
+ * one does, also when offers were written while the snapshot was being written (the catch-up
+ * after a load re-applies them).
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-snapshot-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+function apply(index: Index, docs: Map<string, IndexDocument>, change: Change): void {
+  if (change.kind === 'upsert') {
+    index.upsert(change.doc);
+    docs.set(change.doc.id, change.doc);
+  } else {
+    index.remove(change.id);
+    docs.delete(change.id);
+  }
+}
+
+/** Writes `index` to a file, applying `during[i]` before section i is written; reads it back. */
+async function roundTrip(index: Index, during: readonly (() => void)[] = []): Promise<Index> {
+  const file = path.join(dir, `index-${files++}.snap`);
+  const capture = captureIndex(index);
+  await writeAtomically(file, async (writer) => {
+    let sections = 0;
+    const section = writer.section.bind(writer);
+    writer.section = (parts) => {
+      during[sections++]?.();
+      return section(parts);
+    };
+    await writeIndex(writer, index, capture);
+  });
+  const { reader, close } = await openSnapshot(file);
+  try {
+    return await readIndex(reader, DEFAULT_TUNING);
+  } finally {
+    await close();
+  }
+}
+
+function pages(index: Index, query: EngineQuery, facets: Parameters<Index['search']>[1]) {
+  const out: unknown[] = [];
+  let after: EngineQuery['after'] = null;
+  for (let page = 0; page < 100; page += 1) {
+    const { matchedStems: _, ...got } = index.search({ ...query, after }, facets);
+    out.push(got);
+    if (got.nextKeys === null) break;
+    after = got.nextKeys;
+  }
+  return out;
+}
+
+const anyQuery = fc.oneof(queryArb(4), queryArb(20), rankingQueryArb, nearestQueryArb, statusOnlyQueryArb);
+
+/** The offers built at start: usually many, also none (an environment without offers) or a few. */
+const startDocs = fc.oneof(
+  { arbitrary: initialDocs, weight: 3 },
+  fc.constant([] as IndexDocument[]),
+  fc
+    .uniqueArray(idArb, { minLength: 1, maxLength: 3 })
+    .chain((ids) => fc.tuple(...ids.map((id) => documentArb(id)))),
+);
+
+/** How the build ended: as a start does (finishBuild), compacted, or not at all (tests). */
+const ending = fc.constantFrom('finishBuild', 'compact', 'none');
+
+function build(docs: readonly IndexDocument[], end: 'finishBuild' | 'compact' | 'none') {
+  const index = createSearchIndex() as Index;
+  const live = new Map<string, IndexDocument>();
+  for (const doc of docs) apply(index, live, { kind: 'upsert', doc });
+  if (end === 'finishBuild') index.finishBuild();
+  else if (end === 'compact') index.compact();
+  return { index, live };
+}
+
+/** The loaded index answers as a fresh build of `live` does, before and after more writes. */
+function expectSameAsFresh(
+  loaded: Index,
+  live: Map<string, IndexDocument>,
+  queries: ReadonlyArray<{ query: EngineQuery; facets: Parameters<Index['search']>[1] }>,
+  more: readonly Change[],
+): void {
+  const fresh = createSearchIndex() as Index;
+  for (const doc of live.values()) fresh.upsert(doc);
+  expect(loaded.size).toBe(live.size);
+  for (const { query, facets } of queries) {
+    const expected = pages(fresh, query, facets);
+    expect(pages(loaded, query, facets)).toEqual(expected);
+    expect(expected[0]).toMatchObject({
+      total: referenceSearch([...live.values()], query, facets).total,
+    });
+  }
+  // The loaded index keeps taking writes.
+  for (const change of more) {
+    apply(loaded, new Map(), change);
+    apply(fresh, live, change);
+  }
+  expect(loaded.size).toBe(live.size);
+  for (const { query, facets } of queries)
+    expect(pages(loaded, query, facets)).toEqual(pages(fresh, query, facets));
+}
+
+describe('search index snapshot', () => {
+  it('reads back an index that answers every query like a fresh build of the same offers', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        startDocs,
+        ending,
+        fc.array(changeArb, { maxLength: 30 }),
+        // Now and then every offer removed after the changes: slots, none alive.
+        fc.oneof({ arbitrary: fc.constant(false), weight: 4 }, fc.constant(true)),
+        fc.array(anyQuery, { minLength: 1, maxLength: 4 }),
+        async (docs, end, changes, removeAll, queries) => {
+          const { index, live } = build(docs, end);
+          for (const change of changes) apply(index, live, change);
+          if (removeAll) for (const id of [...live.keys()]) apply(index, live, { kind: 'remove', id });
+          // Sorted orders folded before the snapshot, as after queries in a serving process.
+          index.search({ ...(queries[0] as { query: EngineQuery }).query, sort: 'price' }, []);
+          expectSameAsFresh(await roundTrip(index), live, queries, changes.slice(0, 5));
+        },
+      ),
+      { numRuns: 120 },
+    );
+  }, 120_000);
+
+  it('reads back an empty index, one whose offers were all removed, and one of one offer', async () => {
+    const [doc, other] = fc.sample(documentArb('off_001'), { numRuns: 2, seed: 24 }) as IndexDocument[];
+    const one = { ...(doc as IndexDocument), id: 'off_001' };
+    const more: Change[] = [
+      { kind: 'upsert', doc: { ...(other as IndexDocument), id: 'off_002' } },
+      { kind: 'upsert', doc: one },
+    ];
+    const queries = [
+      { query: engineQuery(NOW, { text: parseTextQuery('chair') }), facets: FACET_NAMES },
+      {
+        query: engineQuery(NOW, { sort: 'price', near: { lat: 48.8, lon: 2.3 }, radiusKm: 5000 }),
+        facets: [],
+      },
+      {
+        query: engineQuery(NOW, { status: 'withdrawn', sort: 'distance', near: { lat: 48.8, lon: 2.3 } }),
+        facets: [],
+      },
+    ];
+    for (const end of ['finishBuild', 'compact', 'none'] as const) {
+      // None ever (an environment without offers, as a start builds it).
+      const empty = build([], end);
+      expectSameAsFresh(await roundTrip(empty.index), empty.live, queries, more);
+      // Every offer removed: the slots, the values, the words and the grid's cells stay, none alive.
+      const removed = build([one, { ...(other as IndexDocument), id: 'off_002' }], end);
+      for (const id of ['off_001', 'off_002']) apply(removed.index, removed.live, { kind: 'remove', id });
+      expectSameAsFresh(await roundTrip(removed.index), removed.live, queries, more);
+      // One offer.
+      const single = build([one], end);
+      expectSameAsFresh(await roundTrip(single.index), single.live, queries, more);
+    }
+  });
+
+  it('reads back a list of bitmaps whose last section ended with a time slice', async () => {
+    // 64 tags: the tag sets are one list of 64 bitmaps, a slice's end falls on its last one.
+    const docs = fc
+      .sample(documentArb('off_000'), { numRuns: 64, seed: 7 })
+      .map((doc, i) => ({ ...doc, id: `off_${String(i).padStart(3, '0')}`, tags: [`tag-${i}`] }));
+    const { index, live } = build(docs, 'finishBuild');
+    let clock = 0;
+    // Every reading of the clock 10 ms later: each 64th bitmap of a list ends its section.
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+    let loaded: Index;
+    try {
+      loaded = await roundTrip(index);
+    } finally {
+      now.mockRestore();
+    }
+    const queries = [
+      { query: engineQuery(NOW, { tags: ['tag-63'], status: 'expired' }), facets: FACET_NAMES },
+      { query: engineQuery(NOW, { limit: 100 }), facets: FACET_NAMES },
+    ];
+    expectSameAsFresh(loaded, live, queries, []);
+  });
+
+  it('is exact once the writes made while it was written are applied again after the load', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        initialDocs,
+        fc.array(fc.tuple(fc.nat(60), changeArb), { maxLength: 20 }),
+        fc.array(anyQuery, { minLength: 1, maxLength: 3 }),
+        async (docs, timed, queries) => {
+          const index = createSearchIndex() as Index;
+          const live = new Map<string, IndexDocument>();
+          for (const doc of docs) apply(index, live, { kind: 'upsert', doc });
+          const during: Array<() => void> = [];
+          const late: Change[] = [];
+          for (const [at, change] of timed) {
+            const before = during[at];
+            during[at] = () => {
+              before?.();
+              apply(index, live, change);
+              late.push(change);
+            };
+          }
+          const loaded = await roundTrip(index, during);
+          // As a catch-up reads them: each offer written meanwhile once, as it is now, by id.
+          const touched = [...new Set(late.map((c) => (c.kind === 'upsert' ? c.doc.id : c.id)))].sort();
+          for (const id of touched) {
+            const doc = live.get(id);
+            apply(loaded, new Map(), doc ? { kind: 'upsert', doc } : { kind: 'remove', id });
+          }
+          const fresh = createSearchIndex() as Index;
+          for (const doc of live.values()) fresh.upsert(doc);
+          expect(loaded.size).toBe(live.size);
+          for (const { query, facets } of queries)
+            expect(pages(loaded, query, facets)).toEqual(pages(fresh, query, facets));
+        },
+      ),
+      { numRuns: 120 },
+    );
+  }, 120_000);
+});

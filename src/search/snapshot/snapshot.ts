@@ -1,0 +1,362 @@
+import type { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../columns/growable.js';
+import { Index, type Tuning } from '../index/search-index.js';
+import { Bitmap, type Bits } from '../sets/slot-sets.js';
+import { type SectionReader, type SectionWriter, SnapshotFormatError } from './snapshot-io.js';
+
+/**
+ * A search index on disk (ADR 0024): every structure of an `Index` (columns, ids, interned
+ * values, tags, text word ids, the dictionary, the bitmaps, the geo grid, the price buckets, the
+ * sorted orders, the counts) written section by section and read back into an equal index, so a
+ * start loads it instead of analysing every offer again.
+ *
+ * A snapshot is taken of a quiescent index (no catch-up half applied) at its change sequence,
+ * and written while the index keeps serving and taking changes. What is captured at once (the
+ * live flags and counts, copied; the lengths of the append-only columns) is exact for that
+ * sequence. The bitmaps are read as the write reaches them, so they may have lost slots that
+ * died since, and gained slots past the captured ones; loading drops the latter, and the catch-up
+ * that follows every load re-applies every change past the sequence, removing the former again
+ * (a removal from a bitmap is idempotent). After the catch-up the index is what a full build
+ * would make. The header and its validity rules: snapshot-header.ts; the file format: snapshot-io.ts.
+ */
+
+type Column = GrowableInt32 | GrowableFloat64 | GrowableUint8;
+
+/** What a snapshot holds, captured at one moment (synchronously), written later. */
+export interface IndexCapture {
+  slots: number;
+  live: number;
+  alive: Uint8Array;
+  columns: Array<{ name: string; data: Uint8Array | Int32Array | Float64Array }>;
+  text: Uint16Array | Int32Array;
+  ids: readonly string[];
+  tables: Record<string, string[]>;
+  statusCounts: number[];
+  valueCounts: Int32Array[];
+  words: { text: readonly string[]; count: number; stem: Int32Array; docs: Int32Array };
+  stems: { text: readonly string[]; count: number; docs: Int32Array };
+  setCounts: Record<string, number>;
+  cells: number;
+  orders: Array<{ sorted: Int32Array; covered: number }>;
+}
+
+const COLUMNS = [
+  'status',
+  'activeUntil',
+  'publishedAt',
+  'updatedAt',
+  'price',
+  'lat',
+  'lon',
+  'category',
+  'city',
+  'country',
+  'currency',
+  'tagOffsets',
+  'tagIds',
+  'textOffsets',
+] as const;
+
+const VALUE_COUNT_COLUMNS = ['category', 'city', 'country', 'tag'] as const;
+const SET_NAMES = ['status', 'category', 'city', 'country', 'currency', 'tag', 'word', 'title'] as const;
+const ORDERS = ['byPublished', 'byExpiry', 'byPrice'] as const;
+
+function columnLength(index: Index, name: (typeof COLUMNS)[number], slots: number): number {
+  if (name === 'tagOffsets') return slots + 1;
+  if (name === 'textOffsets') return 2 * slots + 1;
+  if (name === 'tagIds') return index.tagOffsets.data[slots] as number;
+  return slots;
+}
+
+/** The index as it is now; call between catch-ups, never during one. */
+export function captureIndex(index: Index): IndexCapture {
+  const slots = index.slots;
+  const setCounts: Record<string, number> = {};
+  for (const name of SET_NAMES) setCounts[name] = index.sets[name].length;
+  setCounts.price = index.priceBuckets.sets.length;
+  return {
+    slots,
+    live: index.size,
+    alive: index.alive.data.slice(0, slots),
+    columns: COLUMNS.map((name) => {
+      const column = index[name] as Column;
+      return { name, data: column.data.subarray(0, columnLength(index, name, slots)) };
+    }),
+    text: index.text.data.subarray(0, index.textOffsets.data[2 * slots] as number),
+    ids: index.ids,
+    tables: Object.fromEntries(Object.entries(index.tables).map(([name, t]) => [name, t.values.slice()])),
+    statusCounts: [...index.statusCounts],
+    valueCounts: index.valueCounts.flatMap((c) => VALUE_COUNT_COLUMNS.map((name) => c[name].view().slice())),
+    words: {
+      text: index.dict.wordText,
+      count: index.dict.wordText.length,
+      stem: index.dict.wordStem.view(),
+      docs: index.dict.wordDocs.view().slice(),
+    },
+    stems: {
+      text: index.dict.stemText,
+      count: index.dict.stemCount,
+      docs: index.dict.stemDocs.view().slice(),
+    },
+    setCounts,
+    cells: index.grid.cellCount,
+    orders: ORDERS.map((name) => index[name].state()),
+  };
+}
+
+/** Strings per section (a JSON array each: bounded work per step). */
+const STRINGS_PER_SECTION = 50_000;
+/** Serialized bitmap bytes per section, about. */
+const BITMAP_BYTES_PER_SECTION = 4 << 20;
+/**
+ * A section of bitmaps ends after this much work on the event loop, whatever its size: writing
+ * it awaits the disk, which lets requests in (thousands of small bitmaps take milliseconds).
+ */
+const SLICE_MS = 8;
+const ABSENT = 0xffffffff;
+/** Slots whose ids are put in the id lookup between two turns of the event loop, at load. */
+const RESTORE_STEP = 32_768;
+
+async function writeStrings(w: SectionWriter, values: readonly string[], count: number): Promise<void> {
+  for (let from = 0; from < count; from += STRINGS_PER_SECTION)
+    await w.json(values.slice(from, Math.min(count, from + STRINGS_PER_SECTION)));
+}
+
+async function readStrings(r: SectionReader, count: number, into: (value: string) => void): Promise<void> {
+  for (let read = 0; read < count; ) {
+    const part = await r.json<string[]>();
+    if (!Array.isArray(part) || part.length === 0)
+      throw new SnapshotFormatError('snapshot strings are short');
+    for (const value of part) into(value);
+    read += part.length;
+  }
+}
+
+/**
+ * Bitmaps in sections: [count][length of each, ABSENT for none][their portable serializations],
+ * serialized into one reused block (a Buffer per bitmap would bring on full collections). A list
+ * is one or more sections, none of them empty but the one section of an empty list, so that the
+ * reader, which knows the list's length, reads exactly the sections written.
+ */
+async function writeBitmaps(w: SectionWriter, sets: Iterable<Bits | undefined>): Promise<void> {
+  const block = Buffer.allocUnsafeSlow(BITMAP_BYTES_PER_SECTION);
+  let used = 0;
+  let lengths: number[] = [];
+  let sliceStarted = performance.now();
+  let emitted = false;
+  const emit = async (content: Uint8Array) => {
+    const head = Buffer.alloc(4 * (lengths.length + 1));
+    head.writeUInt32LE(lengths.length, 0);
+    lengths.forEach((n, i) => {
+      head.writeUInt32LE(n, 4 * (i + 1));
+    });
+    await w.section([head, content]);
+    lengths = [];
+    used = 0;
+    sliceStarted = performance.now();
+    emitted = true;
+  };
+  for (const set of sets) {
+    if (set === undefined) lengths.push(ABSENT);
+    else {
+      const size = set.getSerializationSizeInBytes('portable');
+      if (used + size > block.length && lengths.length > 0) await emit(block.subarray(0, used));
+      if (size > block.length) {
+        lengths.push(size);
+        await emit(set.serialize('portable'));
+        continue;
+      }
+      set.serialize('portable', block.subarray(used, used + size));
+      lengths.push(size);
+      used += size;
+    }
+    if (
+      lengths.length >= 65_536 ||
+      (lengths.length % 64 === 0 && performance.now() - sliceStarted > SLICE_MS)
+    )
+      await emit(block.subarray(0, used));
+  }
+  // Not an empty section after the last one (a slice's end can fall on the list's end).
+  if (lengths.length > 0 || !emitted) await emit(block.subarray(0, used));
+}
+
+async function readBitmaps(r: SectionReader, count: number, slots: number): Promise<Array<Bits | undefined>> {
+  const out: Array<Bits | undefined> = [];
+  // At least one section: an empty list is written as one section of no bitmaps.
+  do {
+    const section = await r.bytes();
+    const n = section.readUInt32LE(0);
+    let at = 4 * (n + 1);
+    for (let i = 0; i < n; i += 1) {
+      const length = section.readUInt32LE(4 * (i + 1));
+      if (length === ABSENT) {
+        out.push(undefined);
+        continue;
+      }
+      const bits = Bitmap.deserialize(section.subarray(at, at + length), 'portable');
+      at += length;
+      // Slots handed out while the snapshot was written are not in it (see the module comment).
+      if (!bits.isEmpty && bits.maximum() >= slots) bits.removeRange(slots, 2 ** 32);
+      out.push(bits);
+    }
+    if (n === 0 && out.length < count) throw new SnapshotFormatError('snapshot bitmaps are short');
+  } while (out.length < count);
+  if (out.length !== count) throw new SnapshotFormatError('snapshot holds more bitmaps than its count');
+  return out;
+}
+
+export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture): Promise<void> {
+  const meta = {
+    slots: c.slots,
+    live: c.live,
+    textKind: c.text instanceof Uint16Array ? 'u16' : 'i32',
+    tables: c.tables,
+    statusCounts: c.statusCounts,
+    words: c.words.count,
+    stems: c.stems.count,
+    setCounts: c.setCounts,
+    cells: c.cells,
+    covered: c.orders.map((o) => o.covered),
+  };
+  await w.json(meta);
+  await writeStrings(w, c.ids, c.slots);
+  await w.typed(c.alive);
+  for (const column of c.columns) await w.typed(column.data);
+  await w.typed(c.text);
+  for (const counts of c.valueCounts) await w.typed(counts);
+  await writeStrings(w, c.words.text, c.words.count);
+  await w.typed(c.words.stem);
+  await w.typed(c.words.docs);
+  await writeStrings(w, c.stems.text, c.stems.count);
+  await w.typed(c.stems.docs);
+  for (const name of SET_NAMES) await writeBitmaps(w, index.sets[name].flushed(c.setCounts[name] as number));
+  await writeBitmaps(w, index.priceBuckets.sets.flushed(c.setCounts.price as number));
+  // The grid's shape (cell key, fine cell count, their keys), then its bitmaps in that order.
+  // Both taken in one pass: a fine cell added while the bitmaps are written is in neither.
+  const shape: number[] = [];
+  const bitmaps: Bits[] = [];
+  for (const cell of index.grid.cellsForSnapshot(c.cells)) {
+    shape.push(cell.key, cell.fine.size);
+    bitmaps.push(cell.bits);
+    for (const [key, fine] of cell.fine) {
+      shape.push(key);
+      bitmaps.push(fine.bits);
+    }
+  }
+  await w.typed(Int32Array.from(shape));
+  await writeBitmaps(w, bitmaps);
+  for (const order of c.orders) await w.typed(order.sorted);
+  await w.json({ end: true });
+}
+
+type Meta = {
+  slots: number;
+  live: number;
+  textKind: 'u16' | 'i32';
+  tables: Record<string, string[]>;
+  statusCounts: number[];
+  words: number;
+  stems: number;
+  setCounts: Record<string, number>;
+  cells: number;
+  covered: number[];
+};
+
+const int32 = (r: SectionReader) => r.typed((n) => new Int32Array(n), 4);
+const float64 = (r: SectionReader) => r.typed((n) => new Float64Array(n), 8);
+const uint8 = (r: SectionReader) => r.typed((n) => new Uint8Array(n), 1);
+
+function fill(column: Column, data: Uint8Array | Int32Array | Float64Array, length: number): void {
+  if (data.length !== length) throw new SnapshotFormatError('snapshot column has the wrong length');
+  column.data = data as never;
+  column.length = length;
+}
+
+/** Reads what writeIndex wrote into a new Index. */
+export async function readIndex(r: SectionReader, tuning: Tuning): Promise<Index> {
+  const meta = await r.json<Meta>();
+  const index = new Index(tuning);
+  const { slots } = meta;
+  await readStrings(r, slots, (id) => index.ids.push(id));
+  if (index.ids.length !== slots) throw new SnapshotFormatError('snapshot ids do not match its slots');
+  fill(index.alive, await uint8(r), slots);
+  for (const name of COLUMNS) {
+    const column = index[name] as Column;
+    const data = await readColumn(r, column);
+    const expected =
+      name === 'tagOffsets'
+        ? slots + 1
+        : name === 'textOffsets'
+          ? 2 * slots + 1
+          : name === 'tagIds'
+            ? -1
+            : slots;
+    fill(column, data, expected === -1 ? data.length : expected);
+  }
+  const text = meta.textKind === 'u16' ? await r.typed((n) => new Uint16Array(n), 2) : await int32(r);
+  // Room to grow: GrowableWords doubles its length, which must not be 0.
+  const words =
+    text instanceof Uint16Array ? new Uint16Array(text.length + 1024) : new Int32Array(text.length + 1024);
+  words.set(text);
+  index.text.data = words;
+  index.text.length = text.length;
+  for (const counts of index.valueCounts)
+    for (const name of VALUE_COUNT_COLUMNS) {
+      const data = await int32(r);
+      fill(counts[name], data, data.length);
+    }
+  for (const [name, table] of Object.entries(index.tables))
+    for (const value of meta.tables[name] ?? []) table.id(value);
+  meta.statusCounts.forEach((n, i) => {
+    index.statusCounts[i] = n;
+  });
+  const wordText: string[] = [];
+  await readStrings(r, meta.words, (w) => wordText.push(w));
+  const wordStem = await int32(r);
+  const wordDocs = await int32(r);
+  const stemText: string[] = [];
+  await readStrings(r, meta.stems, (s) => stemText.push(s));
+  const stemDocs = await int32(r);
+  index.dict.restore({ words: wordText, wordStem, wordDocs, stems: stemText, stemDocs });
+  for (const name of SET_NAMES)
+    index.sets[name].restore(await readBitmaps(r, meta.setCounts[name] as number, slots));
+  index.priceBuckets.sets.restore(await readBitmaps(r, meta.setCounts.price as number, slots));
+  await readGrid(r, index, meta.cells, slots);
+  for (const [i, name] of ORDERS.entries()) index[name].restore(await int32(r), meta.covered[i] as number);
+  const end = await r.json<{ end?: boolean }>();
+  if (end.end !== true) throw new SnapshotFormatError('snapshot has no end mark');
+  // The id lookup in steps, letting the event loop in between (a million Map entries take seconds).
+  for (let from = 0; from < slots; from += RESTORE_STEP) {
+    index.restoreSlots(from, Math.min(slots, from + RESTORE_STEP));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (index.size !== meta.live) throw new SnapshotFormatError('snapshot live count does not match its slots');
+  return index;
+}
+
+function readColumn(r: SectionReader, column: Column): Promise<Uint8Array | Int32Array | Float64Array> {
+  if (column.data instanceof Uint8Array) return uint8(r);
+  return column.data instanceof Float64Array ? float64(r) : int32(r);
+}
+
+async function readGrid(r: SectionReader, index: Index, cells: number, slots: number): Promise<void> {
+  const shape = await int32(r);
+  const keys: Array<{ key: number; fine: number[] }> = [];
+  for (let at = 0; at < shape.length; ) {
+    const key = shape[at] as number;
+    const n = shape[at + 1] as number;
+    keys.push({ key, fine: [...shape.subarray(at + 2, at + 2 + n)] });
+    at += 2 + n;
+  }
+  if (keys.length !== cells) throw new SnapshotFormatError('snapshot grid does not match its count');
+  const total = keys.reduce((sum, k) => sum + 1 + k.fine.length, 0);
+  const bits = await readBitmaps(r, total, slots);
+  let next = 0;
+  for (const { key, fine } of keys) {
+    const cell = bits[next++] ?? new Bitmap();
+    index.grid.restoreCell(
+      key,
+      cell,
+      fine.map((k) => [k, bits[next++] ?? new Bitmap()] as const),
+    );
+  }
+}
