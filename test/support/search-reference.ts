@@ -175,14 +175,15 @@ function compounds(
   });
   const words = new Map<string, string>();
   for (const doc of docs) for (const field of doc.fields) for (const t of field) words.set(t.word, t.stem);
-  for (const unit of units) {
-    if (hasDigit(unit.typed)) continue;
+  units.forEach((unit, u) => {
+    // Complete words only: not the prefix being typed.
+    if (hasDigit(unit.typed) || (lastIsPrefix && u === units.length - 1)) return;
     for (let i = 1; i < unit.typed.length; i += 1) {
       const a = words.get(unit.typed.slice(0, i));
       const b = words.get(unit.typed.slice(i));
       if (a !== undefined && b !== undefined) unit.sequences.push({ stems: [a, b], exact: false });
     }
-  }
+  });
 }
 
 function containsSequence(field: Token[], sequence: readonly string[]): boolean {

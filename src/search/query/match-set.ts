@@ -41,25 +41,31 @@ const CONTAINER_SLOTS = 65_536;
 const CONTAINER_STEPS = 64;
 
 export function unitSets(ix: IndexView, plan: Plan): UnitSets[] {
-  return plan.units.map((unit) => {
-    const byCost: Bits[][] = [];
-    for (const [s, cost] of unit.costs) {
-      const list = byCost[cost] ?? [];
-      byCost[cost] = list;
-      for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
-    }
-    let sequenceTitle: Bits | null = null;
-    let sequenceExact: Bits | null = null;
-    if (unit.sequences.length > 0) {
-      const sets = sequenceSets(ix, unit.sequences);
-      byCost[0] = [...(byCost[0] ?? []), sets.any];
-      sequenceTitle = sets.title;
-      sequenceExact = sets.exact;
-    }
-    const levels: Bits[] = [];
-    for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
-    return { levels, all: unionOf(levels), sequenceTitle, sequenceExact };
-  });
+  const sets = plan.units.map((unit) => unitSet(ix, unit));
+  // Sequences no offer holds were dropped: without any, ranking takes its quicker paths.
+  plan.hasSequences = plan.units.some((u) => u.sequences.length > 0);
+  return sets;
+}
+
+function unitSet(ix: IndexView, unit: Plan['units'][number]): UnitSets {
+  const byCost: Bits[][] = [];
+  for (const [s, cost] of unit.costs) {
+    const list = byCost[cost] ?? [];
+    byCost[cost] = list;
+    for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
+  }
+  let sequenceTitle: Bits | null = null;
+  let sequenceExact: Bits | null = null;
+  if (unit.sequences.length > 0) {
+    const sets = sequenceSets(ix, unit.sequences);
+    if (sets.any.size === 0) unit.sequences = [];
+    byCost[0] = [...(byCost[0] ?? []), sets.any];
+    sequenceTitle = sets.title;
+    sequenceExact = sets.exact;
+  }
+  const levels: Bits[] = [];
+  for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
+  return { levels, all: unionOf(levels), sequenceTitle, sequenceExact };
 }
 
 /** The offers holding one of the stems (every word of each). */

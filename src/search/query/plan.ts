@@ -72,7 +72,9 @@ function unit(
         narrowed.value = true;
       }
   }
-  return { costs, wordId: dict.wordIds.get(typed) ?? -1, sequences: splitPairs(dict, typed), exactWords: [] };
+  // Split pairs for complete words only: the word being typed would check them at every key.
+  const sequences = prefix ? [] : splitPairs(dict, typed);
+  return { costs, wordId: dict.wordIds.get(typed) ?? -1, sequences, exactWords: [] };
 }
 
 const DIGIT = /[0-9]/;
