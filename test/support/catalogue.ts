@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseTextQuery } from '../../src/search/analysis/text.js';
 import type { IndexDocument } from '../../src/search/engine.js';
 import { createSearchIndex } from '../../src/search/index/search-index.js';
-import { engineQuery } from './engine-query.js';
+import { engineQuery, textDoc } from './engine-query.js';
 
 /**
  * The catalogue sample (test/fixtures/catalogue-sample.ndjson): about 300 product and listing
@@ -25,23 +25,11 @@ export function catalogueDocuments(): IndexDocument[] {
   const lines = readFileSync(url, 'utf8').split('\n').filter(Boolean);
   return lines.map((line, i) => {
     const l = JSON.parse(line) as SampleLine;
+    // Spread, so that "newest first" does not decide the order of equals by accident.
+    const published = T0 - ((i * 7919) % 1000) * 60_000;
     return {
-      id: `off_${String(i).padStart(4, '0')}`,
-      title: l.title,
-      description: l.description,
+      ...textDoc(`off_${String(i).padStart(4, '0')}`, l.title, published, l.description),
       category: l.category,
-      tags: [],
-      city: 'Paris',
-      country: 'FR',
-      currency: 'EUR',
-      price: 10_000,
-      lat: 48.85,
-      lon: 2.35,
-      status: 'active',
-      // Spread, so that "newest first" does not decide the order of equals by accident.
-      publishedAt: T0 - ((i * 7919) % 1000) * 60_000,
-      updatedAt: T0,
-      expiresAt: null,
     };
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineQuery } from '../../../test/support/engine-query.js';
+import { engineQuery, textDoc } from '../../../test/support/engine-query.js';
 import type { IndexDocument, TypoTolerance } from '../engine.js';
 import { createSearchIndex } from '../index/search-index.js';
 import { highlight } from './highlight.js';
@@ -11,23 +11,7 @@ const T0 = Date.UTC(2026, 0, 1);
 let serial = 0;
 function doc(title: string): IndexDocument {
   serial += 1;
-  return {
-    id: `off_${String(serial).padStart(4, '0')}`,
-    title,
-    description: '',
-    category: 'misc',
-    tags: [],
-    city: 'Paris',
-    country: 'FR',
-    currency: 'EUR',
-    price: 10_000,
-    lat: 48.85,
-    lon: 2.35,
-    status: 'active',
-    publishedAt: T0 - serial,
-    updatedAt: T0,
-    expiresAt: null,
-  };
+  return textDoc(`off_${String(serial).padStart(4, '0')}`, title, T0 - serial);
 }
 
 /** Titles found for `q` among `titles`, in relevance order. */
