@@ -110,6 +110,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
         ...signIn,
         operatorActions: deps.operatorActions,
         consoleSearch: deps.consoleSearch,
+        searchSettings: deps.searchSettings,
         operators: deps.operators,
         developers: deps.developers,
         projects: deps.projects,

@@ -201,7 +201,7 @@ export function registerAccountCommands(
     )
     .option(
       '--filter <name=value>',
-      'publishable: a filter fixed on every search (category, tag, city, country, currency; repeatable)',
+      'publishable: a filter fixed on every search (category, tag, city, country, currency, attr.NAME; repeatable)',
       collect,
       [],
     )

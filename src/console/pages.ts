@@ -23,11 +23,23 @@ const NAV = [
   { href: '/console/keys', label: 'Keys' },
   { href: '/console/projects', label: 'Projects' },
   { href: '/console/developers', label: 'Developers' },
+  { href: '/console/search-settings', label: 'Search settings' },
   { href: '/console/audit', label: 'Audit log' },
 ];
 
 function layout(s: ConsoleSession, title: string, body: SafeHtml, current?: string, flash?: string): string {
   return appLayout({ area: 'console', title, body, flash, session: { ...s, nav: NAV, current } });
+}
+
+/** A page of the console around `body` (search-settings-page.ts). */
+export function consolePage(
+  s: ConsoleSession,
+  title: string,
+  body: SafeHtml,
+  current: string,
+  flash?: string,
+) {
+  return layout(s, title, body, current, flash);
 }
 
 /** "51–100 of 1 234" and Previous/Next links keeping the list's other parameters. */

@@ -10,6 +10,7 @@ import type { OperatorService } from '../operators/service.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { Project } from '../projects/model.js';
 import type { ProjectService } from '../projects/service.js';
+import type { SearchSettingsService } from '../search-settings/service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { UsageService } from '../usage/service.js';
 import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
@@ -21,11 +22,13 @@ import {
   applicationsPage,
   auditPage,
   confirmKeyActionPage,
+  consolePage,
   developersPage,
   keyPage,
   keysPage,
   projectsPage,
 } from './pages.js';
+import { registerSearchSettingsPage, SEARCH_SETTINGS_FLASHES } from './search-settings-page.js';
 import type { OperatorActions } from './service.js';
 
 export interface ConsoleDeps {
@@ -42,6 +45,8 @@ export interface ConsoleDeps {
   /** What an operator does, audited (console/service.ts); built once by createDeps. */
   operatorActions: OperatorActions;
   consoleSearch: ConsoleSearch;
+  /** Issue 23: the declared attributes (the page "Search settings"). */
+  searchSettings: SearchSettingsService;
 }
 
 const FLASHES = {
@@ -81,7 +86,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     load: (id) => deps.operators.get(id),
   });
   const actions = deps.operatorActions;
-  const flash = flashes('console', deps.secure, FLASHES);
+  const flash = flashes('console', deps.secure, { ...FLASHES, ...SEARCH_SETTINGS_FLASHES });
   const search = deps.consoleSearch;
   const view = (s: Signed) => ({ who: s.account.email, csrf: s.session.csrfToken });
   const idParam = (request: FastifyRequest) => String((request.params as { id?: string }).id ?? '');
@@ -229,6 +234,13 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     if (!account) return area.fail(reply, 'invalid', 'Choose an account kind and an email.');
     const { found } = await deps.operatorActions.unlockLogin(s.actor, account);
     return flash.redirect(reply, '/console/developers', found ? 'unlocked' : 'not-locked');
+  });
+  registerSearchSettingsPage(app, {
+    area,
+    flash,
+    settings: deps.searchSettings,
+    render: (request, body, message) =>
+      consolePage(view(area.signed(request)), 'Search settings', body, '/console/search-settings', message),
   });
   app.get('/console/audit', async (request, reply) => {
     const filter = {

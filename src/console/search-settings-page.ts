@@ -1,0 +1,97 @@
+import type { FastifyInstance } from 'fastify';
+import type { Environment } from '../platform/environment.js';
+import { ATTRIBUTE_TYPES, type AttributeDeclaration, type AttributeType } from '../search-settings/model.js';
+import type { SearchSettingsService } from '../search-settings/service.js';
+import type { Flashes } from '../web/flash.js';
+import { html, type SafeHtml } from '../web/html.js';
+import { csrfField } from '../web/layout.js';
+import type { SessionArea } from '../web/session-area.js';
+
+/**
+ * The console's "Search settings" (issue 23): per environment, the declared attributes, a form to
+ * declare or change one and a button to remove one (the service audits and re-indexes). Each
+ * part of the page is a section of its own, so more settings (synonyms) add a section.
+ */
+export type SearchSettingsFlash = 'attribute-set' | 'attribute-removed';
+export const SEARCH_SETTINGS_FLASHES: Record<SearchSettingsFlash, string> = {
+  'attribute-set': 'Attribute saved; every serving process re-indexes in the background.',
+  'attribute-removed': 'Attribute removed; every serving process re-indexes in the background.',
+};
+
+const ENVIRONMENTS = ['production', 'testing'] as const satisfies readonly Environment[];
+const yes = (b: boolean) => (b ? 'yes' : '—');
+
+function attributesSection(
+  csrf: string,
+  environment: Environment,
+  attributes: readonly AttributeDeclaration[],
+): SafeHtml {
+  const rows = attributes.map(
+    (
+      a,
+    ) => html`<tr><td><code>attr.${a.name}</code></td><td>${a.type}</td><td>${yes(a.facet)}</td><td>${yes(a.sort)}</td>
+<td><form method="post" action="/console/search-settings/${environment}/attributes/${a.name}/remove" class="inline">${csrfField(csrf)}<button type="submit" class="inline danger">Remove</button></form></td></tr>`,
+  );
+  const types = ATTRIBUTE_TYPES.map((t) => html`<option value="${t}">${t}</option>`);
+  return html`<section aria-labelledby="attributes-${environment}">
+<h2 id="attributes-${environment}">Attributes of ${environment}</h2>
+${attributes.length === 0 ? html`<p>None declared: searches know only the built-in fields.</p>` : html`<table><thead><tr><th>Name</th><th>Type</th><th>Facet</th><th>Sort</th><th></th></tr></thead><tbody>${rows}</tbody></table>`}
+<form method="post" action="/console/search-settings/${environment}/attributes">${csrfField(csrf)}
+<label for="name-${environment}">Name</label><input id="name-${environment}" name="name" type="text" required maxlength="40" pattern="[a-zA-Z][a-zA-Z0-9_]{0,39}">
+<label for="type-${environment}">Type</label><select id="type-${environment}" name="type">${types}</select>
+<label class="check"><input type="checkbox" name="facet" value="yes">facet (counts; numbers: min, max, avg, sum)</label>
+<label class="check"><input type="checkbox" name="sort" value="yes">sort (numbers, booleans)</label>
+<button type="submit">Declare or change</button></form>
+</section>`;
+}
+
+export function searchSettingsBody(
+  csrf: string,
+  settings: Readonly<Record<Environment, readonly AttributeDeclaration[]>>,
+): SafeHtml {
+  return html`<p>What search knows of offers’ <code>attributes</code>. A change is audited and re-indexes the environment in the background; searches keep the previous declarations until then.</p>
+${ENVIRONMENTS.map((e) => attributesSection(csrf, e, settings[e]))}`;
+}
+
+/** The page's routes, inside the console's session area (its guard, CSRF and error pages). */
+export function registerSearchSettingsPage(
+  app: FastifyInstance,
+  deps: {
+    area: SessionArea;
+    flash: Flashes<SearchSettingsFlash>;
+    settings: SearchSettingsService;
+    render: (request: Parameters<SessionArea['signed']>[0], body: SafeHtml, flash?: string) => string;
+  },
+): void {
+  const { area, flash, settings } = deps;
+  const environmentOf = (raw: unknown): Environment | null => ENVIRONMENTS.find((e) => e === raw) ?? null;
+  app.get('/console/search-settings', async (request, reply) => {
+    const [production, testing] = await Promise.all(ENVIRONMENTS.map((e) => settings.read(e)));
+    const s = area.signed(request);
+    const body = searchSettingsBody(s.session.csrfToken, {
+      production: production?.attributes ?? [],
+      testing: testing?.attributes ?? [],
+    });
+    return area.page(reply, 200, deps.render(request, body, flash.take(request, reply)));
+  });
+  app.post('/console/search-settings/:environment/attributes', async (request, reply) => {
+    const environment = environmentOf((request.params as { environment?: string }).environment);
+    if (!environment) return area.fail(reply, 'not_found', 'There is no such environment.');
+    const form = area.form(request);
+    await settings.setAttribute(area.signed(request).actor, environment, {
+      name: (form.name ?? '').trim(),
+      type: (form.type ?? '') as AttributeType,
+      facet: form.facet === 'yes',
+      sort: form.sort === 'yes',
+      searchable: false,
+    });
+    return flash.redirect(reply, '/console/search-settings', 'attribute-set');
+  });
+  app.post('/console/search-settings/:environment/attributes/:name/remove', async (request, reply) => {
+    const params = request.params as { environment?: string; name?: string };
+    const environment = environmentOf(params.environment);
+    if (!environment) return area.fail(reply, 'not_found', 'There is no such environment.');
+    await settings.removeAttribute(area.signed(request).actor, environment, String(params.name ?? ''));
+    return flash.redirect(reply, '/console/search-settings', 'attribute-removed');
+  });
+}

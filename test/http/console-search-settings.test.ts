@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { PageAgent } from '../support/portal.js';
+
+/** The console page "Search settings" (issue 23): declare, change, remove; audited; CSRF; errors as pages. */
+describe('console search settings', () => {
+  let t: TestContext;
+  let browser: PageAgent;
+  beforeAll(async () => {
+    t = await createTestContext('sqlite');
+    await t.deps.operators.add({ email: 'ops@example.com', password: 'operator-password-1' });
+    browser = new PageAgent(t.apps.production);
+    expect((await browser.signIn('console', 'ops@example.com', 'operator-password-1')).statusCode).toBe(303);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('declares, lists and removes an attribute per environment, each change audited', async () => {
+    const empty = await browser.get('/console/search-settings');
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain('Attributes of testing');
+    const declared = await browser.post('/console/search-settings/testing/attributes', {
+      name: 'rooms',
+      type: 'number',
+      facet: 'yes',
+      sort: 'yes',
+    });
+    expect(declared.statusCode).toBe(303);
+    const listed = await browser.get('/console/search-settings');
+    expect(listed.body).toContain('attr.rooms');
+    expect(listed.body).toContain('re-indexes in the background');
+    expect((await t.deps.searchSettings.read('testing')).attributes).toEqual([
+      { name: 'rooms', type: 'number', facet: true, sort: true, searchable: false },
+    ]);
+    expect((await t.deps.searchSettings.read('production')).attributes).toEqual([]);
+    const removed = await browser.post('/console/search-settings/testing/attributes/rooms/remove', {});
+    expect(removed.statusCode).toBe(303);
+    expect((await t.deps.searchSettings.read('testing')).attributes).toEqual([]);
+    const actions = (await t.deps.audit.list({})).filter((e) => e.action.startsWith('search.'));
+    expect(actions.map((e) => `${e.action} ${e.targetId} ${e.actorEmail}`)).toEqual([
+      'search.attribute_removed testing:rooms ops@example.com',
+      'search.attribute_set testing:rooms ops@example.com',
+    ]);
+  });
+
+  it('answers a refused declaration, a forged form and an unknown environment with HTML error pages', async () => {
+    await browser.get('/console/search-settings');
+    const bad = await browser.post('/console/search-settings/testing/attributes', {
+      name: 'brand',
+      type: 'string',
+      sort: 'yes',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toContain('text/html');
+    expect(bad.body).toContain('number and boolean');
+    const forged = await browser.post(
+      '/console/search-settings/testing/attributes',
+      { name: 'x', type: 'number' },
+      { csrf: 'forged' },
+    );
+    expect(forged.statusCode).toBe(403);
+    await browser.get('/console/search-settings');
+    const nowhere = await browser.post('/console/search-settings/staging/attributes', {
+      name: 'x',
+      type: 'number',
+    });
+    expect(nowhere.statusCode).toBe(404);
+    expect((await t.deps.searchSettings.read('testing')).attributes).toEqual([]);
+  });
+});
