@@ -58,14 +58,14 @@ import { createSearchSettingsService, type SearchSettingsService } from './searc
 import { createSearchSettingsStore } from './search-settings/store.js';
 import { createSessionService, type SessionService } from './sessions/service.js';
 import { createSessionStore } from './sessions/store.js';
+import { createBusSynonyms, createSynonymStore, type WithSynonyms } from './synonyms/bus.js';
 import { createUsageMeter, type UsageMeter } from './usage/meter.js';
 import { createUsageService, type UsageService } from './usage/service.js';
 import { createUsageStore } from './usage/store.js';
 import { createUserService, type UserService } from './users/service.js';
 import { createUserStore } from './users/store.js';
-
 /** Everything a process needs, built once from config (STYLE: one composition root). */
-export interface Deps extends AccountDeps {
+export interface Deps extends AccountDeps, WithSynonyms {
   config: Config;
   clock: Clock;
   logger: Logger;
@@ -116,7 +116,6 @@ export interface Deps extends AccountDeps {
   searchSettings: SearchSettingsService;
   close(): Promise<void>;
 }
-
 /** Topic of `changeBus` on which key changes (revocation, plan) are announced; message: the key hash. */
 export const KEY_CHANGES_TOPIC = 'api_keys';
 
@@ -252,12 +251,15 @@ export function createDeps(
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
   });
+  const audit = createAuditLog({ store: createAuditStore(db), clock });
+  const synonyms = createBusSynonyms({ store: createSynonymStore(db), audit, clock, changeBus });
   const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024);
   const offers = createOfferService({
     store: offerStore,
     clock,
     cursorKey: cursorKeyFrom(masterSecret),
     indexes: searchIndexes,
+    synonyms,
     // Off (SEARCH_CACHE_MB=0): no key built, no answer measured, nothing counted.
     cache: config.searchCacheMb > 0 ? searchCache : undefined,
     onWritten: async (environment) => {
@@ -310,7 +312,6 @@ export function createDeps(
     clock,
     autoApproveTesting: config.autoApproveTesting,
   });
-  const audit = createAuditLog({ store: createAuditStore(db), clock });
   const searchSettings = createSearchSettingsService({
     store: searchSettingsStore,
     audit,
@@ -378,6 +379,7 @@ export function createDeps(
     searchSettings,
     developerActions,
     consoleSearch: createConsoleSearch(db),
+    synonyms,
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
       await accounts.mailer.stop();

@@ -6,6 +6,7 @@ import { registerAttributeCommands } from './cli/attributes.js';
 import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
+import { registerSynonymCommands } from './cli/synonyms.js';
 import { registerAuthCommands } from './cli/users.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import type { Deps } from './deps.js';
@@ -170,6 +171,7 @@ async function main(argv: string[]): Promise<void> {
   registerPortalCommands(program, withDeps);
   registerResetLinkCommands(program, withDeps);
   registerTwoFactorCommands(program, withDeps);
+  registerSynonymCommands(program, withDeps, parseEnv);
   await program.parseAsync(argv);
 }
 

@@ -90,6 +90,12 @@ export const SearchQuerySchema = Type.Object(
         description: `Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; \`"a phrase"\` in quotes; \`-word\` or \`-"a phrase"\` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most ${MAX_Q_LENGTH} characters and ${MAX_QUERY_TERMS} words, phrases and exclusions.`,
       }),
     ),
+    typoTolerance: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('all'), Type.Literal('off')], {
+        description:
+          'Which query words match words a few edits away. `auto` (default): a word no offer holds as typed (nor its stem), and every word when the query would otherwise match nothing; `all`: every word of 5 letters or more; `off`: none. Numbers are never corrected.',
+      }),
+    ),
     category: Type.Optional(
       Type.Array(Slug, {
         maxItems: MAX_REPEATED,

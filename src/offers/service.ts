@@ -7,6 +7,7 @@ import { parseTextQuery } from '../search/analysis/text.js';
 import { type EngineResult, type EngineSort, NO_ATTRIBUTES } from '../search/engine.js';
 import { sortKeysOf } from '../search/rules.js';
 import type { BoundingBox } from '../search/sets/geo.js';
+import type { SynonymService } from '../synonyms/service.js';
 import { attributeFilters, checkSort, facetRequests } from './attribute-parameters.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
 import type { LiveIndexes } from './live-indexes.js';
@@ -90,6 +91,8 @@ function answerBytes(answer: SearchAnswer): number {
   return bytes;
 }
 
+const NO_SYNONYMS = { version: 0, rules: [] } as const;
+
 export function createOfferService(deps: {
   store: OfferStore;
   clock: Clock;
@@ -102,6 +105,8 @@ export function createOfferService(deps: {
    * applies it (a process reads its own writes), and other processes are told (change bus).
    */
   onWritten?: (environment: Environment) => Promise<void>;
+  /** The environment's synonyms (issue 23); none: no synonyms. */
+  synonyms?: Pick<SynonymService, 'current'>;
   /** Recent answers while still exact (search-cache.ts, ADR 0025); none: every search is computed. */
   cache?: SearchCache<SearchAnswer>;
 }): OfferService {
@@ -139,6 +144,7 @@ export function createOfferService(deps: {
       const normalised = {
         environment,
         q: query.q ?? null,
+        typoTolerance: query.typoTolerance ?? 'auto',
         categories: [...new Set(query.category ?? [])].sort(),
         tags: [...new Set(query.tag ?? [])].sort(),
         city: query.city ?? null,
@@ -182,6 +188,7 @@ export function createOfferService(deps: {
       const now = deps.clock.now();
       const limit = query.limit ?? DEFAULT_LIMIT;
       // Everything the answer depends on besides the index and `now`.
+      const synonyms = deps.synonyms ? await deps.synonyms.current(environment) : NO_SYNONYMS;
       const cacheKey = deps.cache
         ? JSON.stringify([
             normalised,
@@ -190,6 +197,7 @@ export function createOfferService(deps: {
             query.cursor ?? null,
             facets,
             query.highlight === true,
+            synonyms.version,
           ])
         : '';
       const version = live.version;
@@ -199,7 +207,10 @@ export function createOfferService(deps: {
       const cached = current ? deps.cache?.get(environment, cacheKey, version, now) : undefined;
       if (cached) return cached;
       const { environment: _environment, q: _q, ...filters } = normalised;
-      const result = live.index.search({ ...filters, text, limit, after, now }, facets);
+      const result = live.index.search(
+        { ...filters, text, synonyms: synonyms.rules, limit, after, now },
+        facets,
+      );
       // The page's rows in one statement, in the engine's order.
       const page = await deps.store.getMany(environment, result.ids, now);
       const offers: SearchHit[] =

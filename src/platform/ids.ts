@@ -21,7 +21,9 @@ export type IdPrefix =
   | 'app'
   | 'aud'
   // Issue 27: mail outbox messages.
-  | 'mail';
+  | 'mail'
+  // Issue 23: search synonyms.
+  | 'syn';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

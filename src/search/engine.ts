@@ -105,9 +105,29 @@ export interface IndexDocument {
   expiresAt: number | null;
 }
 
+/**
+ * When a query word may match words a few edits away (docs/search.md, typo tolerance): `auto`
+ * only a word the index does not hold as typed (its word or its stem), and every word when the
+ * query then matches nothing; `all` every word; `off` none. Numbers never.
+ */
+export type TypoTolerance = 'auto' | 'all' | 'off';
+
+/**
+ * A synonym rule of an environment (query/synonyms.ts): its words find each other (multi-way) or
+ * its first word finds the others (one-way); a word may be several words.
+ */
+export interface SynonymRule {
+  oneWay: boolean;
+  /** As the operator wrote them. */
+  words: readonly string[];
+}
+
 /** A validated, normalised search (offers/service.ts builds it). */
 export interface EngineQuery {
   text: TextQuery | null;
+  typoTolerance: TypoTolerance;
+  /** The environment's synonyms (synonyms.ts); the same array while they do not change. */
+  synonyms: readonly SynonymRule[];
   /** Any of. */
   categories: readonly string[];
   /** Every one of. */

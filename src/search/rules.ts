@@ -11,6 +11,11 @@ export function typoBudget(typedLength: number): number {
   return 0;
 }
 
+/** A number as a query word (digits, a decimal): matched as typed, never typo-corrected. */
+export function isNumber(word: string): boolean {
+  return /^[0-9]+(\.[0-9]+)?$/.test(word);
+}
+
 /**
  * Proximity of two consecutive query words: positions apart in one field (one more when they
  * come in the reverse order), at most this; words never in one field together count this much.

@@ -54,6 +54,8 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
   // Issue 12: listening already (/readyz says 503 meanwhile), the search indexes are built from
   // the database, then kept current by the counter poll and the change bus. The banner (with
   // its curl line) comes when searches can be answered.
+  // Synonyms follow the same freshness path: a change-bus message, else this poll.
+  deps.synonyms.startPolling(options.environments, config.searchPollMs);
   const searchBuilt = deps.searchIndexes.start(options.environments, config.searchPollMs).then(
     () => {
       process.stdout.write(banner(deps, options.environments, revealDemoPasswords(deps, demo)));

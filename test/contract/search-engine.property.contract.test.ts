@@ -16,6 +16,7 @@ import {
   CITIES,
   DAY,
   qArb,
+  SYNONYMS,
   sometimes,
   T0,
   TAGS,
@@ -30,9 +31,11 @@ import { referenceSearch } from '../support/search-reference.js';
  * back by id) against the brute-force reference search (test/support/search-reference.ts), on
  * both backends. Random offers over the engine tests' small vocabulary
  * (test/support/search-arbitraries.ts: words collide, share stems, sit one or two edits apart)
- * written through the service; random queries over every parameter (text with typos, prefixes,
- * phrases and exclusions, every filter, geo, every sort, facets), paged through `nextCursor` to
- * the end: the same ids in the same order, the same total and facet counts.
+ * and catalogue words (numbers, units, compound words, apostrophes), written through the
+ * service, with the environment's synonyms; random queries over every parameter (text with
+ * typos, prefixes, phrases and exclusions, the typo policy, every filter, geo, every sort,
+ * facets), paged through `nextCursor` to the end: the same ids in the same order, the same total
+ * and facet counts.
  */
 const offerArb = (i: number): fc.Arbitrary<OfferInput> =>
   fc
@@ -118,6 +121,7 @@ const some = <T>(arb: fc.Arbitrary<T>) => sometimes(arb, 3);
 const queryArb: fc.Arbitrary<Params> = fc
   .record({
     q: some(fc.oneof(qArb, formArb)),
+    typoTolerance: some(fc.constantFrom('auto', 'all', 'off')),
     category: some(fc.uniqueArray(fc.constantFrom(...CATEGORIES), { minLength: 1, maxLength: 2 })),
     tag: some(fc.uniqueArray(fc.constantFrom(...TAGS), { minLength: 1, maxLength: 2 })),
     city: some(fc.constantFrom(...CITIES.map((c) => c.city))),
@@ -210,6 +214,8 @@ function engineQuery(params: Params, now: number): EngineQuery {
   const box = (str('bbox')?.split(',').map(Number) as [number, number, number, number] | undefined) ?? null;
   return {
     text: q === null ? null : parseTextQuery(q),
+    typoTolerance: (str('typoTolerance') ?? 'auto') as EngineQuery['typoTolerance'],
+    synonyms: SYNONYMS,
     categories: (params.category as string[] | undefined) ?? [],
     tags: (params.tag as string[] | undefined) ?? [],
     city: str('city'),
@@ -255,6 +261,8 @@ for (const { dialect, available } of backends()) {
       for (const attribute of ATTRIBUTE_SCHEMA.attributes)
         await t.deps.searchSettings.setAttribute(actor, 'testing', attribute);
       await t.deps.searchIndexes.checkSchema('testing');
+      // The environment's synonyms, as the reference is given them (issue 23).
+      for (const rule of SYNONYMS) await t.deps.synonyms.add(actor, 'testing', rule.words, rule.oneWay);
       // What the database holds, as the index reads it (the reference sees the same documents).
       docs = (
         await t.deps.db.all<Parameters<typeof toIndexDocument>[0]>(

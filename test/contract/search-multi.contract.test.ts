@@ -46,6 +46,8 @@ for (const { dialect, available } of backends()) {
           query: { bbox: '40,-5,52,10', sort: 'price', facets: 'city' },
           url: '/v1/offers/?bbox=40,-5,52,10&sort=price&facets=city',
         },
+        { query: { q: 'tabel', typoTolerance: 'off' }, url: '/v1/offers/?q=tabel&typoTolerance=off' },
+        { query: { q: 'tabel', typoTolerance: 'all' }, url: '/v1/offers/?q=tabel&typoTolerance=all' },
       ];
       const response = await multi({ queries: searches.map((s) => s.query) });
       expect(response.statusCode).toBe(200);
@@ -60,7 +62,14 @@ for (const { dialect, available } of backends()) {
 
     it('names the parameter of the bad search as queries[i].param', async () => {
       const bad = await multi({
-        queries: [{ q: 'lamp' }, { limit: 0 }, { sort: 'distance' }, { colour: 'red' }, { bbox: '1,2,3' }],
+        queries: [
+          { q: 'lamp' },
+          { limit: 0 },
+          { sort: 'distance' },
+          { colour: 'red' },
+          { bbox: '1,2,3' },
+          { typoTolerance: 'min' },
+        ],
       });
       expect(bad.statusCode).toBe(400);
       const body = bad.json() as { code: string; errors: { parameter: string }[] };
@@ -69,6 +78,7 @@ for (const { dialect, available } of backends()) {
         'queries[1].limit',
         'queries[3].colour',
         'queries[4].bbox',
+        'queries[5].typoTolerance',
       ]);
       // Valid shapes, refused by the rules: still named by index.
       const rules = await multi({ queries: [{ q: 'lamp' }, { sort: 'distance' }, { bbox: '50,0,40,10' }] });

@@ -1,4 +1,4 @@
-import type { EngineQuery } from '../../src/search/engine.js';
+import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
 
 /**
  * An engine query with every filter unset (active offers, newest first, 20 a page), changed by
@@ -7,6 +7,8 @@ import type { EngineQuery } from '../../src/search/engine.js';
 export function engineQuery(now: number, more: Partial<EngineQuery> = {}): EngineQuery {
   return {
     text: null,
+    typoTolerance: 'auto',
+    synonyms: [],
     categories: [],
     tags: [],
     city: null,
@@ -26,5 +28,26 @@ export function engineQuery(now: number, more: Partial<EngineQuery> = {}): Engin
     after: null,
     now,
     ...more,
+  };
+}
+
+/** An active offer in Paris with this title, as the engine indexes it: text tests state only the text. */
+export function textDoc(id: string, title: string, publishedAt: number, description = ''): IndexDocument {
+  return {
+    id,
+    title,
+    description,
+    category: 'misc',
+    tags: [],
+    city: 'Paris',
+    country: 'FR',
+    currency: 'EUR',
+    price: 10_000,
+    lat: 48.85,
+    lon: 2.35,
+    status: 'active',
+    publishedAt,
+    updatedAt: publishedAt,
+    expiresAt: null,
   };
 }

@@ -8,7 +8,9 @@ import type {
   FacetRequest,
   IndexDocument,
   SearchSchema,
+  TypoTolerance,
 } from '../../src/search/engine.js';
+import type { SynonymRule } from '../../src/search/query/synonyms.js';
 import { engineQuery } from './engine-query.js';
 
 /**
@@ -45,9 +47,63 @@ export const VOCABULARY = [
   'reed',
   'bicycle',
   'bicycles',
+  // Catalogue text (numbers, units, compound words, apostrophes: docs/search.md).
+  '32gb',
+  '32',
+  'gb',
+  'gigabytes',
+  '6ft',
+  '6',
+  'feet',
+  "6'",
+  '5.5',
+  'inch',
+  'inches',
+  't-shirt',
+  'tshirt',
+  'shirt',
+  "men's",
+  'men',
+  "o'neill",
+  'oneill',
+  'neill',
+  'otterbox',
+  'otter',
+  'box',
+  'smart',
+  'watch',
+  'smartwatch',
+  'usb-c',
+  'usb',
+  '3-in-1',
+  '12345',
+  '12346',
 ];
 /** Pairs that also appear in offers as they are, so phrases find something. */
-export const PAIRS = ['dining chairs', 'road bike', 'red lamp', 'bike trailer'];
+export const PAIRS = [
+  'dining chairs',
+  'road bike',
+  'red lamp',
+  'bike trailer',
+  'smart watch',
+  'o neill',
+  't shirt',
+  'otter box',
+  '32 gb',
+  '6 feet',
+];
+/**
+ * Synonyms over the vocabulary: multi-way, one-way, and of several words (a pair offers hold as
+ * it is, and one they never hold).
+ */
+export const SYNONYMS: readonly SynonymRule[] = [
+  { oneWay: false, words: ['dog', 'trailer'] },
+  { oneWay: true, words: ['lamp', 'refrigerator', 'road bike'] },
+  { oneWay: false, words: ['bicycle', 'smart watch', 'zorglub'] },
+  { oneWay: true, words: ['dining chairs', 'otterbox'] },
+  { oneWay: false, words: ['shirt', 'no such words'] },
+  { oneWay: true, words: ['chairs', 'red lamp'] },
+];
 export const CATEGORIES = ['furniture', 'vehicles', 'jobs', 'services'];
 export const TAGS = ['pickup-only', 'new', 'insured', 'weekends', 'remote'];
 export const CITIES = [
@@ -178,7 +234,11 @@ export const typedWord = fc
 
 export const qArb = fc
   .record({
-    words: fc.array(typedWord, { minLength: 1, maxLength: 2 }),
+    // Now and then a pair typed apart (`otter box`), whose words joined are a word (compounds).
+    words: fc.oneof(
+      { arbitrary: fc.array(typedWord, { minLength: 1, maxLength: 2 }), weight: 4 },
+      fc.constantFrom(...PAIRS).map((pair) => pair.split(' ')),
+    ),
     phrase: sometimes(
       fc.oneof(
         fc.constantFrom(...PAIRS),
@@ -290,6 +350,8 @@ export const queryArb = (
       sort: fc.constantFrom(...SORTS),
       limit: fc.integer({ min: 1, max: 4 }),
       facets: fc.subarray([...FACET_NAMES]),
+      typoTolerance: fc.constantFrom<TypoTolerance>('auto', 'auto', 'all', 'off'),
+      synonyms: fc.constantFrom<readonly SynonymRule[]>([], SYNONYMS),
     })
     .map((r) => {
       const text = r.q === null ? null : parseTextQuery(r.q);
@@ -299,6 +361,8 @@ export const queryArb = (
       return {
         query: {
           text,
+          typoTolerance: r.typoTolerance,
+          synonyms: r.synonyms,
           categories: r.categories ?? [],
           tags: r.tags ?? [],
           city: r.place?.city ?? null,

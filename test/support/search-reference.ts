@@ -1,4 +1,4 @@
-import { isStopWord, stem, words } from '../../src/search/analysis/text.js';
+import { isStopWord, stem } from '../../src/search/analysis/text.js';
 import { attributeValue, shownValue } from '../../src/search/attributes/values.js';
 import {
   type AttributeDeclaration,
@@ -12,9 +12,12 @@ import {
   type IndexDocument,
   NO_ATTRIBUTES,
   type SearchSchema,
+  type TypoTolerance,
 } from '../../src/search/engine.js';
 import { attributeSort, PROXIMITY_CAP, sortKeysOf } from '../../src/search/rules.js';
 import { distanceKm } from '../../src/search/sets/geo.js';
+import { applySynonyms } from './search-reference-synonyms.js';
+import { referenceWords } from './search-reference-text.js';
 
 /** Its own copy of the typo budget (docs/search.md), so a change to the engine's rule shows (issue 26). */
 const typoBudget = (letters: number): number => (letters >= 9 ? 2 : letters >= 5 ? 1 : 0);
@@ -34,7 +37,7 @@ interface Token {
 
 /** The positions of a field: its words without stop words, each with its stem. */
 function tokensOf(text: string): Token[] {
-  return words(text)
+  return referenceWords(text)
     .filter((w) => !isStopWord(w))
     .map((w) => ({ word: w, stem: stem(w) }));
 }
@@ -69,10 +72,17 @@ interface Doc {
   fields: [Token[], Token[]];
 }
 
-/** One positive word of the query: the stems it matches, each with its typo count. */
+/**
+ * One positive word of the query: the stems it matches, each with its typo count, and the pairs
+ * of stems of two indexed words it is made of (matched one right after the other).
+ */
 interface Unit {
   typed: string;
   costs: Map<string, number>;
+  /** Stems to be found one after the other: split pairs (inexact), several-word synonyms (exact). */
+  sequences: Array<{ stems: string[]; exact: boolean }>;
+  /** Words other than the typed one that count as it (one-word synonyms). */
+  exactWords: Set<string>;
 }
 
 /**
@@ -90,25 +100,93 @@ function dictionary(docs: readonly Doc[]): Array<[string, string]> {
   return [...pairs.values()];
 }
 
-function termUnit(typed: string, dict: Array<[string, string]>): Unit {
+/** The typo budget of a typed word under a policy: numbers (digits, a decimal) get none. */
+function budgetOf(typed: string, tolerance: TypoTolerance): number {
+  if (tolerance === 'off' || /^\d+$/.test(typed) || /^\d+\.\d+$/.test(typed)) return 0;
+  return typoBudget(typed.length);
+}
+
+/**
+ * `auto`: a unit whose typed word the documents hold as typed (its stem among theirs, or a key
+ * equal to it; for a prefix, a key starting with it) keeps only its matches as typed.
+ */
+function narrow(unit: Unit, tolerance: TypoTolerance, asTyped: boolean): Unit {
+  if (tolerance !== 'auto' || !asTyped) return unit;
+  return { ...unit, costs: new Map([...unit.costs].filter(([, c]) => c === 0)) };
+}
+
+function termUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
   const costs = new Map<string, number>([[stem(typed), 0]]);
-  const budget = typoBudget(typed.length);
+  const budget = budgetOf(typed, tolerance);
   for (const [key, s] of dict) {
     const d = osa(typed, key);
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
-  return { typed, costs };
+  const asTyped = dict.some(([key, s]) => key === typed || s === stem(typed));
+  return narrow({ typed, costs, sequences: [], exactWords: new Set() }, tolerance, asTyped);
 }
 
-function prefixUnit(typed: string, dict: Array<[string, string]>): Unit {
+function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
   const costs = new Map<string, number>();
-  const budget = typoBudget(typed.length);
+  const budget = budgetOf(typed, tolerance);
   for (const [key, s] of dict) {
     let d = Number.POSITIVE_INFINITY;
     for (let j = 0; j <= key.length; j += 1) d = Math.min(d, osa(typed, key.slice(0, j)));
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
-  return { typed, costs };
+  const asTyped = dict.some(([key]) => key.startsWith(typed));
+  return narrow({ typed, costs, sequences: [], exactWords: new Set() }, tolerance, asTyped);
+}
+
+/** The sequences of the unit starting at position i of the field. */
+function sequencesAt(unit: Unit, field: Token[], i: number): Array<{ exact: boolean }> {
+  return unit.sequences.filter(({ stems }) => stems.every((st, k) => field[i + k]?.stem === st));
+}
+
+function pairAt(unit: Unit, field: Token[], i: number): boolean {
+  return sequencesAt(unit, field, i).length > 0;
+}
+
+/** Whether the unit matches position i: a stem of it, or one of its pairs starting there. */
+function matchesAt(unit: Unit, field: Token[], i: number): boolean {
+  return unit.costs.has((field[i] as Token).stem) || pairAt(unit, field, i);
+}
+
+/**
+ * Compound words: consecutive units also match their typed words joined (the whole word, or
+ * words starting with it when the second is the prefix being typed), as typed, both of them;
+ * and a unit also matches two indexed words its typed word is made of, one after the other.
+ * Neither for words with a digit.
+ */
+function compounds(
+  units: Unit[],
+  dict: Array<[string, string]>,
+  docs: readonly Doc[],
+  lastIsPrefix: boolean,
+): void {
+  const hasDigit = (w: string) => [...w].some((c) => c >= '0' && c <= '9');
+  units.forEach((a, u) => {
+    const b = units[u + 1];
+    if (b === undefined || hasDigit(a.typed) || hasDigit(b.typed)) return;
+    const whole = a.typed + b.typed;
+    const prefix = lastIsPrefix && u + 2 === units.length;
+    for (const [key, s] of dict)
+      if (prefix ? key.startsWith(whole) : key === whole) {
+        a.costs.set(s, 0);
+        b.costs.set(s, 0);
+      }
+  });
+  const words = new Map<string, string>();
+  for (const doc of docs) for (const field of doc.fields) for (const t of field) words.set(t.word, t.stem);
+  units.forEach((unit, u) => {
+    // Complete words only: not the prefix being typed.
+    if (hasDigit(unit.typed) || (lastIsPrefix && u === units.length - 1)) return;
+    for (let i = 1; i < unit.typed.length; i += 1) {
+      const a = words.get(unit.typed.slice(0, i));
+      const b = words.get(unit.typed.slice(i));
+      if (a !== undefined && b !== undefined) unit.sequences.push({ stems: [a, b], exact: false });
+    }
+  });
 }
 
 function containsSequence(field: Token[], sequence: readonly string[]): boolean {
@@ -131,15 +209,18 @@ function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]):
     let best = Number.POSITIVE_INFINITY;
     let exact = false;
     for (const field of doc.fields)
-      for (const t of field) {
+      field.forEach((t, i) => {
         const c = unit.costs.get(t.stem);
         if (c !== undefined) best = Math.min(best, c);
-        if (c !== undefined && t.word === unit.typed) exact = true;
-      }
+        if (c !== undefined && (t.word === unit.typed || unit.exactWords.has(t.word))) exact = true;
+        const sequences = sequencesAt(unit, field, i);
+        if (sequences.length > 0) best = 0;
+        if (sequences.some((q) => q.exact)) exact = true;
+      });
     if (best === Number.POSITIVE_INFINITY) return null;
     typos += best;
     if (!exact) inexact += 1;
-    if (!doc.fields[0].some((t) => unit.costs.has(t.stem))) titleAlone = false;
+    if (!doc.fields[0].some((_, i) => matchesAt(unit, doc.fields[0], i))) titleAlone = false;
   }
   for (const phrase of phrases) {
     if (!doc.fields.some((f) => containsSequence(f, phrase))) return null;
@@ -151,10 +232,10 @@ function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]):
     const b = units[u + 1] as Unit;
     let best = PROXIMITY_CAP;
     for (const field of doc.fields)
-      field.forEach((x, i) => {
-        if (!a.costs.has(x.stem)) return;
-        field.forEach((y, j) => {
-          if (b.costs.has(y.stem)) best = Math.min(best, gap(i, j));
+      field.forEach((_x, i) => {
+        if (!matchesAt(a, field, i)) return;
+        field.forEach((_y, j) => {
+          if (matchesAt(b, field, j)) best = Math.min(best, gap(i, j));
         });
       });
     proximity += best;
@@ -272,12 +353,26 @@ function facetCounts(docs: readonly IndexDocument[], field: FacetName): FacetCou
     .slice(0, 20);
 }
 
-/** The engine's answer to `query` over `documents`, computed by brute force. */
+/**
+ * The engine's answer to `query` over `documents`, computed by brute force. With `auto`, a query
+ * that matches nothing is answered as with `all`.
+ */
 export function referenceSearch(
   documents: readonly IndexDocument[],
   query: EngineQuery,
   requested: readonly FacetRequest[],
   schema: SearchSchema = NO_ATTRIBUTES,
+): EngineResult {
+  const result = referenceWith(documents, query, requested, schema);
+  if (result.total > 0 || query.typoTolerance !== 'auto') return result;
+  return referenceWith(documents, { ...query, typoTolerance: 'all' }, requested, schema);
+}
+
+function referenceWith(
+  documents: readonly IndexDocument[],
+  query: EngineQuery,
+  requested: readonly FacetRequest[],
+  schema: SearchSchema,
 ): EngineResult {
   const facetNames = requested.filter((f): f is FacetName => !f.startsWith('attr.') && f !== 'price');
   const docs: Doc[] = documents.map((source) => ({
@@ -286,8 +381,11 @@ export function referenceSearch(
   }));
   const text = query.text;
   const dict = text ? dictionary(docs) : [];
-  const units: Unit[] = text ? text.terms.map((t) => termUnit(t.word, dict)) : [];
-  if (text?.prefix) units.push(prefixUnit(text.prefix, dict));
+  const tolerance = query.typoTolerance;
+  const units: Unit[] = text ? text.terms.map((t) => termUnit(t.word, dict, tolerance)) : [];
+  if (text?.prefix) units.push(prefixUnit(text.prefix, dict, tolerance));
+  compounds(units, dict, docs, Boolean(text?.prefix));
+  applySynonyms(units, dict, docs, query.synonyms);
   const phrases = text?.phrases ?? [];
   const excluded = text?.excluded ?? [];
 

@@ -10,6 +10,7 @@ import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
 import { accountsSchema } from './v91-accounts.js';
 import { searchAttributesSchema } from './v92-search-attributes.js';
+import { synonymsSchema } from './v94-synonyms.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -232,5 +233,11 @@ CREATE TABLE api_key_usage (
     version: 92,
     name: 'declared search attributes and search settings per environment',
     sql: searchAttributesSchema('postgres'),
+  },
+  {
+    // Issue 23: synonyms of each environment's search.
+    version: 94,
+    name: 'search synonyms per environment',
+    sql: synonymsSchema('postgres'),
   },
 ];

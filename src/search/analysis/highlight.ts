@@ -19,7 +19,9 @@ export interface Highlight {
 /** Words around the first match kept in the description snippet. */
 const SNIPPET_WORDS = 30;
 const WORDS_BEFORE_MATCH = 8;
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+// A word with its inner hyphens, apostrophes and decimal points (`T-Shirt`, `O'Neill`, `5.5`):
+// analysed whole, it holds every index word it gives (`t`, `shirt`, `tshirt`).
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['’.-][\p{L}\p{N}\p{M}]+)*/gu;
 
 interface Token {
   start: number;
@@ -53,9 +55,12 @@ export function withinEdits(a: string, b: string, max: number): boolean {
 
 function matcher(query: TextQuery, matchedStems: readonly string[]): (word: string) => boolean {
   const stems = new Set([...query.terms.flatMap((t) => t.stems), ...query.phrases.flat(), ...matchedStems]);
-  const typed = query.terms.map((t) => t.word).filter((w) => typoBudget(w.length) > 0);
+  // The engine's matched stems hold its corrections (only those the typo policy allowed: with
+  // `auto`, `iphone` does not mark "phone"); without them, words within the budget are marked.
+  const corrected = matchedStems.length === 0;
+  const typed = corrected ? query.terms.map((t) => t.word).filter((w) => typoBudget(w.length) > 0) : [];
   const prefix = query.prefix;
-  const prefixBudget = prefix === null ? 0 : typoBudget(prefix.length);
+  const prefixBudget = prefix === null || !corrected ? 0 : typoBudget(prefix.length);
   const matches = (w: string) =>
     (!isStopWord(w) && (stems.has(stem(w)) || typed.some((t) => withinEdits(w, t, typoBudget(t.length))))) ||
     (prefix !== null &&

@@ -1,21 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { analyseField, parseTextQuery, typoCandidates, words } from './text.js';
+import { catalogueWords } from './text-rules.js';
 
 const term = (word: string, s = word) => ({ word, stems: [s] });
 
 describe('text analysis', () => {
   it('folds case and diacritics and splits on punctuation', () => {
-    expect(words('Café-Bar, MÜNCHEN 2019!')).toEqual(['cafe', 'bar', 'munchen', '2019']);
+    // A hyphenated word is its parts, then the parts joined after the text's other words.
+    expect(words('Café-Bar, MÜNCHEN 2019!')).toEqual(['cafe', 'bar', 'munchen', '2019', 'cafebar']);
   });
 
   it('gives plain ASCII text (its fast path) the same words as the full Unicode folding', () => {
     const unicodeWords = (text: string) =>
-      text
-        .normalize('NFKD')
-        .replace(/\p{M}+/gu, '')
-        .toLowerCase()
-        .split(/[^\p{L}\p{N}]+/u)
-        .filter((w) => w.length > 0 && w.length <= 64);
+      catalogueWords(
+        text
+          .normalize('NFKD')
+          .replace(/\p{M}+/gu, '')
+          .toLowerCase(),
+        false,
+      ).filter((w) => w.length > 0 && w.length <= 64);
     let ascii = '';
     for (let code = 0; code < 128; code += 1) ascii += `x${String.fromCharCode(code)}Y${code}`;
     for (const text of [ascii, 'Oak desk, 120×60', 'A_B-c.d/e\tf\ng', `${'a'.repeat(65)} ok`, '']) {

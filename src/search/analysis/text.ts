@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { catalogueWords, unitsInQuery } from './text-rules.js';
 
 /**
  * Text analysis, done once in the application and shared by both backends (ADR 0003): SQLite's
@@ -18,21 +19,31 @@ const STOP_WORDS = new Set(
 );
 
 const MAX_TOKEN_LENGTH = 64;
-const SPLIT = /[^\p{L}\p{N}]+/u;
 const MARKS = /\p{M}+/gu;
 
 const ASCII = /^[\0-\x7f]*$/;
-const ASCII_SPLIT = /[^a-z0-9]+/;
 
-/** Lower-cased, diacritic-free words of a text, stop words included, in order. */
+/** Lower-case and without accents (café → cafe). */
+function fold(text: string): string {
+  // Most offer text is ASCII, where NFKD and mark stripping change nothing: skipping the
+  // Unicode steps halves the cost of analysis in a bulk import (ADR 0012).
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(MARKS, '').toLowerCase();
+}
+
+const fits = (w: string) => w.length > 0 && w.length <= MAX_TOKEN_LENGTH;
+
+/**
+ * Lower-cased, diacritic-free words of an offer's text, stop words included, in order, by the
+ * catalogue rules (text-rules.ts): numbers cut from letters, units, apostrophes, and the
+ * hyphenated words also joined, after the others.
+ */
 export function words(text: string): string[] {
-  // Most offer text is ASCII, where NFKD and mark stripping change nothing and the letters
-  // and digits are a-z0-9 once lower-cased: skipping the Unicode steps halves the cost of
-  // analysis in a bulk import (ADR 0012). The result is the same either way.
-  const folded = ASCII.test(text)
-    ? text.toLowerCase().split(ASCII_SPLIT)
-    : text.normalize('NFKD').replace(MARKS, '').toLowerCase().split(SPLIT);
-  return folded.filter((w) => w.length > 0 && w.length <= MAX_TOKEN_LENGTH);
+  return catalogueWords(fold(text), false).filter(fits);
+}
+
+/** The words of a piece of query: as `words`, but a hyphenated word is its parts joined. */
+export function queryWords(text: string): string[] {
+  return catalogueWords(fold(text), true).filter(fits);
 }
 
 export function isStopWord(word: string): boolean {
@@ -109,7 +120,7 @@ export const MAX_QUERY_TERMS = 16;
 const CHUNK = /(-?)"([^"]*)"|(\S+)/gu;
 const EXCLUDED_CHUNK = /^-[\p{L}\p{N}]/u;
 
-const stemsOf = (text: string) => words(text).filter((w) => !isStopWord(w));
+const stemsOf = (text: string) => queryWords(text).filter((w) => !isStopWord(w));
 
 /** True when the query has something to look for, not only exclusions. */
 export function hasPositiveTerms(query: TextQuery): boolean {
@@ -117,7 +128,8 @@ export function hasPositiveTerms(query: TextQuery): boolean {
 }
 
 /** Returns null when nothing searchable is left (only punctuation or stop words). */
-export function parseTextQuery(q: string): TextQuery | null {
+export function parseTextQuery(typed: string): TextQuery | null {
+  const q = unitsInQuery(typed);
   const terms: QueryTerm[] = [];
   const phrases: string[][] = [];
   const excluded: string[][] = [];
@@ -158,6 +170,9 @@ export function parseTextQuery(q: string): TextQuery | null {
     }
     const found = stemsOf(text);
     const isLast = index === chunks.length - 1;
+    // While typing `32g`, the `g` cut from the number is not yet a word to require.
+    if (isLast && endsInWord && found.length > 1 && (found.at(-1) as string).length < MIN_PREFIX_LENGTH)
+      found.pop();
     found.forEach((word, i) => {
       if (isLast && endsInWord && i === found.length - 1 && word.length >= MIN_PREFIX_LENGTH) prefix = word;
       else addTerm(word);

@@ -1,4 +1,5 @@
 import { isStopWord, words } from './text.js';
+import { unitOf } from './text-rules.js';
 
 /**
  * The words an offer's field is indexed under: `words(text)` without stop words (offers/text.ts),
@@ -27,6 +28,10 @@ const TABLE_LIMIT = TABLE_SIZE >> 1;
 let keys: (string | undefined)[] = new Array(TABLE_SIZE);
 /** Whether the slot's word is a stop word (not indexed). */
 const stop = new Uint8Array(TABLE_SIZE);
+/** Per slot: NUMERIC (digits), UNIT (a unit spelling other than its unit: `feet`, `in`). */
+const kind = new Uint8Array(TABLE_SIZE);
+const NUMERIC = 1;
+const UNIT = 2;
 const hashes = new Int32Array(TABLE_SIZE);
 let entries = 0;
 
@@ -69,6 +74,8 @@ function lookup(text: string, start: number, end: number, hash: number): number 
   keys[slot] = word;
   hashes[slot] = hash;
   stop[slot] = isStopWord(word) ? 1 : 0;
+  const unit = unitOf(word);
+  kind[slot] = /^[0-9]/.test(word) ? NUMERIC : unit !== undefined && unit !== word ? UNIT : 0;
   entries += 1;
   return slot;
 }
@@ -84,37 +91,64 @@ function sameFolded(key: string, text: string, start: number): boolean {
 }
 
 /**
- * The memo slots of the text's index words, in order, into `out`; false when the text is not
- * ASCII or the table was cleared meanwhile (then the slots are not to be used: the general path
- * analyses the text).
+ * The memo slots of the text's index words, in order, into `out`; false when the general path
+ * must analyse the text: not ASCII, the table cleared meanwhile (the slots are then not to be
+ * used), or something the catalogue rules change (offers/text-rules.ts: a quote mark, a hyphen
+ * or dot inside a word, a unit spelling after a number, a word over the length limit). A
+ * number glued to letters is cut here (`32gb`: `32`, `gb`), as the rules cut it.
  */
 function scan(text: string, out: number[]): boolean {
   const n = text.length;
   const from = generation;
   out.length = 0;
   let start = -1;
+  let digits = false;
+  let afterNumber = false;
   let hash = FNV_OFFSET;
   for (let i = 0; i <= n; i += 1) {
     let c = i < n ? text.charCodeAt(i) : 32;
     if (c > 127) return false;
     if (c >= 65 && c <= 90) c += 32;
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (start < 0) {
-        start = i;
-        hash = FNV_OFFSET;
+    const digit = c >= 48 && c <= 57;
+    if (digit || (c >= 97 && c <= 122)) {
+      if (start >= 0 && digit === digits) {
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        continue;
       }
-      hash = Math.imul(hash ^ c, FNV_PRIME);
-      continue;
-    }
-    if (start >= 0) {
-      if (i - start <= MAX_TOKEN_LENGTH) {
-        const slot = lookup(text, start, i, hash);
+      if (start >= 0) {
+        const slot = token(text, start, i, hash, afterNumber);
+        if (slot < 0) return false;
+        afterNumber = kind[slot] === NUMERIC;
         if (stop[slot] === 0) out.push(slot);
       }
+      start = i;
+      digits = digit;
+      hash = Math.imul(FNV_OFFSET ^ c, FNV_PRIME);
+      continue;
+    }
+    if (c === 34 || c === 39) return false;
+    if (start >= 0) {
+      if ((c === 45 || c === 46) && i + 1 < n && isWordChar(text.charCodeAt(i + 1))) return false;
+      const slot = token(text, start, i, hash, afterNumber);
+      if (slot < 0) return false;
+      afterNumber = kind[slot] === NUMERIC;
+      if (stop[slot] === 0) out.push(slot);
       start = -1;
     }
   }
   return generation === from;
+}
+
+/** An ASCII letter or digit (any case), or a character past ASCII (which may be one). */
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 127;
+}
+
+/** The memo slot of text[start, end), or −1 when the rules would change it (see `scan`). */
+function token(text: string, start: number, end: number, hash: number, afterNumber: boolean): number {
+  if (end - start > MAX_TOKEN_LENGTH) return -1;
+  const slot = lookup(text, start, end, hash);
+  return afterNumber && kind[slot] === UNIT ? -1 : slot;
 }
 
 export function forEachIndexWord(text: string, visit: (word: string) => void): void {

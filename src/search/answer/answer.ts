@@ -37,7 +37,7 @@ export function answer(
 ): EngineResult {
   const facetNames = requested.filter((f): f is FacetName => FACET_NAMES.includes(f as FacetName));
   const extra = requested.filter((f) => !FACET_NAMES.includes(f as FacetName));
-  const plan = query.text ? planText(ix.dict, query.text) : null;
+  const plan = query.text ? planText(ix.dict, query.text, query.typoTolerance, query.synonyms) : null;
   if (plan === 'nothing') {
     const none = { ids: [], total: 0, facets: emptyFacets(requested), nextKeys: null };
     return extra.length > 0 ? { ...none, facetStats: {} } : none;
@@ -49,6 +49,9 @@ export function answer(
   const units = plan ? unitSets(ix, plan) : [];
   const bits = matchSet(ix, query, plan, units);
   const count = bits.size;
+  // `auto` held back typo variants and nothing matched: every word gets them (docs/search.md).
+  if (count === 0 && plan?.narrowed === true)
+    return answer(ix, { ...query, typoTolerance: 'all' }, requested);
   const base = facetNames.length > 0 ? ix.stemFacets.baseFor(query, plan, units) : null;
   const facets = facetsOf(ix, bits, facetNames, base);
   const facetStats = extra.length > 0 ? extraFacets(ix, bits, extra, facets) : undefined;
@@ -100,7 +103,10 @@ export function answer(
 /** With `q`: the stems it matched that some offer still holds (for highlighting). */
 function finish(ix: IndexView, plan: Plan | null, result: EngineResult): EngineResult {
   if (plan) {
-    const live = [...plan.unitsOfStem.keys()].filter((s) => (ix.dict.stemDocs.data[s] as number) > 0);
+    const stems = new Set(plan.unitsOfStem.keys());
+    for (const u of plan.units)
+      for (const sequence of u.sequences) for (const s of sequence.stems) stems.add(s);
+    const live = [...stems].filter((s) => (ix.dict.stemDocs.data[s] as number) > 0);
     result.matchedStems = live.map((s) => ix.dict.stemText[s] as string).sort();
   }
   return result;

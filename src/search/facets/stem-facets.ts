@@ -57,6 +57,7 @@ export class StemFacets {
     const ix = this.ix;
     if (plan === null || units.length !== 1 || plan.phrases.length > 0 || plan.excluded.length > 0)
       return null;
+    if (plan.hasSequences) return null;
     if (query.status !== 'active' || hasFilter(query)) return null;
     const docs = ix.dict.stemDocs.data;
     const stems = (plan.units[0] as Plan['units'][number]).costs;

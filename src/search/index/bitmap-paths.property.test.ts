@@ -96,12 +96,15 @@ const queryArb: fc.Arbitrary<EngineQuery> = fc
     publishedAfter: fc.option(fc.integer({ min: 0, max: 5 }), { freq: 3 }),
     radiusKm: fc.option(fc.double({ min: 1, max: 80, noNaN: true }), { freq: 3 }),
     limit: fc.integer({ min: 1, max: 7 }),
+    tolerance: fc.constantFrom<EngineQuery['typoTolerance']>('auto', 'all', 'off'),
   })
   .map((r) => {
     const text = r.q === null ? null : parseTextQuery(r.q);
     const near = r.radiusKm !== null || r.sort === 'distance' ? { lat: 48.5, lon: 2 } : null;
     return {
       text,
+      typoTolerance: r.tolerance,
+      synonyms: [],
       categories: r.category === null ? [] : [r.category],
       tags: [],
       city: null,

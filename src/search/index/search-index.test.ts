@@ -35,16 +35,17 @@ function query(q: string, more: Partial<EngineQuery> = {}): EngineQuery {
   return engineQuery(T0, { text: parseTextQuery(q), sort: 'relevance', ...more });
 }
 
-function titles(docs: IndexDocument[], q: string): string[] {
+function titles(docs: IndexDocument[], q: string, more: Partial<EngineQuery> = {}): string[] {
   const index = createSearchIndex();
   for (const d of docs) index.upsert(d);
   const byId = new Map(docs.map((d) => [d.id, d.title]));
-  return index.search(query(q), []).ids.map((id) => byId.get(id) as string);
+  return index.search(query(q, more), []).ids.map((id) => byId.get(id) as string);
 }
 
 describe('relevance rules, each breaking the ties of the one before', () => {
   it('1. fewer typos first: the word as typed outranks a word one edit away, even a newer one', () => {
-    expect(titles([doc('Dining table', '', 0), doc('Dinning room', '', 9)], 'dinning ')).toEqual([
+    const all = { typoTolerance: 'all' } as const;
+    expect(titles([doc('Dining table', '', 0), doc('Dinning room', '', 9)], 'dinning ', all)).toEqual([
       'Dinning room',
       'Dining table',
     ]);

@@ -15,6 +15,7 @@ import {
 import { STATUS_CODE } from './filters.js';
 import { textHolds } from './phrases.js';
 import type { Plan } from './plan.js';
+import { sequenceSets } from './split-pairs.js';
 
 /**
  * A query's matches as one bitmap (ADR 0019): the effective status, each filter on a column
@@ -28,8 +29,11 @@ import type { Plan } from './plan.js';
 export interface UnitSets {
   /** Index = typo count: the offers holding a stem the unit matches with that many edits. */
   levels: Bits[];
-  /** Every offer holding one of the unit's stems. */
+  /** Every offer holding one of the unit's stems (or one of its sequences). */
   all: Bits;
+  /** The offers holding one of its sequences in the title, an exact one anywhere; null without. */
+  sequenceTitle: Bits | null;
+  sequenceExact: Bits | null;
 }
 
 /** Slots per CRoaring container, and the steps an operation on one is counted as. */
@@ -37,17 +41,31 @@ const CONTAINER_SLOTS = 65_536;
 const CONTAINER_STEPS = 64;
 
 export function unitSets(ix: IndexView, plan: Plan): UnitSets[] {
-  return plan.units.map((unit) => {
-    const byCost: Bits[][] = [];
-    for (const [s, cost] of unit.costs) {
-      const list = byCost[cost] ?? [];
-      byCost[cost] = list;
-      for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
-    }
-    const levels: Bits[] = [];
-    for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
-    return { levels, all: unionOf(levels) };
-  });
+  const sets = plan.units.map((unit) => unitSet(ix, unit));
+  // Sequences no offer holds were dropped: without any, ranking takes its quicker paths.
+  plan.hasSequences = plan.units.some((u) => u.sequences.length > 0);
+  return sets;
+}
+
+function unitSet(ix: IndexView, unit: Plan['units'][number]): UnitSets {
+  const byCost: Bits[][] = [];
+  for (const [s, cost] of unit.costs) {
+    const list = byCost[cost] ?? [];
+    byCost[cost] = list;
+    for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
+  }
+  let sequenceTitle: Bits | null = null;
+  let sequenceExact: Bits | null = null;
+  if (unit.sequences.length > 0) {
+    const sets = sequenceSets(ix, unit.sequences);
+    if (sets.any.size === 0) unit.sequences = [];
+    byCost[0] = [...(byCost[0] ?? []), sets.any];
+    sequenceTitle = sets.title;
+    sequenceExact = sets.exact;
+  }
+  const levels: Bits[] = [];
+  for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
+  return { levels, all: unionOf(levels), sequenceTitle, sequenceExact };
 }
 
 /** The offers holding one of the stems (every word of each). */

@@ -4,9 +4,17 @@ import { packRank, unpackRank } from '../query/cursor-keys.js';
 import { stemsSet, type UnitSets } from '../query/match-set.js';
 import { phrasesInTitle } from '../query/phrases.js';
 import type { Plan, Unit } from '../query/plan.js';
+import { sequenceAt } from '../query/split-pairs.js';
 import { PROXIMITY_CAP } from '../rules.js';
-import { and, andNot, type Bits, membersOf } from '../sets/slot-sets.js';
-import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
+import { and, andNot, type Bits, membersOf, unionOf } from '../sets/slot-sets.js';
+import {
+  type BucketPage,
+  bucketPage,
+  type ClassPager,
+  type Part,
+  scanPage,
+  walkBudget,
+} from './rank-buckets.js';
 
 /**
  * Relevance (ADR 0014, ADR 0019): a page of the matches of `q` in the relevance order, and the
@@ -31,8 +39,8 @@ export function relevancePage(
   k: number,
 ): BucketPage {
   const unit = units[0];
-  if (unit !== undefined && units.length === 1 && plan.phrases.length === 0) {
-    const exact = exactSet(ix, plan.units[0] as Unit);
+  if (unit !== undefined && units.length === 1 && plan.phrases.length === 0 && !plan.hasSequences) {
+    const exact = exactSet(ix, plan.units[0] as Unit, unit);
     const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
     return bucketPage(bits, unit, title, exact, after, k, ix.pager, (t, a, e) => packRank(t, 0, a, e));
   }
@@ -41,7 +49,7 @@ export function relevancePage(
   const stemWords = ix.dict.stemWords;
   for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
   const pairs = Math.max(0, plan.units.length - 1);
-  const floor = rankFloor(ix, plan);
+  const floor = rankFloor(ix, plan, units);
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
     floor: (typos, members) => floor.of(typos, pairs, members),
@@ -74,17 +82,21 @@ export function relevancePage(
  * not; how many typed words lacking), each with its exact floor in them (ADR 0035): a walk is
  * then left only proximity to find, and stops at the first members with the words adjacent.
  */
-function rankFloor(ix: IndexView, plan: Plan) {
+function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
   // Offers with every unit in the title (null: no unit), built on first use.
   let everyInTitle: Bits | null | undefined;
   const titleAll = () => {
     if (everyInTitle === undefined)
       everyInTitle = plan.units
-        .map((u) => stemsSet(ix, u.costs.keys(), 'title'))
+        .map((u, i) => {
+          const title = stemsSet(ix, u.costs.keys(), 'title');
+          const sequences = units[i]?.sequenceTitle;
+          return sequences ? title.orInPlace(sequences) : title;
+        })
         .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
     return everyInTitle;
   };
-  const exact = plan.units.map((u) => exactSet(ix, u));
+  const exact = plan.units.map((u, i) => exactSet(ix, u, units[i] as UnitSets));
   return {
     of(typos: number, pairs: number, members: Bits): number {
       const title = titleAll();
@@ -135,10 +147,17 @@ function inexactParts(members: Bits, exact: ReadonlyArray<Bits | null>): Array<B
   return parts;
 }
 
-/** The offers holding the unit's typed word itself (exactness), or null when none does. */
-function exactSet(ix: IndexView, unit: Unit): Bits | null {
-  const own = unit.wordId;
-  return own >= 0 && (ix.dict.wordDocs.data[own] as number) > 0 ? ix.sets.word.get(own) : null;
+/**
+ * The offers holding the unit's typed word itself or a word counting as it (a synonym), or an
+ * exact sequence (exactness); null when none does.
+ */
+function exactSet(ix: IndexView, unit: Unit, sets: UnitSets): Bits | null {
+  const parts: Bits[] = [];
+  for (const w of [unit.wordId, ...unit.exactWords])
+    if (w >= 0 && (ix.dict.wordDocs.data[w] as number) > 0) parts.push(ix.sets.word.get(w));
+  if (sets.sequenceExact !== null && sets.sequenceExact.size > 0) parts.push(sets.sequenceExact);
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? (parts[0] as Bits) : unionOf(parts);
 }
 
 /** Within a relevance class: the newest members, by walking the newest-first order or by selection. */
@@ -171,6 +190,27 @@ export function newestPager(ix: IndexView): ClassPager {
   };
 }
 
+/**
+ * Bit u set when a sequence of unit u starts at position p (split-pairs.ts); the same bit 16
+ * places up when that sequence is exact (a synonym).
+ */
+function sequenceBits(
+  plan: Plan,
+  text: Uint16Array | Int32Array,
+  wordStem: Int32Array,
+  p: number,
+  to: number,
+): number {
+  let bits = 0;
+  plan.units.forEach((unit, u) => {
+    if (unit.sequences.length === 0) return;
+    const found = sequenceAt(text, wordStem, p, to, unit.sequences);
+    if (found > 0) bits |= 1 << u;
+    if (found === 2) bits |= 1 << (u + 16);
+  });
+  return bits;
+}
+
 /** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
 function scanRank(ix: IndexView, slot: number, plan: Plan): number {
   const text = ix.text.data;
@@ -199,15 +239,21 @@ function scanRank(ix: IndexView, slot: number, plan: Plan): number {
     for (let u = 0; u < n; u += 1) last[u] = -1;
     for (let p = from; p < to; p += 1) {
       const w = text[p] as number;
-      const bits = wordBits[w] as number;
+      const own = wordBits[w] as number;
+      const found = plan.hasSequences ? sequenceBits(plan, text, wordStem, p, to) : 0;
+      const bits = own | (found & 0xffff);
       if (bits === 0) continue;
       const s = wordStem[w] as number;
       for (let u = 0; u < n; u += 1) {
         if ((bits & (1 << u)) === 0) continue;
         const unit = units[u] as Unit;
-        const c = unit.costs.get(s) as number;
+        const word = (own & (1 << u)) !== 0;
+        // A sequence starting here: as typed (no typo).
+        const c = word ? (unit.costs.get(s) as number) : 0;
         if (c < (best[u] as number)) best[u] = c;
-        if (w === unit.wordId) exact[u] = 1;
+        if (word && (w === unit.wordId || (unit.exactWords.length > 0 && unit.exactWords.includes(w))))
+          exact[u] = 1;
+        if ((found & (1 << (u + 16))) !== 0) exact[u] = 1;
         if (field === 0) inTitle[u] = 1;
       }
       for (let u = 0; u + 1 < n; u += 1) {

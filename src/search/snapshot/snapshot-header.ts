@@ -18,6 +18,7 @@ const PROBE = [
   'a an and of to in for on with at by from',
   '"dining chairs" -red -"road bike" lamp refrig',
   'x 1234 4k 2-seater ünïcödé',
+  `32GB 6ft 6' 55" 55″ 5.5 inch 1 terabyte 3-in-1 O'Neill men's kids' T-Shirt USB-C otterbox 32g`,
 ];
 
 /** A hash of what the analysis makes of PROBE: analysis code changed, old snapshots refused. */

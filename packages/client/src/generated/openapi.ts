@@ -450,6 +450,11 @@ export interface components {
         /** @description Repeatable; offers carrying every one of the given tags. At most 20. */
         tag?: string[];
         /**
+         * @description Which query words match words a few edits away. `auto` (default): a word no offer holds as typed (nor its stem), and every word when the query would otherwise match nothing; `all`: every word of 5 letters or more; `off`: none. Numbers are never corrected.
+         * @enum {string}
+         */
+        typoTolerance?: "auto" | "all" | "off";
+        /**
          * Format: date-time
          * @description Inclusive; with `status` lets integrators sync changes.
          */
@@ -504,6 +509,11 @@ export interface components {
         status?: "active" | "expired" | "withdrawn";
         /** @description Repeatable; offers carrying every one of the given tags. At most 20. */
         tag?: string[];
+        /**
+         * @description Which query words match words a few edits away. `auto` (default): a word no offer holds as typed (nor its stem), and every word when the query would otherwise match nothing; `all`: every word of 5 letters or more; `off`: none. Numbers are never corrected.
+         * @enum {string}
+         */
+        typoTolerance?: "auto" | "all" | "off";
         /**
          * Format: date-time
          * @description Inclusive; with `status` lets integrators sync changes.
@@ -1903,6 +1913,11 @@ export interface operations {
               /** @description One tag or a list (offers carrying every one). At most 20. */
               tag?: string | string[];
               /**
+               * @description Which query words match words a few edits away. `auto` (default): a word no offer holds as typed (nor its stem), and every word when the query would otherwise match nothing; `all`: every word of 5 letters or more; `off`: none. Numbers are never corrected.
+               * @enum {string}
+               */
+              typoTolerance?: "auto" | "all" | "off";
+              /**
                * Format: date-time
                * @description Inclusive; with `status` lets integrators sync changes.
                */
@@ -1987,6 +2002,8 @@ export interface operations {
       query?: {
         /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters and 16 words, phrases and exclusions. */
         q?: string;
+        /** @description Which query words match words a few edits away. `auto` (default): a word no offer holds as typed (nor its stem), and every word when the query would otherwise match nothing; `all`: every word of 5 letters or more; `off`: none. Numbers are never corrected. */
+        typoTolerance?: "auto" | "all" | "off";
         /** @description Repeatable; any of the given categories. At most 20. */
         category?: string[];
         /** @description Repeatable; offers carrying every one of the given tags. At most 20. */

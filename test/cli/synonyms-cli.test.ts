@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** `vitrine synonyms add|list|remove` (issue 23) as processes, every change audited. */
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-synonyms-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function vitrine(args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+const json = (args: string[]) => {
+  const result = vitrine([...args, '--json']);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout);
+};
+
+describe('synonyms commands', { timeout: 180_000 }, () => {
+  it('adds multi-way and one-way rules (words of several words too), lists and removes them, audited', () => {
+    const multi = json(['synonyms', 'add', '--env', 'testing', 'tv', 'television set']);
+    expect(multi).toMatchObject({ environment: 'testing', oneWay: false, words: ['tv', 'television set'] });
+    expect(multi.id).toMatch(/^syn_/);
+    const oneWay = json(['synonyms', 'add', '--env', 'testing', '--one-way', 'sofa', 'couch', 'settee']);
+    expect(oneWay).toMatchObject({ oneWay: true, words: ['sofa', 'couch', 'settee'] });
+    expect(json(['synonyms', 'list', '--env', 'testing']).synonyms.map((s: { id: string }) => s.id)).toEqual([
+      multi.id,
+      oneWay.id,
+    ]);
+    expect(json(['synonyms', 'list', '--env', 'production']).synonyms).toEqual([]);
+    expect(vitrine(['synonyms', 'list', '--env', 'testing']).stdout).toContain('sofa → couch, settee');
+
+    // Refused: one word, a word with nothing searchable, a word twice, an unknown id.
+    for (const bad of [['tv'], ['tv', '!!'], ['tv', 'TV']]) {
+      const refused = vitrine(['synonyms', 'add', '--env', 'testing', ...bad]);
+      expect(refused.status, bad.join(' ')).toBe(2);
+    }
+    expect(vitrine(['synonyms', 'remove', '--env', 'production', multi.id]).status).not.toBe(0);
+
+    expect(json(['synonyms', 'remove', '--env', 'testing', multi.id])).toMatchObject({
+      id: multi.id,
+      removed: true,
+    });
+    expect(json(['synonyms', 'list', '--env', 'testing']).synonyms.map((s: { id: string }) => s.id)).toEqual([
+      oneWay.id,
+    ]);
+    const audited = json(['audit', 'list']).entries.filter((e: { action: string }) =>
+      e.action.startsWith('synonyms.'),
+    );
+    expect(audited.map((e: { action: string; targetId: string }) => [e.action, e.targetId]).sort()).toEqual(
+      [
+        ['synonyms.add', multi.id],
+        ['synonyms.add', oneWay.id],
+        ['synonyms.remove', multi.id],
+      ].sort(),
+    );
+  });
+});
