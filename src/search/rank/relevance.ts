@@ -7,14 +7,7 @@ import type { Plan, Unit } from '../query/plan.js';
 import { sequenceAt } from '../query/split-pairs.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, andNot, type Bits, membersOf, unionOf } from '../sets/slot-sets.js';
-import {
-  type BucketPage,
-  bucketPage,
-  type ClassPager,
-  type Part,
-  scanPage,
-  walkBudget,
-} from './rank-buckets.js';
+import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
 
 /**
  * Relevance (ADR 0014, ADR 0019): a page of the matches of `q` in the relevance order, and the
