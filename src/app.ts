@@ -23,6 +23,7 @@ import { registerUsageMetering } from './usage/request-usage.js';
 import { registerAssetRoutes } from './web/asset-routes.js';
 import { appErrorPage } from './web/layout.js';
 import { pageSecurityHeaders } from './web/security-headers.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
 
 /**
  * Builds the HTTP application of one environment from the services `createDeps` built (issue
@@ -67,6 +68,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     environment,
     guard,
   });
+  registerWebhookRoutes(app, { guard, webhooks: deps.webhooks.service });
   registerAssetRoutes(app);
   await registerAuthRoutes(app, {
     environment,

@@ -20,8 +20,7 @@ import type { ConsoleSearch } from './console/model.js';
 import { createOperatorActions, type OperatorActions } from './console/service.js';
 import { createConsoleSearch } from './console/store.js';
 import type { Database } from './db/database.js';
-import { openPostgres } from './db/postgres.js';
-import { openSqlite } from './db/sqlite.js';
+import { openDatabase } from './db/open-database.js';
 import { createDeveloperService, type DeveloperService } from './developers/service.js';
 import { createDeveloperStore } from './developers/store.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
@@ -62,6 +61,7 @@ import { createUsageService, type UsageService } from './usage/service.js';
 import { createUsageStore } from './usage/store.js';
 import { createUserService, type UserService } from './users/service.js';
 import { createUserStore } from './users/store.js';
+import { createPercolatorStore, createWebhookStore, createWebhooks } from './webhooks/webhooks.js';
 
 /** Everything a process needs, built once from config (STYLE: one composition root). */
 export interface Deps {
@@ -111,6 +111,7 @@ export interface Deps {
   operatorActions: OperatorActions;
   /** The console's paged lists (developers, keys, projects). */
   consoleSearch: ConsoleSearch;
+  webhooks: ReturnType<typeof createWebhooks>;
   close(): Promise<void>;
 }
 
@@ -122,15 +123,6 @@ export const KEY_CHANGES_TOPIC = 'api_keys';
  * revoked family's access tokens end within 1 s even when the change bus is down (SPEC §5.4).
  */
 export const REVOKED_FAMILIES_CHECK_MS = 500;
-
-export function openDatabase(config: Config): Database {
-  return config.databaseUrl
-    ? openPostgres(config.databaseUrl, { poolMax: config.databasePoolMax })
-    : openSqlite(config.sqlitePath, {
-        readWorkers: config.sqliteReadWorkers,
-        readCacheMb: config.sqliteCacheMb,
-      });
-}
 
 export function createDeps(
   config: Config,
@@ -198,6 +190,11 @@ export function createDeps(
   const projectStore = createProjectStore(db);
   const projects = createProjectService({ store: projectStore, developers, clock });
   const keyStore = createKeyStore(db);
+  const audit = createAuditLog({ store: createAuditStore(db), clock });
+  const offerStore = createOfferStore(db);
+  const wh = { store: createWebhookStore(db), percolatorStore: createPercolatorStore(db) };
+  const webhooks = createWebhooks({ ...wh, offerStore, db, clock, logger, audit, config, masterSecret });
+  const { recordEvent } = webhooks.service;
   const keyVerifier = createKeyVerifier({
     store: keyStore,
     clock,
@@ -229,6 +226,7 @@ export function createDeps(
     projects: projectStore,
     clock,
     refreshTokens: refreshTokenStore,
+    recordEvent,
     onKeyChanged: async (hash) => {
       keyVerifier.evict(hash);
       await keyVerifier.reloadOrigins();
@@ -236,7 +234,6 @@ export function createDeps(
     },
   });
   const users = createUserService({ store: userStore, refreshTokens: refreshTokenStore, clock });
-  const offerStore = createOfferStore(db);
   // Issue 12: the search indexes are built by `serve` only (CLI commands write and announce).
   const searchIndexes = createLiveIndexes({
     store: offerStore,
@@ -303,6 +300,7 @@ export function createDeps(
     usagePending: () => usageMeter?.pending ?? 0,
     searchCache: () => searchCache.stats(),
   });
+  webhooks.registerMetrics(metrics.registry);
   const local = createMemoryRateLimiter(clock);
   const rateLimiter = !config.rateLimiting
     ? null
@@ -328,8 +326,8 @@ export function createDeps(
     box: createSecretBox(masterSecret, 'api-key-reveal'),
     clock,
     autoApproveTesting: config.autoApproveTesting,
+    recordEvent,
   });
-  const audit = createAuditLog({ store: createAuditStore(db), clock });
   const usage = createUsageService({ store: usageStore, clock });
   const developerActions = createDeveloperActions({ developers, projects, keys, applications, usage, audit });
   const operatorActions = createOperatorActions({
@@ -354,7 +352,7 @@ export function createDeps(
     keyVerifier,
     offers,
     me: createMeService({ store: createMeStore(db), offers, clock }),
-    offerImports: createOfferImports({ offers, db, maxBytes: config.importMaxBytes }),
+    offerImports: createOfferImports({ offers, db, maxBytes: config.importMaxBytes, recordEvent }),
     searchIndexes,
     users,
     signingKeys,
@@ -381,6 +379,7 @@ export function createDeps(
     operatorActions,
     developerActions,
     consoleSearch: createConsoleSearch(db),
+    webhooks,
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
       await usageMeter

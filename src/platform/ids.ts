@@ -19,7 +19,10 @@ export type IdPrefix =
   | 'opr'
   | 'wss'
   | 'app'
-  | 'aud';
+  | 'aud'
+  // Issue 24: webhook endpoints and messages (a message id is the `webhook-id` header).
+  | 'whe'
+  | 'msg';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -8,6 +8,7 @@ import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
+import { webhooksSchema } from './v90-webhooks.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -218,5 +219,11 @@ CREATE TABLE api_key_usage (
     version: 81,
     name: 'search-index snapshots are marked in the database they were taken from',
     sql: snapshotMarksSchema('postgres'),
+  },
+  {
+    // Issue 24: events as signed webhooks (ADR 0036).
+    version: 90,
+    name: 'webhook endpoints, the delivery outbox, saved-search alerts',
+    sql: webhooksSchema('postgres'),
   },
 ];

@@ -8,6 +8,7 @@ import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
+import { webhooksSchema } from './v90-webhooks.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -238,5 +239,11 @@ CREATE TABLE api_key_usage (
     version: 81,
     name: 'search-index snapshots are marked in the database they were taken from',
     sql: snapshotMarksSchema('sqlite'),
+  },
+  {
+    // Issue 24: events as signed webhooks (ADR 0036).
+    version: 90,
+    name: 'webhook endpoints, the delivery outbox, saved-search alerts',
+    sql: webhooksSchema('sqlite'),
   },
 ];

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../platform/clock.js';
+import type { SecretBox } from '../platform/secret-box.js';
+import { checkWebhookUrl, RefusedUrlError, type Resolver } from './address-guard.js';
+import { sendWebhook } from './sender.js';
+import { signatureHeaders } from './signing.js';
+import type { ClaimedDelivery, WebhookStore } from './store.js';
+
+/** An endpoint whose every attempt failed for this long is disabled (SPEC: 5 days). */
+export const DISABLE_AFTER_MS = 5 * 86_400_000;
+/** How long a claim holds: longer than one attempt (10 s), so only a dead instance loses it. */
+export const CLAIM_MS = 60_000;
+/** Deliveries claimed per pass, sent concurrently. */
+const BATCH = 16;
+
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
+
+export interface Dispatcher {
+  /** One pass: claims the due deliveries and attempts each; resolves to the attempts made. */
+  runOnce(): Promise<number>;
+  /** Passes every `pollMs` (real time; every decision in a pass reads the injected clock). */
+  start(pollMs: number): void;
+  /** Asks for a pass soon (after a write recorded an event in this process). */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+export function createDispatcher(deps: {
+  store: WebhookStore;
+  clock: Clock;
+  box: SecretBox;
+  logger: Logger;
+  /** WEBHOOK_RETRY_SCHEDULE: the waits after the 1st, 2nd, … failed attempt; then failed. */
+  retrySchedule: readonly number[];
+  allowPrivate: boolean;
+  /** http allowed (the testing environment's endpoints). */
+  allowHttp: (environment: string) => boolean;
+  onOutcome?: (outcome: DeliveryOutcome) => void;
+  resolve?: Resolver;
+  timeoutMs?: number;
+}): Dispatcher {
+  const { store, clock, logger } = deps;
+  const instance = `dsp_${randomBytes(8).toString('hex')}`;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+  let again = false;
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const endpoint = await store.endpoint(delivery.endpointId);
+    if (!endpoint) return; // removed meanwhile: its deliveries went with it
+    const started = performance.now();
+    let status: number | null = null;
+    let error: string | null;
+    if (endpoint.state !== 'enabled') {
+      error = `endpoint disabled: ${endpoint.disabledReason ?? ''}`;
+    } else {
+      try {
+        const target = await checkWebhookUrl(endpoint.url, {
+          allowHttp: deps.allowHttp(endpoint.environment),
+          allowPrivate: deps.allowPrivate,
+          resolve: deps.resolve,
+        });
+        const now = clock.now();
+        const secrets = [deps.box.open(endpoint.secretSealed)];
+        if (endpoint.previousSecretSealed && (endpoint.previousSecretUntil ?? 0) > now) {
+          secrets.push(deps.box.open(endpoint.previousSecretSealed));
+        }
+        const headers = signatureHeaders(secrets, delivery.id, now, delivery.body);
+        ({ status, error } = await sendWebhook(target, headers, delivery.body, deps.timeoutMs));
+      } catch (e) {
+        if (!(e instanceof RefusedUrlError)) throw e;
+        error = `URL refused: ${e.message}`;
+      }
+    }
+    const now = clock.now();
+    const made = delivery.attempts + 1;
+    const wait = deps.retrySchedule[made - 1];
+    const next =
+      error === null ? 'delivered' : endpoint.state === 'enabled' && wait !== undefined ? now + wait : null;
+    const recorded = await store.finish(
+      delivery.id,
+      instance,
+      { status, error, latencyMs: performance.now() - started, next },
+      now,
+    );
+    if (!recorded) return; // the claim expired and another instance took over
+    deps.onOutcome?.(next === 'delivered' ? 'delivered' : next === null ? 'failed' : 'retry');
+    if (error !== null && endpoint.state === 'enabled') {
+      const since = (await store.endpoint(endpoint.id))?.failingSince ?? null;
+      if (since !== null && now - since >= DISABLE_AFTER_MS) {
+        await store.disable(
+          endpoint.id,
+          `Every delivery failed since ${new Date(since).toISOString()} (5 days); the last: ${error}. Fix the receiver, then add the endpoint again.`,
+        );
+        logger.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after failing for 5 days');
+      }
+    }
+  }
+
+  async function pass(): Promise<number> {
+    const now = clock.now();
+    const ids = await store.due(now, BATCH);
+    const claimed: ClaimedDelivery[] = [];
+    for (const id of ids) {
+      const delivery = await store.claim(id, instance, now + CLAIM_MS, now);
+      if (delivery) claimed.push(delivery);
+    }
+    await Promise.all(
+      claimed.map((d) =>
+        attempt(d).catch((error) => logger.error({ err: error, deliveryId: d.id }, 'webhook attempt failed')),
+      ),
+    );
+    return claimed.length;
+  }
+
+  async function runOnce(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      try {
+        do {
+          again = false;
+          const made = await pass();
+          total += made;
+          if (made === BATCH) again = true;
+        } while (again);
+      } finally {
+        running = null;
+      }
+      return total;
+    })();
+    return running;
+  }
+
+  const tick = () => {
+    runOnce().catch((error) => logger.warn({ err: error }, 'webhook dispatch pass failed'));
+  };
+  return {
+    runOnce,
+    start(pollMs) {
+      if (timer) return;
+      timer = setInterval(tick, pollMs);
+      timer.unref();
+    },
+    nudge: tick,
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running?.catch(() => undefined);
+    },
+  };
+}
