@@ -5,6 +5,7 @@ import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
 import { registerAuthCommands } from './cli/users.js';
+import { registerWebhookCommands } from './cli/webhooks.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { migrate } from './db/migrate.js';
 import { createDeps, type Deps } from './deps.js';
@@ -154,6 +155,7 @@ async function main(argv: string[]): Promise<void> {
   registerAccountCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
   registerPortalCommands(program, withDeps);
+  registerWebhookCommands(program, withDeps, parseEnv);
   await program.parseAsync(argv);
 }
 
