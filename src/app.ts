@@ -103,6 +103,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
         developerActions: deps.developerActions,
         developers: deps.developers,
         urls: { base: baseUrls(config), auth: authUrls(config) },
+        webhooks: deps.webhooks.service,
       }),
     );
     await app.register(async (scope) =>

@@ -24,7 +24,13 @@ const NAV = [
   { href: '/portal/projects/new', label: 'New project' },
 ];
 
-function layout(s: PortalSession, title: string, body: SafeHtml, current?: string, flash?: string): string {
+export function layout(
+  s: PortalSession,
+  title: string,
+  body: SafeHtml,
+  current?: string,
+  flash?: string,
+): string {
   return appLayout({ area: 'portal', title, body, flash, session: { ...s, nav: NAV, current } });
 }
 
@@ -184,7 +190,7 @@ export function projectPage(
 <dt>Redirect destinations</dt><dd>${project.redirectUris.length === 0 ? 'None yet: add one before sending users to /auth/connect.' : html`<ul>${project.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul>`}</dd>
 <dt>Created</dt><dd>${formatTime(project.createdAt)}</dd>
 </dl>
-<p><a href="/portal/projects/${project.id}/edit">Edit project</a></p>
+<p><a href="/portal/projects/${project.id}/edit">Edit project</a> · <a href="/portal/projects/${project.id}/webhooks">Webhooks</a></p>
 
 <h2>Apply for a key</h2>
 <form method="post" action="/portal/projects/${project.id}/applications" class="stack">
@@ -332,7 +338,7 @@ ${p.error ? html`<div class="alert" role="alert" id="form-error">${p.error}</div
  * The one-time secret of a reveal (issue 15): selectable whole in one click (`user-select: all`),
  * with a Copy button that copy.js shows where script runs (the page loads it).
  */
-function secretField(label: string, secret: string): SafeHtml {
+export function secretField(label: string, secret: string): SafeHtml {
   return html`<label for="secret">${label}</label>
 <code class="secret" id="secret">${secret}</code>
 <p class="actions"><button type="button" class="copy" data-copy="secret" hidden>Copy</button> <span class="hint">One click on the key selects all of it.</span></p>`;

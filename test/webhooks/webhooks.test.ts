@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OfferInput } from '../../src/offers/offer-input.js';
@@ -7,45 +5,13 @@ import { generateOffers } from '../../src/offers/seed.js';
 import { loginTokens } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
+import { Receiver } from './receiver.js';
 
 /**
  * Issue 24 with a real receiver: a local HTTP server on loopback (WEBHOOK_ALLOW_PRIVATE=true in
  * this file's config). The dispatcher is driven pass by pass (`runOnce`) and the injected clock
  * is moved for retries: nothing sleeps beyond waiting for the real receiver.
  */
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-class Receiver {
-  readonly received: Received[] = [];
-  /** Statuses to answer, in order; then 204. */
-  plan: number[] = [];
-  private server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (c) => {
-      body += String(c);
-    });
-    request.on('end', () => {
-      this.received.push({ headers: request.headers, body });
-      response.statusCode = this.plan.shift() ?? 204;
-      response.end();
-    });
-  });
-  url = '';
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-  of(type: string): Received[] {
-    return this.received.filter((r) => (JSON.parse(r.body) as { type: string }).type === type);
-  }
-}
-
 const USER = { email: 'alerts@example.com', password: 'alerts-password-1' };
 
 for (const { dialect, available } of backends()) {
