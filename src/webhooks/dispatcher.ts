@@ -21,7 +21,7 @@ export interface Dispatcher {
   runOnce(): Promise<number>;
   /** Passes every `pollMs` (real time; every decision in a pass reads the injected clock). */
   start(pollMs: number): void;
-  /** Asks for a pass soon (after a write recorded an event in this process). */
+  /** Asks for a pass now (after a write recorded an event in this process), once started. */
   nudge(): void;
   stop(): Promise<void>;
 }
@@ -146,7 +146,10 @@ export function createDispatcher(deps: {
       timer = setInterval(tick, pollMs);
       timer.unref();
     },
-    nudge: tick,
+    // Only where the dispatcher runs (`serve`): a CLI process records events and leaves them.
+    nudge: () => {
+      if (timer) tick();
+    },
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
