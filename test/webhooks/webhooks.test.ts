@@ -215,6 +215,89 @@ for (const { dialect, available } of backends()) {
       ]);
     });
 
+    it('during a rotation both signatures are sent: the old and the new secret verify', async () => {
+      t.clock.set(Date.now()); // standardwebhooks checks the timestamp against real time
+      const scope = { projectId: t.fixtures.projectId };
+      const actor = { kind: 'cli' as const, id: null, email: null, ip: null };
+      const { secret: rotated } = await t.deps.webhooks.service.rotateSecret(actor, scope, endpointId);
+      await api('POST', `/v1/webhooks/${endpointId}/test`);
+      await dispatch();
+      const [got] = receiver.received;
+      const headers = got?.headers as Record<string, string>;
+      expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
+      new Webhook(rotated).verify(got?.body ?? '', headers);
+      new Webhook(secret).verify(got?.body ?? '', headers);
+      // After the overlap (24 h by default), only the new one.
+      await t.deps.db.run('UPDATE webhook_endpoints SET previous_secret_until = ? WHERE id = ?', [
+        t.clock.now() - 1,
+        endpointId,
+      ]);
+      await api('POST', `/v1/webhooks/${endpointId}/test`);
+      await dispatch();
+      const last = receiver.received[1];
+      expect(() =>
+        new Webhook(secret).verify(last?.body ?? '', last?.headers as Record<string, string>),
+      ).toThrow();
+      new Webhook(rotated).verify(last?.body ?? '', last?.headers as Record<string, string>);
+      secret = rotated;
+    });
+
+    it('import.completed after an HTTP import of the project', async () => {
+      const writer = await t.deps.keys.issue({ projectId: t.fixtures.projectId, environment: 'testing' });
+      await t.deps.keys.grantWrite(writer.record.id);
+      const [offer] = [...generateOffers({ count: 1, seed: 7 })];
+      const response = await t.apps.testing.inject({
+        method: 'POST',
+        url: '/v1/offers/import',
+        headers: { 'x-api-key': writer.key, 'content-type': 'application/x-ndjson' },
+        payload: `${JSON.stringify({ ...offer, publishedAt: new Date(t.clock.now()).toISOString(), expiresAt: null })}\n{"bad":\n`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      await dispatch();
+      expect(receiver.of('import.completed').map((r) => JSON.parse(r.body).data)).toEqual([
+        { created: 1, updated: 0, unchanged: 0, failed: 1 },
+      ]);
+    });
+
+    it('/metrics shows deliveries by outcome, the queue depth and the oldest pending age', async () => {
+      receiver.plan = [500];
+      await api('POST', `/v1/webhooks/${endpointId}/test`);
+      await dispatch();
+      const metrics = await t.deps.metrics.registry.metrics();
+      expect(metrics).toMatch(/vitrine_webhook_deliveries_total\{outcome="retry"\} [1-9]/);
+      expect(metrics).toMatch(/vitrine_webhook_deliveries_total\{outcome="delivered"\} [1-9]/);
+      expect(metrics).toMatch(/vitrine_webhook_queue_depth 1\b/);
+      expect(metrics).toMatch(/vitrine_webhook_oldest_pending_seconds \d/);
+      t.clock.advance(5_000);
+      await dispatch();
+    });
+
+    it('an endpoint failing for 5 days is disabled, and says why', async () => {
+      const actor = { kind: 'cli' as const, id: null, email: null, ip: null };
+      const scope = { projectId: t.fixtures.projectId, environment: 'testing' as const };
+      const { endpoint } = await t.deps.webhooks.service.add(actor, scope, {
+        url: `${receiver.url}/failing`,
+      });
+      receiver.plan = Array(10).fill(500);
+      await t.deps.webhooks.service.test(actor, scope, endpoint.id);
+      await dispatch();
+      t.clock.advance(4 * 86_400_000);
+      await t.deps.webhooks.service.test(actor, scope, endpoint.id);
+      await dispatch();
+      expect((await t.deps.webhooks.service.get(scope, endpoint.id)).state).toBe('enabled');
+      t.clock.advance(86_400_000);
+      await t.deps.webhooks.service.test(actor, scope, endpoint.id);
+      await dispatch();
+      const disabled = await t.deps.webhooks.service.get(scope, endpoint.id);
+      expect(disabled.state).toBe('disabled');
+      expect(disabled.disabledReason).toContain('5 days');
+      const refused = await api('POST', `/v1/webhooks/${endpoint.id}/test`);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'webhook_disabled' });
+      t.clock.set(Date.now());
+      await t.deps.webhooks.service.remove(actor, scope, endpoint.id);
+    });
+
     it('removes an endpoint; another project or a publishable key cannot see it', async () => {
       const publishable = await t.deps.keys.issue({
         projectId: t.fixtures.projectId,
