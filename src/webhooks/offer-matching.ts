@@ -42,16 +42,18 @@ export function offerKeys(doc: IndexDocument): string[] {
  * no such key is known (the query is checked against every changed offer).
  */
 export function queryAnchors(query: SavedQuery): string[] | null {
-  if (query.category && query.category.length > 0) return query.category.map((c) => `c:${c}`);
+  // The most selective key first: a whole word of `q` (its longest, usually its rarest), then a
+  // tag, a category, the prefix being typed, the country.
+  const text = query.q === undefined ? null : parseTextQuery(query.q);
+  if (query.q !== undefined && text === null) return []; // nothing searchable: never matches
+  const term = text?.terms
+    .filter((t) => t.stems.length > 0)
+    .sort((a, b) => b.word.length - a.word.length || (a.word < b.word ? -1 : 1))[0];
+  // Typo corrections of the word are not anchored (docs/webhooks.md).
+  if (term) return term.stems.map((s) => `w:${s}`);
   if (query.tag && query.tag.length > 0) return [`t:${query.tag[0]}`];
-  if (query.q !== undefined) {
-    const text = parseTextQuery(query.q);
-    if (text === null) return [];
-    // A whole word: its stems (typo corrections are not anchored: see docs/webhooks.md).
-    const term = text.terms.find((t) => t.stems.length > 0);
-    if (term) return term.stems.map((s) => `w:${s}`);
-    if (text.prefix !== null) return [`p:${words(text.prefix)[0] ?? text.prefix}`];
-  }
+  if (query.category && query.category.length > 0) return query.category.map((c) => `c:${c}`);
+  if (text?.prefix) return [`p:${words(text.prefix)[0] ?? text.prefix}`];
   if (query.country) return [`n:${query.country.toUpperCase()}`];
   return null;
 }

@@ -39,6 +39,8 @@ export interface Percolator {
   runOnce(): Promise<number>;
   /** Forgets the filed searches (they are read again on the next round). */
   reset(): void;
+  /** Saved queries run by the engine so far (candidates), and searches filed now: never all per offer. */
+  stats(): { checked: number; filed: number };
 }
 
 class Filed {
@@ -84,6 +86,7 @@ export function createPercolator(deps: {
   const instance = `prc_${randomBytes(8).toString('hex')}`;
   const filed = new Map<Environment, Filed>();
   let running: Promise<number> | null = null;
+  let checked = 0;
 
   async function refresh(environment: Environment): Promise<Filed> {
     const f = filed.get(environment) ?? new Filed();
@@ -103,6 +106,7 @@ export function createPercolator(deps: {
     }
     for (const s of f.unanchored) candidates.set(s.id, s);
     const queries = new Map<string, SavedQuery>([...candidates].map(([id, s]) => [id, s.query]));
+    checked += queries.size;
     const pairs: { searchId: string; offerId: string }[] = [];
     for (const [searchId, offerIds] of matchOffers(docs, queries, now)) {
       const search = candidates.get(searchId) as AlertingSearch;
@@ -186,5 +190,6 @@ export function createPercolator(deps: {
       return running;
     },
     reset: () => filed.clear(),
+    stats: () => ({ checked, filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0) }),
   };
 }

@@ -199,7 +199,25 @@ for (const { dialect, available } of backends()) {
         { ...second, title: 'Walnut desk, new', category: 'desks' },
         { ...third, title: 'Oak desk, new', category: 'desks' },
       ]);
+      // Many saved searches that cannot match: filed under their words, never run for these offers.
+      const userId = (
+        await t.deps.db.get<{ id: string }>('SELECT id FROM users WHERE email = ?', [USER.email])
+      )?.id;
+      for (let i = 0; i < 200; i += 1) {
+        await t.deps.db.run(
+          "INSERT INTO saved_searches (id, user_id, name, query, created_at, alerts, project_id, environment, since_seq) VALUES (?, ?, 'other', ?, ?, 1, ?, 'testing', 0)",
+          [
+            `svs_other${i}`,
+            userId ?? '',
+            JSON.stringify({ q: `zebra${i}` }),
+            t.clock.now(),
+            t.fixtures.projectId,
+          ],
+        );
+      }
+      const before = t.deps.webhooks.percolator.stats().checked;
       expect(await t.deps.webhooks.percolator.runOnce()).toBe(2);
+      expect(t.deps.webhooks.percolator.stats().checked - before).toBe(1);
       // Written again: the pair is remembered, no second alert.
       await t.deps.offers.upsertMany('testing', [
         { ...second, title: 'Walnut desk, new, cheaper', category: 'desks' },
