@@ -5,14 +5,14 @@ import type { SecretBox } from '../platform/secret-box.js';
 import { checkWebhookUrl, RefusedUrlError, type Resolver } from './address-guard.js';
 import { sendWebhook } from './sender.js';
 import { signatureHeaders } from './signing.js';
-import type { ClaimedDelivery, WebhookStore } from './store.js';
+import type { AttemptOutcome, ClaimedDelivery, SealedEndpoint, WebhookStore } from './store.js';
 
 /** An endpoint whose every attempt failed for this long is disabled (SPEC: 5 days). */
 export const DISABLE_AFTER_MS = 5 * 86_400_000;
 /** How long a claim holds: longer than one attempt (10 s), so only a dead instance loses it. */
 export const CLAIM_MS = 60_000;
 /** Deliveries claimed per pass, sent concurrently. */
-const BATCH = 16;
+const BATCH = 64;
 
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 
@@ -46,9 +46,15 @@ export function createDispatcher(deps: {
   let running: Promise<number> | null = null;
   let again = false;
 
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    const endpoint = await store.endpoint(delivery.endpointId);
-    if (!endpoint) return; // removed meanwhile: its deliveries went with it
+  type Attempted = { delivery: ClaimedDelivery; endpoint: SealedEndpoint; outcome: AttemptOutcome };
+
+  /** One attempt (nothing recorded yet); undefined when the endpoint was removed meanwhile. */
+  async function attempt(
+    delivery: ClaimedDelivery,
+    endpointOf: (id: string) => Promise<SealedEndpoint | undefined>,
+  ): Promise<Attempted | undefined> {
+    const endpoint = await endpointOf(delivery.endpointId);
+    if (!endpoint) return undefined; // removed: its deliveries went with it
     const started = performance.now();
     let status: number | null = null;
     let error: string | null;
@@ -73,44 +79,66 @@ export function createDispatcher(deps: {
         error = `URL refused: ${e.message}`;
       }
     }
-    const now = clock.now();
-    const made = delivery.attempts + 1;
-    const wait = deps.retrySchedule[made - 1];
+    const wait = deps.retrySchedule[delivery.attempts];
     const next =
-      error === null ? 'delivered' : endpoint.state === 'enabled' && wait !== undefined ? now + wait : null;
-    const recorded = await store.finish(
-      delivery.id,
-      instance,
-      { status, error, latencyMs: performance.now() - started, next },
-      now,
+      error === null
+        ? 'delivered'
+        : endpoint.state === 'enabled' && wait !== undefined
+          ? clock.now() + wait
+          : null;
+    return { delivery, endpoint, outcome: { status, error, latencyMs: performance.now() - started, next } };
+  }
+
+  /** After the outcomes are recorded: an endpoint failing for 5 days is disabled. */
+  async function disableIfFailing(endpoint: SealedEndpoint, error: string, now: number): Promise<void> {
+    const since = (await store.endpoint(endpoint.id))?.failingSince ?? null;
+    if (since === null || now - since < DISABLE_AFTER_MS) return;
+    await store.disable(
+      endpoint.id,
+      `Every delivery failed since ${new Date(since).toISOString()} (5 days); the last: ${error}. Fix the receiver, then add the endpoint again.`,
     );
-    if (!recorded) return; // the claim expired and another instance took over
-    deps.onOutcome?.(next === 'delivered' ? 'delivered' : next === null ? 'failed' : 'retry');
-    if (error !== null && endpoint.state === 'enabled') {
-      const since = (await store.endpoint(endpoint.id))?.failingSince ?? null;
-      if (since !== null && now - since >= DISABLE_AFTER_MS) {
-        await store.disable(
-          endpoint.id,
-          `Every delivery failed since ${new Date(since).toISOString()} (5 days); the last: ${error}. Fix the receiver, then add the endpoint again.`,
-        );
-        logger.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after failing for 5 days');
-      }
-    }
+    logger.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after failing for 5 days');
   }
 
   async function pass(): Promise<number> {
     const now = clock.now();
     const ids = await store.due(now, BATCH);
-    const claimed: ClaimedDelivery[] = [];
-    for (const id of ids) {
-      const delivery = await store.claim(id, instance, now + CLAIM_MS, now);
-      if (delivery) claimed.push(delivery);
-    }
-    await Promise.all(
-      claimed.map((d) =>
-        attempt(d).catch((error) => logger.error({ err: error, deliveryId: d.id }, 'webhook attempt failed')),
-      ),
+    const claimed = await store.claimMany(ids, instance, now + CLAIM_MS, now);
+    // One read of each endpoint per pass, shared by its deliveries.
+    const endpoints = new Map<string, Promise<SealedEndpoint | undefined>>();
+    const endpointOf = (id: string) => {
+      const found = endpoints.get(id) ?? store.endpoint(id);
+      endpoints.set(id, found);
+      return found;
+    };
+    const attempted = (
+      await Promise.all(
+        claimed.map((d) =>
+          attempt(d, endpointOf).catch((error) => {
+            logger.error({ err: error, deliveryId: d.id }, 'webhook attempt failed');
+            return undefined;
+          }),
+        ),
+      )
+    ).filter((a): a is Attempted => a !== undefined);
+    // Every outcome of the pass in one transaction (a commit per delivery would bound the rate).
+    const finishedAt = clock.now();
+    const recorded = await store.finishMany(
+      instance,
+      attempted.map((a) => ({ id: a.delivery.id, outcome: a.outcome })),
+      finishedAt,
     );
+    const failing = new Map<string, { endpoint: SealedEndpoint; error: string }>();
+    for (const { delivery, endpoint, outcome } of attempted) {
+      if (!recorded.has(delivery.id)) continue; // the claim expired and another instance took over
+      deps.onOutcome?.(
+        outcome.next === 'delivered' ? 'delivered' : outcome.next === null ? 'failed' : 'retry',
+      );
+      if (outcome.error !== null && endpoint.state === 'enabled') {
+        failing.set(endpoint.id, { endpoint, error: outcome.error });
+      }
+    }
+    for (const { endpoint, error } of failing.values()) await disableIfFailing(endpoint, error, finishedAt);
     return claimed.length;
   }
 

@@ -133,8 +133,10 @@ export function createPercolator(deps: {
       if (rows.length === 0) break;
       if (f.byId.size > 0) {
         const found = match(f, rows, now);
-        pairs.push(...found.pairs);
-        for (const p of found.pairs) docs.set(p.offerId, found.docs.get(p.offerId) as never);
+        for (const p of found.pairs) {
+          pairs.push(p);
+          docs.set(p.offerId, found.docs.get(p.offerId) as never);
+        }
       }
       const last = rows[rows.length - 1] as IndexRow;
       after = { changeSeq: last.change_seq, id: last.id };

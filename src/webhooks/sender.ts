@@ -5,6 +5,16 @@ import type { CheckedUrl } from './address-guard.js';
 
 /** How long one attempt may take, connection to last byte (SPEC: 10 s). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/**
+ * Connections kept open between attempts (a burst of events to one receiver reuses them). A
+ * socket is reused only for the same host and port it was opened to, at an address that was
+ * checked when it was opened.
+ */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 8 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 8 }),
+};
+
 /** The receiver's answer is read up to this much (kept for nothing: only the status counts). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -45,7 +55,7 @@ export function sendWebhook(
       {
         method: 'POST',
         lookup: pinned,
-        agent: false,
+        agent: agents[url.protocol as 'http:' | 'https:'],
         headers: {
           ...headers,
           'content-type': 'application/json',

@@ -100,10 +100,20 @@ export interface WebhookStore {
   recordOne(event: PlatformEvent, now: number): Promise<string>;
   /** Ids of pending deliveries due at `now` and not claimed by a live claim, oldest first. */
   due(now: number, limit: number): Promise<string[]>;
-  /** Takes the delivery for `by` until `until`; undefined when another instance holds it or it is done. */
-  claim(id: string, by: string, until: number, now: number): Promise<ClaimedDelivery | undefined>;
-  /** Records the attempt (only while `by` still holds the claim); updates the endpoint's failing state. */
-  finish(id: string, by: string, outcome: AttemptOutcome, now: number): Promise<boolean>;
+  /**
+   * Takes the deliveries for `by` until `until` (one statement): those this instance now holds;
+   * one another instance holds, or that is done, is left out.
+   */
+  claimMany(ids: readonly string[], by: string, until: number, now: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Records the attempts, in one transaction (each only while `by` still holds its claim), and
+   * the endpoints' failing state; resolves to the ids recorded.
+   */
+  finishMany(
+    by: string,
+    attempts: readonly { id: string; outcome: AttemptOutcome }[],
+    now: number,
+  ): Promise<Set<string>>;
   /** Disables an endpoint, saying why. */
   disable(id: string, reason: string): Promise<void>;
   deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
@@ -207,37 +217,45 @@ export function createWebhookStore(db: Database): WebhookStore {
       );
       return rows.map((r) => r.id);
     },
-    async claim(id, by, until, now) {
-      // The one statement that decides which instance sends: a conditional UPDATE (both backends).
-      const taken = await db.run(
-        "UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE id = ? AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)",
-        [by, until, id, now],
+    async claimMany(ids, by, until, now) {
+      if (ids.length === 0) return [];
+      const list = ids.map(() => '?').join(', ');
+      // One conditional UPDATE: a row another instance claimed first no longer qualifies (on
+      // PostgreSQL the condition is checked again on the row it waited for).
+      await db.run(
+        `UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE id IN (${list}) AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`,
+        [by, until, ...ids, now],
       );
-      if (taken === 0) return undefined;
-      const r = await db.get<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`, [
-        id,
-      ]);
-      return r && { ...deliveryFrom(r), body: r.body };
+      const rows = await db.all<DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id IN (${list}) AND claimed_by = ? AND claimed_until = ?`,
+        [...ids, by, until],
+      );
+      return rows.map((r) => ({ ...deliveryFrom(r), body: r.body }));
     },
-    async finish(id, by, o, now) {
-      return db.transaction(async (tx) => {
-        const state: DeliveryState =
-          o.next === 'delivered' ? 'delivered' : o.next === null ? 'failed' : 'pending';
-        const next = typeof o.next === 'number' ? o.next : now;
-        const changed = await tx.run(
-          `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL,
-             last_status = ?, last_error = ?, last_latency_ms = ?, updated_at = ? WHERE id = ? AND claimed_by = ?`,
-          [state, next, o.status, o.error, Math.round(o.latencyMs), now, id, by],
-        );
-        if (changed === 0) return false;
-        await tx.run(
-          o.next === 'delivered'
-            ? 'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)'
-            : 'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)',
-          o.next === 'delivered' ? [id] : [now, id],
-        );
-        return true;
+    async finishMany(by, attempts, now) {
+      const recorded = new Set<string>();
+      if (attempts.length === 0) return recorded;
+      await db.transaction(async (tx) => {
+        for (const { id, outcome: o } of attempts) {
+          const state: DeliveryState =
+            o.next === 'delivered' ? 'delivered' : o.next === null ? 'failed' : 'pending';
+          const next = typeof o.next === 'number' ? o.next : now;
+          const changed = await tx.run(
+            `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL,
+               last_status = ?, last_error = ?, last_latency_ms = ?, updated_at = ? WHERE id = ? AND claimed_by = ?`,
+            [state, next, o.status, o.error, Math.round(o.latencyMs), now, id, by],
+          );
+          if (changed === 0) continue;
+          recorded.add(id);
+          await tx.run(
+            o.next === 'delivered'
+              ? 'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?) AND failing_since IS NOT NULL'
+              : 'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)',
+            o.next === 'delivered' ? [id] : [now, id],
+          );
+        }
       });
+      return recorded;
     },
     async disable(id, reason) {
       await db.run("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = ? WHERE id = ?", [
