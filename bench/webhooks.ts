@@ -1,6 +1,5 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -45,18 +44,35 @@ const config = loadConfig({
   RATE_LIMITING: 'false',
 });
 const deps = createDeps(config, { clock: systemClock, logger: pino({ level: 'warn' }) });
+// The receiver runs in a process of its own (as a real one would), so its work does not count
+// against the import; it reports each alert's arrival (wall clock, shared by both processes).
 const arrivals: { at: number; offerId: string }[] = [];
-const receiver = http.createServer((request, response) => {
+const RECEIVER = `
+const http = require('node:http');
+const server = http.createServer((request, response) => {
   let body = '';
-  request.on('data', (c) => {
-    body += String(c);
-  });
+  request.on('data', (c) => { body += c; });
   request.on('end', () => {
-    const event = JSON.parse(body) as { type: string; data: { offer?: { id: string } } };
-    if (event.type === 'saved_search.matched')
-      arrivals.push({ at: performance.now(), offerId: event.data.offer?.id ?? '' });
+    const event = JSON.parse(body);
+    if (event.type === 'saved_search.matched') process.stdout.write(Date.now() + ' ' + event.data.offer.id + '\\n');
     response.statusCode = 204;
     response.end();
+  });
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write('port ' + server.address().port + '\\n'));
+`;
+const receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+const receiverPort = new Promise<number>((resolve) => {
+  let buffered = '';
+  receiver.stdout?.on('data', (chunk) => {
+    buffered += String(chunk);
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      const [first, second] = line.split(' ');
+      if (first === 'port') resolve(Number(second));
+      else arrivals.push({ at: Number(first), offerId: second ?? '' });
+    }
   });
 });
 
@@ -66,8 +82,7 @@ const pct = (sorted: number[], p: number) =>
 
 try {
   await migrate(deps.db);
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const port = (receiver.address() as AddressInfo).port;
+  const port = await receiverPort;
   await deps.developers.add({ email: 'bench@example.com' });
   const project = await deps.projects.add({ name: 'Bench', ownerEmail: 'bench@example.com' });
 
@@ -123,7 +138,7 @@ try {
     const flush = async () => {
       const written = batch.splice(0);
       await deps.offers.upsertMany('testing', written);
-      const at = performance.now();
+      const at = Date.now();
       for (const o of written) committed.set(o.externalId, at);
     };
     for (const offer of generateOffers({ count: importCount, seed: from })) {
@@ -198,7 +213,7 @@ try {
 } finally {
   await deps.webhooks.stop();
   await deps.close();
-  receiver.close();
+  receiver.kill();
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${dbName}`);
 }

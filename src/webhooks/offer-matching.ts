@@ -24,17 +24,22 @@ export function offerDocument(row: IndexRow): IndexDocument {
   return toIndexDocument(row);
 }
 
-/** Every key a saved search can be filed under that this offer carries. */
-export function offerKeys(doc: IndexDocument): string[] {
-  const keys = [`c:${doc.category}`, `n:${doc.country}`, ...doc.tags.map((t) => `t:${t}`)];
+/**
+ * Every key a saved search can be filed under that this offer carries. Prefix keys only of the
+ * lengths some filed search uses (`prefixLengths`): most offers' words have many prefixes.
+ */
+export function offerKeys(doc: IndexDocument, prefixLengths: ReadonlySet<number>): Set<string> {
+  const keys = new Set([`c:${doc.category}`, `n:${doc.country}`, ...doc.tags.map((t) => `t:${t}`)]);
   for (const text of [doc.title, doc.description]) {
     const { stems, words } = analyseField(text);
-    for (const s of new Set([...stems, ...words])) {
-      keys.push(`w:${s}`);
-      for (let n = 2; n <= s.length; n += 1) keys.push(`p:${s.slice(0, n)}`);
+    for (const list of [stems, words]) {
+      for (const s of list) {
+        keys.add(`w:${s}`);
+        for (const n of prefixLengths) if (n <= s.length) keys.add(`p:${s.slice(0, n)}`);
+      }
     }
   }
-  return [...new Set(keys)];
+  return keys;
 }
 
 /**

@@ -46,6 +46,8 @@ export interface Percolator {
 class Filed {
   readonly byKey = new Map<string, Set<AlertingSearch>>();
   readonly unanchored = new Set<AlertingSearch>();
+  /** The lengths of the prefixes searches are filed under (offers generate only those). */
+  readonly prefixLengths = new Set<number>();
   readonly byId = new Map<string, { search: AlertingSearch; keys: string[] | null }>();
   newest = 0;
 
@@ -57,6 +59,7 @@ class Filed {
     if (keys === null) this.unanchored.add(search);
     else
       for (const key of keys) {
+        if (key.startsWith('p:')) this.prefixLengths.add(key.length - 2);
         const set = this.byKey.get(key) ?? new Set<AlertingSearch>();
         this.byKey.set(key, set);
         set.add(search);
@@ -102,7 +105,9 @@ export function createPercolator(deps: {
     const candidates = new Map<string, AlertingSearch>();
     const seqOf = new Map(rows.map((r) => [r.id, r.change_seq]));
     for (const doc of docs) {
-      for (const key of offerKeys(doc)) for (const s of f.byKey.get(key) ?? []) candidates.set(s.id, s);
+      for (const key of offerKeys(doc, f.prefixLengths)) {
+        for (const s of f.byKey.get(key) ?? []) candidates.set(s.id, s);
+      }
     }
     for (const s of f.unanchored) candidates.set(s.id, s);
     const queries = new Map<string, SavedQuery>([...candidates].map(([id, s]) => [id, s.query]));
