@@ -7,6 +7,10 @@ import type { RecordEvent } from '../platform/events.js';
 import { matchOffers, offerDocument, offerKeys, queryAnchors, type SavedQuery } from './offer-matching.js';
 import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
 
+/** Offer write transactions matched per round (one round, one commit). */
+const SEQS_PER_ROUND = 2;
+/** Rounds per environment per run (the next run continues). */
+const MAX_ROUNDS = 50;
 /** Offer rows read per page of changes. */
 const PAGE = 5_000;
 /** How long a claim on an environment's cursor holds without being renewed. */
@@ -123,12 +127,15 @@ export function createPercolator(deps: {
     return { pairs, docs: new Map(docs.map((d) => [d.id, d])) };
   }
 
-  async function round(environment: Environment): Promise<number> {
+  /** One round: the next few offer writes past the cursor; null when there were none. */
+  async function round(environment: Environment): Promise<number | null> {
     const now = clock.now();
     const from = await store.claimCursor(environment, instance, now + CLAIM_MS, now);
-    if (from === null) return 0;
-    const to = await deps.offers.changeSeq(environment);
-    if (to <= from) return 0;
+    if (from === null) return null;
+    // A few write transactions (import batches) per round, each round committed: the first
+    // batches' alerts leave while the next are matched.
+    const to = Math.min(await deps.offers.changeSeq(environment), from + SEQS_PER_ROUND);
+    if (to <= from) return null;
     const f = await refresh(environment);
     const pairs: { searchId: string; offerId: string }[] = [];
     const docs = new Map<string, ReturnType<typeof offerDocument>>();
@@ -178,7 +185,7 @@ export function createPercolator(deps: {
       },
     );
     for (const id of gone) f.remove(id);
-    return committed ? recorded : 0;
+    return committed ? recorded : null;
   }
 
   return {
@@ -187,7 +194,13 @@ export function createPercolator(deps: {
       running = (async () => {
         let total = 0;
         try {
-          for (const environment of deps.environments) total += await round(environment);
+          for (const environment of deps.environments) {
+            for (let i = 0; i < MAX_ROUNDS; i += 1) {
+              const recorded = await round(environment);
+              if (recorded === null) break;
+              total += recorded;
+            }
+          }
         } finally {
           running = null;
         }
