@@ -63,6 +63,20 @@ export function queryAnchors(query: SavedQuery): string[] | null {
   return null;
 }
 
+/**
+ * A cheap, exact pre-check of one offer against a saved query's equality filters (category,
+ * tags, city, country, currency: the engine compares these as stored), so the engine runs only
+ * for saved queries that some changed offer can satisfy. False means the engine would not find it.
+ */
+export function passesFilters(doc: IndexDocument, query: SavedQuery): boolean {
+  if (query.category && query.category.length > 0 && !query.category.includes(doc.category)) return false;
+  if (query.tag && !query.tag.every((t) => doc.tags.includes(t))) return false;
+  if (query.city !== undefined && query.city !== doc.city) return false;
+  if (query.country !== undefined && query.country.toUpperCase() !== doc.country) return false;
+  if (query.currency !== undefined && query.currency.toUpperCase() !== doc.currency) return false;
+  return true;
+}
+
 const upper = (v: string | undefined) => (v === undefined ? null : v.toUpperCase());
 const time = (v: string | undefined) => (v === undefined ? null : Date.parse(v));
 

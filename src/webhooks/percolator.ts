@@ -4,7 +4,14 @@ import type { IndexRow } from '../offers/store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { RecordEvent } from '../platform/events.js';
-import { matchOffers, offerDocument, offerKeys, queryAnchors, type SavedQuery } from './offer-matching.js';
+import {
+  matchOffers,
+  offerDocument,
+  offerKeys,
+  passesFilters,
+  queryAnchors,
+  type SavedQuery,
+} from './offer-matching.js';
 import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
 
 /** Offer write transactions matched per round (one round, one commit). */
@@ -110,10 +117,14 @@ export function createPercolator(deps: {
     const seqOf = new Map(rows.map((r) => [r.id, r.change_seq]));
     for (const doc of docs) {
       for (const key of offerKeys(doc, f.prefixLengths)) {
-        for (const s of f.byKey.get(key) ?? []) candidates.set(s.id, s);
+        for (const s of f.byKey.get(key) ?? []) {
+          if (!candidates.has(s.id) && passesFilters(doc, s.query)) candidates.set(s.id, s);
+        }
+      }
+      for (const s of f.unanchored) {
+        if (!candidates.has(s.id) && passesFilters(doc, s.query)) candidates.set(s.id, s);
       }
     }
-    for (const s of f.unanchored) candidates.set(s.id, s);
     const queries = new Map<string, SavedQuery>([...candidates].map(([id, s]) => [id, s.query]));
     checked += queries.size;
     const pairs: { searchId: string; offerId: string }[] = [];
