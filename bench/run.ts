@@ -22,6 +22,7 @@ import { variedMix } from './varied.js';
  *   BENCH_LIMITS_ONLY=1 runs only the rate-limit/metering comparison (bench/limits.ts);
  *   BENCH_LIMITS_ROUNDS (default 5), BENCH_REDIS_URL also compares with Redis-backed limits.
  *   BENCH_IMPORT=1 measures only `vitrine import` (bench/import-rate.ts, BENCH_IMPORT_RUNS).
+ *   BENCH_WEBHOOKS=1 measures only saved-search alerts during an import (bench/webhooks.ts).
  *   BENCH_REUSE=1 keeps the seeded data (a fixed DATA_DIR under the temp dir, a database
  *   vitrine_bench_<backend>_<offers>) and reuses it on the next run: 1M offers take minutes to seed.
  *   BENCH_SCENARIOS=bare,key runs only the scenarios named (ids below; `limits` for the
@@ -164,6 +165,11 @@ async function prepare(): Promise<{ key: string; importRate: number }> {
 
 async function main(): Promise<void> {
   // BENCH_IMPORT=1: only the import rate (bench/import-rate.ts), no server and no load.
+  // BENCH_WEBHOOKS=1: only saved-search alerts during an import (bench/webhooks.ts).
+  if (process.env.BENCH_WEBHOOKS === '1') {
+    await import('./webhooks.js');
+    return;
+  }
   if (process.env.BENCH_IMPORT === '1') {
     if (!reuse) fs.rmSync(dataDir, { recursive: true, force: true });
     await import('./import-rate.js');

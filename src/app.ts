@@ -25,6 +25,7 @@ import { registerAssetRoutes } from './web/asset-routes.js';
 import { registerLandingRoutes } from './web/landing.js';
 import { appErrorPage } from './web/layout.js';
 import { pageSecurityHeaders } from './web/security-headers.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
 
 /**
  * Builds the HTTP application of one environment from the services `createDeps` built (issue
@@ -70,6 +71,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
     environment,
     guard,
   });
+  registerWebhookRoutes(app, { guard, webhooks: deps.webhooks.service });
   registerAssetRoutes(app);
   registerLandingRoutes(app, {
     environment,
@@ -121,6 +123,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
         urls: { base: baseUrls(config), auth: authUrls(config) },
         search: (env, query) => deps.offers.search(env, query),
         offerCount: (env) => deps.offers.count(env),
+        webhooks: deps.webhooks.service,
       }),
     );
     await app.register(async (scope) =>

@@ -64,6 +64,8 @@ import { createUsageService, type UsageService } from './usage/service.js';
 import { createUsageStore } from './usage/store.js';
 import { createUserService, type UserService } from './users/service.js';
 import { createUserStore } from './users/store.js';
+import { createPercolatorStore, createWebhookStore, createWebhooks } from './webhooks/webhooks.js';
+
 /** Everything a process needs, built once from config (STYLE: one composition root). */
 export interface Deps extends AccountDeps, WithSynonyms {
   config: Config;
@@ -75,34 +77,25 @@ export interface Deps extends AccountDeps, WithSynonyms {
   keys: KeyService;
   keyVerifier: KeyVerifier;
   offers: OfferService;
-  /** `POST /v1/offers/import`: NDJSON through the offer service. */
-  offerImports: OfferImports;
-  /** Issue 12: the in-memory search index per environment (`serve` builds them). */
-  searchIndexes: LiveIndexes;
+  offerImports: OfferImports; // `POST /v1/offers/import`: NDJSON through the offer service.
+  searchIndexes: LiveIndexes; // Issue 12: the in-memory search index per environment (`serve` builds them).
   users: UserService;
-  /** The end-user API's favorites, saved searches and own offers. */
-  me: MeService;
+  me: MeService; // The end-user API's favorites, saved searches and own offers.
   signingKeys: SigningKeys;
   tokens: TokenService;
-  /** The OAuth 2.0 / OpenID Connect door (codes, grants, ID tokens). */
-  oauth: OAuthService;
-  /** Revoked token families, whose access tokens the bearer guard refuses. */
-  revokedFamilies: RevokedFamilies;
+  oauth: OAuthService; // The OAuth 2.0 / OpenID Connect door (codes, grants, ID tokens).
+  revokedFamilies: RevokedFamilies; // Revoked token families, whose access tokens the bearer guard refuses.
   tickets: Record<Environment, TicketIssuer>;
   loginThrottle: LoginThrottle;
   /** Issue #6: Redis when `REDIS_URL` is set, the change broadcast, limits, metering, metrics. */
   redis: RedisConnection | null;
   changeBus: ChangeBus;
-  /** `null` when `RATE_LIMITING=false`. */
-  rateLimiter: RateLimiter | null;
-  /** `null` when `USAGE_METERING=false`. */
-  usageMeter: UsageMeter | null;
+  rateLimiter: RateLimiter | null; // `null` when `RATE_LIMITING=false`.
+  usageMeter: UsageMeter | null; // `null` when `USAGE_METERING=false`.
   usage: UsageService;
   metrics: Metrics;
-  /** What `/readyz` asks: the database, Redis, the search index. */
-  health: HealthProbes;
-  /** Issue 5: the developer portal and the operator console. */
-  operators: OperatorService;
+  health: HealthProbes; // What `/readyz` asks: the database, Redis, the search index.
+  operators: OperatorService; // Issue 5: the developer portal and the operator console.
   sessions: SessionService;
   applications: ApplicationService;
   audit: AuditLog;
@@ -110,10 +103,10 @@ export interface Deps extends AccountDeps, WithSynonyms {
   developerActions: DeveloperActions;
   /** What an operator does from the console or the CLI, audited in one place. */
   operatorActions: OperatorActions;
-  /** The console's paged lists (developers, keys, projects). */
-  consoleSearch: ConsoleSearch;
+  consoleSearch: ConsoleSearch; // The console's paged lists (developers, keys, projects).
   /** Issue 23: declared search attributes per environment (CLI, console, `GET /v1/attributes`). */
   searchSettings: SearchSettingsService;
+  webhooks: ReturnType<typeof createWebhooks>;
   close(): Promise<void>;
 }
 /** Topic of `changeBus` on which key changes (revocation, plan) are announced; message: the key hash. */
@@ -191,6 +184,11 @@ export function createDeps(
   const projectStore = createProjectStore(db);
   const projects = createProjectService({ store: projectStore, developers, clock });
   const keyStore = createKeyStore(db);
+  const audit = createAuditLog({ store: createAuditStore(db), clock });
+  const offerStore = createOfferStore(db);
+  const wh = { store: createWebhookStore(db), percolatorStore: createPercolatorStore(db) };
+  const webhooks = createWebhooks({ ...wh, offerStore, db, clock, logger, audit, config, masterSecret });
+  const { recordEvent } = webhooks.service;
   const keyVerifier = createKeyVerifier({
     store: keyStore,
     clock,
@@ -222,6 +220,7 @@ export function createDeps(
     projects: projectStore,
     clock,
     refreshTokens: refreshTokenStore,
+    recordEvent,
     onKeyChanged: async (key) => {
       for (const ref of [key.id, key.keyHash]) keyVerifier.evict(ref);
       await keyVerifier.reloadOrigins();
@@ -229,7 +228,6 @@ export function createDeps(
     },
   });
   const users = createUserService({ store: userStore, refreshTokens: refreshTokenStore, clock });
-  const offerStore = createOfferStore(db);
   const searchSettingsStore = createSearchSettingsStore(db);
   // Issue 12: the search indexes are built by `serve` only (CLI commands write and announce).
   const searchIndexes = createLiveIndexes({
@@ -251,7 +249,6 @@ export function createDeps(
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
   });
-  const audit = createAuditLog({ store: createAuditStore(db), clock });
   const synonyms = createBusSynonyms({ store: createSynonymStore(db), audit, clock, changeBus });
   const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024);
   const offers = createOfferService({
@@ -286,6 +283,7 @@ export function createDeps(
     usagePending: () => usageMeter?.pending ?? 0,
     searchCache: () => searchCache.stats(),
   });
+  webhooks.registerMetrics(metrics.registry);
   const local = createMemoryRateLimiter(clock);
   const rateLimiter = !config.rateLimiting
     ? null
@@ -311,6 +309,7 @@ export function createDeps(
     box: createSecretBox(masterSecret, 'api-key-reveal'),
     clock,
     autoApproveTesting: config.autoApproveTesting,
+    recordEvent,
   });
   const searchSettings = createSearchSettingsService({
     store: searchSettingsStore,
@@ -351,7 +350,7 @@ export function createDeps(
     keyVerifier,
     offers,
     me: createMeService({ store: createMeStore(db), offers, clock }),
-    offerImports: createOfferImports({ offers, db, limits: config }),
+    offerImports: createOfferImports({ offers, db, limits: config, recordEvent }),
     searchIndexes,
     users,
     signingKeys,
@@ -380,6 +379,7 @@ export function createDeps(
     developerActions,
     consoleSearch: createConsoleSearch(db),
     synonyms,
+    webhooks,
     async close() {
       // Usage first, while the database is still open; a failure is logged, not fatal.
       await accounts.mailer.stop();

@@ -8,6 +8,7 @@ import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
 import { registerSynonymCommands } from './cli/synonyms.js';
 import { registerAuthCommands } from './cli/users.js';
+import { registerWebhookCommands } from './cli/webhooks.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import type { Deps } from './deps.js';
 import { systemClock } from './platform/clock.js';
@@ -172,6 +173,7 @@ async function main(argv: string[]): Promise<void> {
   registerResetLinkCommands(program, withDeps);
   registerTwoFactorCommands(program, withDeps);
   registerSynonymCommands(program, withDeps, parseEnv);
+  registerWebhookCommands(program, withDeps, parseEnv);
   await program.parseAsync(argv);
 }
 

@@ -1,6 +1,7 @@
 import type { KeyService } from '../keys/service.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
+import type { RecordEvent } from '../platform/events.js';
 import { newId } from '../platform/ids.js';
 import type { SecretBox } from '../platform/secret-box.js';
 import { UsageError } from '../platform/usage-error.js';
@@ -36,7 +37,18 @@ export function createApplicationService(deps: {
   box: SecretBox;
   clock: Clock;
   autoApproveTesting: boolean;
+  /** Issue 24: `application.approved` / `application.rejected`, in the decision's transaction. */
+  recordEvent?: RecordEvent;
 }): ApplicationService {
+  const event =
+    (application: KeyApplication, type: 'application.approved' | 'application.rejected', data: object) =>
+    (tx: Parameters<RecordEvent>[0]) =>
+      deps.recordEvent?.(tx, {
+        projectId: application.projectId,
+        environment: application.environment,
+        type,
+        data: { applicationId: application.id, environment: application.environment, ...data },
+      }) ?? Promise.resolve();
   async function pending(id: string): Promise<KeyApplication> {
     const found = await deps.store.get(id);
     if (!found) throw new UsageError(`no application with id ${id}`, 'not_found');
@@ -50,14 +62,18 @@ export function createApplicationService(deps: {
       projectId: application.projectId,
       environment: application.environment,
     });
-    const decided = await deps.store.decide(id, {
-      state: 'approved',
-      reason: null,
-      by,
-      at: deps.clock.now(),
-      keyId: issued.record.id,
-      keySealed: deps.box.seal(issued.key),
-    });
+    const decided = await deps.store.decide(
+      id,
+      {
+        state: 'approved',
+        reason: null,
+        by,
+        at: deps.clock.now(),
+        keyId: issued.record.id,
+        keySealed: deps.box.seal(issued.key),
+      },
+      event(application, 'application.approved', { keyId: issued.record.id, hint: issued.record.hint }),
+    );
     if (!decided) {
       // Someone decided first (two operators at once): the key just made must not survive.
       await deps.keys.revoke(issued.record.id);
@@ -97,15 +113,12 @@ export function createApplicationService(deps: {
       const text = reason.trim();
       if (text.length === 0 || text.length > MAX_REASON_LENGTH)
         throw new UsageError(`a rejection needs a reason of 1 to ${MAX_REASON_LENGTH} characters`);
-      await pending(id);
-      const decided = await deps.store.decide(id, {
-        state: 'rejected',
-        reason: text,
-        by,
-        at: deps.clock.now(),
-        keyId: null,
-        keySealed: null,
-      });
+      const application = await pending(id);
+      const decided = await deps.store.decide(
+        id,
+        { state: 'rejected', reason: text, by, at: deps.clock.now(), keyId: null, keySealed: null },
+        event(application, 'application.rejected', { reason: text }),
+      );
       if (!decided) throw new UsageError(`application ${id} was decided meanwhile`, 'conflict');
       return (await deps.store.get(id)) as KeyApplication;
     },

@@ -1,4 +1,4 @@
-import type { Database, SqlValue } from '../db/database.js';
+import type { Database, Queryable, SqlValue } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { ApplicationState, KeyApplication } from './model.js';
 
@@ -53,6 +53,8 @@ export interface ApplicationStore {
       keyId: string | null;
       keySealed: string | null;
     },
+    /** Issue 24: written in the decision's transaction when the decision is made. */
+    alsoWrite?: (tx: Queryable) => Promise<void>,
   ): Promise<boolean>;
   /** Takes the sealed key out (at most once: the value is erased in the same statement's transaction). */
   takeSealedKey(id: string, at: number): Promise<string | null>;
@@ -88,13 +90,15 @@ export function createApplicationStore(db: Database): ApplicationStore {
       );
       return rows.map(fromRow);
     },
-    async decide(id, d) {
-      return (
-        (await db.run(
+    async decide(id, d, alsoWrite) {
+      return db.transaction(async (tx) => {
+        const changed = await tx.run(
           "UPDATE key_applications SET state = ?, decision_reason = ?, decided_by = ?, decided_at = ?, key_id = ?, key_sealed = ? WHERE id = ? AND state = 'pending'",
           [d.state, d.reason, d.by, d.at, d.keyId, d.keySealed, id],
-        )) > 0
-      );
+        );
+        if (changed > 0) await alsoWrite?.(tx);
+        return changed > 0;
+      });
     },
     async takeSealedKey(id, at) {
       return db.transaction(async (tx) => {

@@ -3,6 +3,7 @@ import {
   parseBoolean,
   parseDeprecations,
   parseDuration,
+  parseDurationList,
   parseEnum,
   parseInteger,
   parseOrigin,
@@ -306,6 +307,25 @@ export const CONFIG_SPEC = {
     'false',
     parseBoolean,
     '`true`: an operator without two-factor sign-in must enrol an authenticator app at their next console sign-in before anything else.',
+  ),
+  // Issue 24: events as signed webhooks.
+  webhookRetrySchedule: variable(
+    'WEBHOOK_RETRY_SCHEDULE',
+    '5s,30s,2m,10m,1h,6h,24h',
+    parseDurationList(1000, 7 * 86_400_000, 20),
+    'Waits between the attempts of a webhook delivery that failed (non-2xx, timeout, connection error): after the first failure the first wait, and so on; after the last, the delivery is marked failed. An endpoint failing for 5 days is disabled.',
+  ),
+  webhookAllowPrivate: variable(
+    'WEBHOOK_ALLOW_PRIVATE',
+    'false',
+    parseBoolean,
+    'Allow webhook URLs whose host resolves to a loopback, private, link-local or metadata address (checked at registration and at every delivery). Only for local development and tests.',
+  ),
+  webhookPollMs: variable(
+    'WEBHOOK_POLL_MS',
+    '250',
+    parseInteger(20, 5000),
+    'How often each serving process looks for webhook deliveries due and for offer writes to match against saved searches with alerts (ms).',
   ),
 } as const;
 

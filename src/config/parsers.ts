@@ -78,6 +78,16 @@ export function parseDuration(min: number, max: number) {
   };
 }
 
+/** A comma-separated list of 1 to `maxItems` durations (`5s,30s,2m`), each within min..max. */
+export function parseDurationList(min: number, max: number, maxItems: number) {
+  const one = parseDuration(min, max);
+  return (raw: string): number[] => {
+    const items = raw.split(',').map((s) => s.trim());
+    if (items.length > maxItems) throw new TypeError(`must list at most ${maxItems} durations`);
+    return items.map((item) => one(item));
+  };
+}
+
 export function formatDuration(ms: number): string {
   for (const [unit, size] of [
     ['d', 86_400_000],

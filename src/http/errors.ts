@@ -100,6 +100,11 @@ export const ERRORS = {
     title: 'Saved search not found',
     help: 'The signed-in user has no saved search with this id.',
   },
+  webhook_not_found: {
+    status: 404,
+    title: 'Webhook endpoint not found',
+    help: "The project has no webhook endpoint (or delivery) with this id in this environment; another project's endpoint looks exactly like one that does not exist.",
+  },
   not_found: {
     status: 404,
     title: 'Not found',
@@ -114,6 +119,11 @@ export const ERRORS = {
     status: 409,
     title: 'Limit reached',
     help: 'The signed-in user holds as many favorites, saved searches or offers as allowed (the detail says which and how many). Delete some first.',
+  },
+  webhook_disabled: {
+    status: 409,
+    title: 'Webhook endpoint disabled',
+    help: 'The endpoint was disabled because every delivery failed for 5 days (the detail says the last error). Fix the receiver, then add the endpoint again.',
   },
   payload_too_large: {
     status: 413,

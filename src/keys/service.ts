@@ -1,5 +1,6 @@
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
+import type { RecordEvent } from '../platform/events.js';
 import { newId } from '../platform/ids.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { ProjectStore } from '../projects/store.js';
@@ -71,7 +72,18 @@ export function createKeyService(deps: {
    * key's id (caches evict every secret of it) and the hash its row now holds (a new key's).
    */
   onKeyChanged?: (key: { id: string; keyHash: string }) => void | Promise<void>;
+  /** Issue 24: `key.revoked` and `key.rolled`, recorded in the change's own transaction. */
+  recordEvent?: RecordEvent;
 }): KeyService {
+  const event =
+    (key: KeyRecord, type: 'key.revoked' | 'key.rolled', data: Record<string, unknown>) =>
+    (tx: Parameters<RecordEvent>[0]) =>
+      deps.recordEvent?.(tx, {
+        projectId: key.projectId,
+        environment: key.environment,
+        type,
+        data: { keyId: key.id, kind: key.kind, ...data },
+      }) ?? Promise.resolve();
   async function found(id: string): Promise<KeyRecord> {
     const record = await deps.store.get(id);
     if (!record) throw new UsageError(`no key with id ${id}`, 'not_found');
@@ -126,11 +138,15 @@ export function createKeyService(deps: {
       const existing = await found(id);
       if (existing.state !== 'active') throw new UsageError(`key ${id} is revoked`, 'conflict');
       const key = generateApiKey(existing.environment, existing.kind);
-      const rolled = await deps.store.roll(id, {
-        newHash: hashApiKey(key),
-        newHint: keyHint(key),
-        previousExpiresAt: deps.clock.now() + overlapMs,
-      });
+      const previousExpiresAt = deps.clock.now() + overlapMs;
+      const rolled = await deps.store.roll(
+        id,
+        { newHash: hashApiKey(key), newHint: keyHint(key), previousExpiresAt },
+        event(existing, 'key.rolled', {
+          hint: keyHint(key),
+          previousSecretExpiresAt: new Date(previousExpiresAt).toISOString(),
+        }),
+      );
       if (!rolled) throw new UsageError(`key ${id} is revoked`, 'conflict');
       // Caches holding the old hash must learn its end (at once or after the overlap).
       await deps.onKeyChanged?.(existing);
@@ -140,7 +156,12 @@ export function createKeyService(deps: {
     async revoke(id) {
       const existing = await found(id);
       if (existing.state !== 'revoked') {
-        await deps.store.revoke(id, deps.clock.now());
+        const at = deps.clock.now();
+        await deps.store.revoke(
+          id,
+          at,
+          event(existing, 'key.revoked', { hint: existing.hint, revokedAt: new Date(at).toISOString() }),
+        );
         await deps.onKeyChanged?.(existing);
       }
       // Also when already revoked: a token minted in a race with the revocation ends here.

@@ -1,5 +1,5 @@
 import { bumpCounter, readCounter } from '../db/counters.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { KeyKind } from './key-format.js';
 import type { KeyRecord, KeyState } from './model.js';
@@ -58,7 +58,7 @@ export interface KeyStore {
   get(id: string): Promise<KeyRecord | undefined>;
   list(filter: { projectId?: string; environment?: Environment }): Promise<KeyRecord[]>;
   /** Revokes an active key; false when it was not active (already revoked or unknown). */
-  revoke(id: string, at: number): Promise<boolean>;
+  revoke(id: string, at: number, alsoWrite?: (tx: Queryable) => Promise<void>): Promise<boolean>;
   /** Grants or withdraws the refresh permission; false when it already had that value. */
   setRefreshAllowed(id: string, allowed: boolean): Promise<boolean>;
   /** Grants or withdraws the `offers:write` scope; false when it already had that value. */
@@ -71,7 +71,11 @@ export interface KeyStore {
    * A new secret for an active key: `newHash` becomes the key's hash and the current one its
    * previous hash, accepted until `previousExpiresAt`. False when the key is not active.
    */
-  roll(id: string, roll: { newHash: string; newHint: string; previousExpiresAt: number }): Promise<boolean>;
+  roll(
+    id: string,
+    roll: { newHash: string; newHint: string; previousExpiresAt: number },
+    alsoWrite?: (tx: Queryable) => Promise<void>,
+  ): Promise<boolean>;
   /** Hashes of keys changed after counter value `since`, and the newest counter value seen. */
   /** Keys changed since `since`: their ids, and the hashes their rows hold now (a new key's too). */
   changedSince(since: number): Promise<{ ids: string[]; hashes: string[]; latest: number }>;
@@ -141,13 +145,14 @@ export function createKeyStore(db: Database): KeyStore {
       );
       return rows.map(fromRow);
     },
-    async revoke(id, at) {
+    async revoke(id, at, alsoWrite) {
       return db.transaction(async (tx) => {
         const seq = await bumpCounter(tx, 'api_keys');
         const changed = await tx.run(
           "UPDATE api_keys SET state = 'revoked', revoked_at = ?, change_seq = ? WHERE id = ? AND state = 'active'",
           [at, seq, id],
         );
+        if (changed > 0) await alsoWrite?.(tx);
         return changed > 0;
       });
     },
@@ -208,13 +213,14 @@ export function createKeyStore(db: Database): KeyStore {
       );
       return { ids: rows.map((r) => r.id), hashes, latest: last ? Number(last.change_seq) : since };
     },
-    async roll(id, { newHash, newHint, previousExpiresAt }) {
+    async roll(id, { newHash, newHint, previousExpiresAt }, alsoWrite) {
       return db.transaction(async (tx) => {
         const seq = await bumpCounter(tx, 'api_keys');
         const changed = await tx.run(
           "UPDATE api_keys SET previous_key_hash = key_hash, previous_expires_at = ?, key_hash = ?, hint = ?, change_seq = ? WHERE id = ? AND state = 'active'",
           [previousExpiresAt, newHash, newHint, seq, id],
         );
+        if (changed > 0) await alsoWrite?.(tx);
         return changed > 0;
       });
     },

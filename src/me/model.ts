@@ -6,5 +6,7 @@ export interface SavedSearch {
   id: string;
   name: string;
   query: Record<string, unknown>;
+  /** Issue 24: a webhook `saved_search.matched` for each new offer it finds (default false). */
+  alerts: boolean;
   createdAt: number;
 }

@@ -159,7 +159,9 @@ export function registerMeRoutes(app: FastifyInstance, deps: MeRouteDeps): void 
       },
     },
     async (request, reply) => {
-      const saved = await service.saveSearch(user(request), environment, request.body);
+      const projectId = request.apiKey?.projectId;
+      if (!projectId) throw new Error('API-key guard did not run');
+      const saved = await service.saveSearch(user(request), environment, request.body, projectId);
       reply.code(201).header('location', `/v1/me/saved-searches/${saved.id}`);
       return { ...saved, createdAt: iso(saved.createdAt) };
     },

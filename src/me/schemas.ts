@@ -24,6 +24,12 @@ export const SavedSearchInputSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Not blank.' }),
     query: SavedQuerySchema,
+    alerts: Type.Optional(
+      Type.Boolean({
+        description:
+          "Send the project's webhook endpoints a `saved_search.matched` event for each offer written after now that this search finds (once per offer). Default false.",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'SavedSearchInput' },
 );
@@ -34,6 +40,7 @@ export const SavedSearchSchema = Type.Object(
     id: Type.String({ description: 'Saved-search id, `svs_…`.' }),
     name: Type.String(),
     query: SavedQuerySchema,
+    alerts: Type.Boolean({ description: 'Whether new matches are sent as `saved_search.matched` webhooks.' }),
     createdAt: Timestamp,
   },
   { additionalProperties: false, title: 'SavedSearch' },

@@ -28,7 +28,9 @@ export interface MeService {
   saveSearch(
     user: User,
     environment: Environment,
-    input: { name: string; query: Record<string, unknown> },
+    input: { name: string; query: Record<string, unknown>; alerts?: boolean },
+    /** The project of the calling key: its webhook endpoints get the alerts. */
+    projectId: string,
   ): Promise<SavedSearch>;
   removeSavedSearch(user: User, id: string): Promise<void>;
   ownOffers(user: User, environment: Environment): Promise<Offer[]>;
@@ -82,7 +84,7 @@ export function createMeService(deps: { store: MeStore; offers: OfferService; cl
     },
     removeFavorite: (user, offerId) => store.removeFavorite(user.id, offerId),
     savedSearches: (user) => store.savedSearches(user.id),
-    async saveSearch(user, environment, input) {
+    async saveSearch(user, environment, input, projectId) {
       // The same rules as a live search (price range order, relevance needs q, …), run on one row.
       const check = await offers.search(environment, { ...(input.query as SearchQuery), limit: 1 });
       if (!check.ok) {
@@ -92,8 +94,14 @@ export function createMeService(deps: { store: MeStore; offers: OfferService; cl
       if ((await store.savedSearches(user.id)).length >= MAX_SAVED_SEARCHES) {
         throw new ProblemError('limit_reached', `A user keeps at most ${MAX_SAVED_SEARCHES} saved searches.`);
       }
-      const saved = { id: newId('svs'), name: input.name.trim(), query: input.query, createdAt: clock.now() };
-      await store.addSavedSearch(user.id, saved);
+      const saved = {
+        id: newId('svs'),
+        name: input.name.trim(),
+        query: input.query,
+        alerts: input.alerts === true,
+        createdAt: clock.now(),
+      };
+      await store.addSavedSearch(user.id, saved, { projectId, environment });
       return saved;
     },
     async removeSavedSearch(user, id) {

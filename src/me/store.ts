@@ -8,7 +8,12 @@ export interface MeStore {
   addFavorite(userId: string, offerId: string, at: number): Promise<boolean>;
   removeFavorite(userId: string, offerId: string): Promise<void>;
   savedSearches(userId: string): Promise<SavedSearch[]>;
-  addSavedSearch(userId: string, search: SavedSearch): Promise<void>;
+  /** With its project and environment (whose webhooks its alerts go to) and the offers change counter now. */
+  addSavedSearch(
+    userId: string,
+    search: SavedSearch,
+    scope: { projectId: string; environment: string },
+  ): Promise<void>;
   /** False when the user has no saved search with this id. */
   removeSavedSearch(userId: string, id: string): Promise<boolean>;
   ownOffers(userId: string): Promise<{ offerId: string; externalId: string }[]>;
@@ -43,21 +48,40 @@ export function createMeStore(db: Database): MeStore {
       await db.run('DELETE FROM favorites WHERE user_id = ? AND offer_id = ?', [userId, offerId]);
     },
     async savedSearches(userId) {
-      const rows = await db.all<{ id: string; name: string; query: string; created_at: number }>(
-        'SELECT id, name, query, created_at FROM saved_searches WHERE user_id = ? ORDER BY created_at DESC, id',
+      const rows = await db.all<{
+        id: string;
+        name: string;
+        query: string;
+        alerts: number;
+        created_at: number;
+      }>(
+        'SELECT id, name, query, alerts, created_at FROM saved_searches WHERE user_id = ? ORDER BY created_at DESC, id',
         [userId],
       );
       return rows.map((r) => ({
         id: r.id,
         name: r.name,
         query: JSON.parse(r.query) as Record<string, unknown>,
+        alerts: Number(r.alerts) === 1,
         createdAt: Number(r.created_at),
       }));
     },
-    async addSavedSearch(userId, search) {
+    async addSavedSearch(userId, search, scope) {
+      // Offer writes committed so far never alert it (the percolator compares change sequences).
       await db.run(
-        'INSERT INTO saved_searches (id, user_id, name, query, created_at) VALUES (?, ?, ?, ?, ?)',
-        [search.id, userId, search.name, JSON.stringify(search.query), search.createdAt],
+        `INSERT INTO saved_searches (id, user_id, name, query, created_at, alerts, project_id, environment, since_seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT value FROM change_counters WHERE name = ?))`,
+        [
+          search.id,
+          userId,
+          search.name,
+          JSON.stringify(search.query),
+          search.createdAt,
+          search.alerts ? 1 : 0,
+          scope.projectId,
+          scope.environment,
+          `offers:${scope.environment}`,
+        ],
       );
     },
     async removeSavedSearch(userId, id) {

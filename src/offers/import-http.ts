@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { ProblemError } from '../http/errors.js';
 import type { Environment } from '../platform/environment.js';
+import type { RecordEvent } from '../platform/events.js';
 import { ndjsonRows, type SourceRow } from './import-source.js';
 import { importOffers } from './importer.js';
 import type { OfferInput } from './offer-input.js';
@@ -85,6 +86,8 @@ export interface HttpImportDeps {
   /** `IMPORT_MAX_BYTES`, and `IMPORT_MAX_FAILED_LINES`: past this many invalid lines the import stops. */
   limits: Pick<Config, 'importMaxBytes' | 'importMaxFailedLines'>;
   batchSize?: number;
+  /** Issue 24: `import.completed`, recorded as the import ends. */
+  recordEvent?: RecordEvent;
 }
 
 /** `POST /v1/offers/import` as a service (issue 14: the route gets this, not the database). */
@@ -105,7 +108,22 @@ export interface OfferImports {
 export function createOfferImports(deps: HttpImportDeps): OfferImports {
   return {
     maxBytes: deps.limits.importMaxBytes,
-    importNdjson: (input) => importNdjson(deps, input),
+    async importNdjson(input) {
+      const result = await importNdjson(deps, input);
+      const { recordEvent } = deps;
+      if (recordEvent) {
+        const { created, updated, unchanged, failed } = result;
+        await deps.db.transaction((tx) =>
+          recordEvent(tx, {
+            projectId: input.projectId,
+            environment: input.environment,
+            type: 'import.completed',
+            data: { created, updated, unchanged, failed },
+          }),
+        );
+      }
+      return result;
+    },
     async withdraw({ environment, projectId, externalId }) {
       const id = projectOfferId(environment, projectId, externalId);
       const offer = await deps.offers.get(environment, id);

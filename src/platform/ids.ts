@@ -23,7 +23,10 @@ export type IdPrefix =
   // Issue 27: mail outbox messages.
   | 'mail'
   // Issue 23: search synonyms.
-  | 'syn';
+  | 'syn'
+  // Issue 24: webhook endpoints and messages (a message id is the `webhook-id` header).
+  | 'whe'
+  | 'msg';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -26,7 +26,7 @@ export const NAV = [
   { href: '/portal/account', label: 'Account' },
 ];
 
-/** Every portal page loads copy.js: a Copy button on the one-time key and on every snippet. */
+export /** Every portal page loads copy.js: a Copy button on the one-time key and on every snippet. */
 function layout(s: PortalSession, title: string, body: SafeHtml, current?: string, flash?: string): string {
   const withCopy = html`${body}
 <script src="/portal/assets/copy.js" defer></script>`;
@@ -190,7 +190,7 @@ export function projectPage(
 <dt>Redirect destinations</dt><dd>${project.redirectUris.length === 0 ? 'None yet: add one before sending users to /auth/connect.' : html`<ul>${project.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul>`}</dd>
 <dt>Created</dt><dd>${formatTime(project.createdAt)}</dd>
 </dl>
-<p><a href="/portal/projects/${project.id}/edit">Edit project</a></p>
+<p><a href="/portal/projects/${project.id}/edit">Edit project</a> · <a href="/portal/projects/${project.id}/webhooks">Webhooks</a></p>
 
 <h2>Apply for a key</h2>
 <form method="post" action="/portal/projects/${project.id}/applications" class="stack">
@@ -346,7 +346,7 @@ ${p.error ? html`<div class="alert" role="alert" id="form-error">${p.error}</div
  * The one-time secret of a reveal (issue 15): selectable whole in one click (`user-select: all`),
  * with a Copy button that copy.js shows where script runs (the page loads it).
  */
-function secretField(label: string, secret: string): SafeHtml {
+export function secretField(label: string, secret: string): SafeHtml {
   return html`<label for="secret">${label}</label>
 <code class="secret" id="secret">${secret}</code>
 <p class="actions"><button type="button" class="copy" data-copy="secret" hidden>Copy</button> <span class="hint">One click on the key selects all of it.</span></p>`;

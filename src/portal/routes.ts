@@ -18,6 +18,7 @@ import type { SessionService } from '../sessions/service.js';
 import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
 import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
+import type { WebhookService } from '../webhooks/service.js';
 import {
   type ApiUrls,
   alreadyRevealedMessage,
@@ -35,6 +36,7 @@ import {
 } from './pages.js';
 import { PLAYGROUND_FIELDS, type PlaygroundInput, playgroundSection, runPlayground } from './playground.js';
 import type { DeveloperActions } from './service.js';
+import { registerWebhookPortalRoutes, WEBHOOK_FLASHES } from './webhook-routes.js';
 
 export interface PortalDeps {
   /** `https:` origin: Secure, `__Host-` cookies. */
@@ -56,6 +58,8 @@ export interface PortalDeps {
   search?: (environment: Environment, query: SearchQuery) => Promise<SearchOutcome>;
   /** Offers per environment: an empty one gets a hint with the import commands. */
   offerCount?: (environment: Environment) => Promise<number>;
+  /** Issue 24: the project's Webhooks pages. */
+  webhooks: WebhookService;
 }
 
 const USAGE_DAYS = 30;
@@ -105,7 +109,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
       .send(COPY_SCRIPT),
   );
   const view = (s: Signed) => ({ who: s.account.email, csrf: s.session.csrfToken });
-  const flash = flashes('portal', deps.secure, FLASHES);
+  const flash = flashes('portal', deps.secure, { ...FLASHES, ...WEBHOOK_FLASHES });
   const actions = deps.developerActions;
   const notFound = (reply: FastifyReply) =>
     area.fail(reply, 'not_found', 'There is no page at this address, or it is not yours to see.');
@@ -113,6 +117,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
   const ownProject = (request: FastifyRequest, id: string) =>
     actions.ownProject(area.signed(request).account.id, id);
   const ownKey = (request: FastifyRequest, id: string) => actions.ownKey(area.signed(request).account.id, id);
+  registerWebhookPortalRoutes(app, { area, webhooks: deps.webhooks, ownProject, notFound, flash });
   const idParam = (request: FastifyRequest) => String((request.params as { id?: string }).id ?? '');
 
   // Sign-up: a developer account with a portal password, then straight in.

@@ -65,11 +65,16 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
     },
   );
 
+  // Issue 24: every serving process dispatches webhooks and matches offer writes against saved
+  // searches with alerts (row claims decide which instance takes each piece of work).
+  deps.webhooks.start(config.webhookPollMs);
+
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
       // Stop accepting, let in-flight requests finish, then flush and release resources.
       await Promise.all([...apps.values()].map(closeApp));
+      await deps.webhooks.stop();
       await deps.close();
     })();
     return closing;

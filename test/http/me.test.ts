@@ -252,6 +252,7 @@ for (const { dialect, available } of backends()) {
           id: expect.stringMatching(/^svs_[0-9A-Za-z]+$/),
           name: 'Cheap bikes',
           query,
+          alerts: false,
           createdAt: iso(t.clock.now()),
         });
         expect(created.headers.location).toBe(`/v1/me/saved-searches/${saved.id}`);

@@ -39,3 +39,4 @@ export type {
   SearchResponse,
 } from './types.js';
 export { type AsUserOptions, type CallOptions, type UserTokens, VitrineUser } from './user.js';
+export { verifyWebhook, type WebhookEvent, WebhookVerificationError } from './webhooks.js';

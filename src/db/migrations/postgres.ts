@@ -11,6 +11,7 @@ import { snapshotMarksSchema } from './v81-snapshot-marks.js';
 import { accountsSchema } from './v91-accounts.js';
 import { searchAttributesSchema } from './v92-search-attributes.js';
 import { synonymsSchema } from './v94-synonyms.js';
+import { webhooksSchema } from './v90-webhooks.js';
 
 /**
  * PostgreSQL schema, the twin of `sqlite.ts`. Identifiers use the "C" collation so ids sort by
@@ -221,6 +222,12 @@ CREATE TABLE api_key_usage (
     version: 81,
     name: 'search-index snapshots are marked in the database they were taken from',
     sql: snapshotMarksSchema('postgres'),
+  },
+  {
+    // Issue 24: events as signed webhooks (ADR 0036).
+    version: 90,
+    name: 'webhook endpoints, the delivery outbox, saved-search alerts',
+    sql: webhooksSchema('postgres'),
   },
   {
     // Issue 27: mail outbox, account tokens, verified emails, second factors, session details.

@@ -11,6 +11,7 @@ import { snapshotMarksSchema } from './v81-snapshot-marks.js';
 import { accountsSchema } from './v91-accounts.js';
 import { searchAttributesSchema } from './v92-search-attributes.js';
 import { synonymsSchema } from './v94-synonyms.js';
+import { webhooksSchema } from './v90-webhooks.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -241,6 +242,12 @@ CREATE TABLE api_key_usage (
     version: 81,
     name: 'search-index snapshots are marked in the database they were taken from',
     sql: snapshotMarksSchema('sqlite'),
+  },
+  {
+    // Issue 24: events as signed webhooks (ADR 0036).
+    version: 90,
+    name: 'webhook endpoints, the delivery outbox, saved-search alerts',
+    sql: webhooksSchema('sqlite'),
   },
   {
     // Issue 27: mail outbox, account tokens, verified emails, second factors, session details.

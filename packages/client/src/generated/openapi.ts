@@ -178,6 +178,26 @@ export interface paths {
      */
     post: operations["postUserInfo"];
   };
+  "/webhooks": {
+    /** The project's webhook endpoints (this environment) */
+    get: operations["listWebhooks"];
+    /**
+     * Register a webhook endpoint
+     * @description Events of the key's project and environment are POSTed to the URL, signed (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the signing secret, once.
+     */
+    post: operations["createWebhook"];
+  };
+  "/webhooks/{id}": {
+    /** Remove a webhook endpoint */
+    delete: operations["deleteWebhook"];
+  };
+  "/webhooks/{id}/test": {
+    /**
+     * Send a test event to a webhook endpoint
+     * @description Queues a `webhook.test` event for this endpoint; it is delivered like any event.
+     */
+    post: operations["testWebhook"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -235,6 +255,24 @@ export interface components {
       refreshAllowed: boolean;
       /** @description What the key may do: `search`; `auth` (the auth server); `api` (the other key routes); `offers:write` (granted by the operator). */
       scopes: ("search" | "auth" | "api" | "offers:write")[];
+    };
+    /** CreatedWebhookEndpoint */
+    CreatedWebhookEndpoint: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Why the endpoint was disabled (every delivery failed for 5 days). */
+      disabledReason: string | null;
+      /** @enum {string} */
+      environment: "production" | "testing";
+      /** @description The event types sent; empty: all of them. */
+      eventTypes: ("saved_search.matched" | "application.approved" | "application.rejected" | "key.revoked" | "key.rolled" | "key.expiring" | "import.completed")[];
+      /** @description Endpoint id, `whe_…`. */
+      id: string;
+      /** @description The signing secret, `whsec_…` (Standard Webhooks). Shown once: only its encrypted form is kept. */
+      secret: string;
+      /** @enum {string} */
+      state: "enabled" | "disabled";
+      url: string;
     };
     /** Discovery */
     Discovery: {
@@ -384,7 +422,7 @@ export interface components {
        * @description Stable machine-readable code; see docs/errors.md.
        * @enum {string}
        */
-      code: "invalid_parameter" | "malformed_body" | "api_key_conflict" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_wrong_environment" | "api_key_scope" | "origin_not_allowed" | "token_missing" | "token_invalid" | "token_expired" | "refresh_not_permitted" | "refresh_token_invalid" | "refresh_token_expired" | "refresh_token_revoked" | "offer_not_found" | "saved_search_not_found" | "not_found" | "version_not_found" | "limit_reached" | "payload_too_large" | "unsupported_media_type" | "import_too_many_invalid_lines" | "rate_limited" | "metrics_forbidden" | "bad_request" | "method_not_allowed" | "uri_too_long" | "headers_too_large" | "internal_error" | "unavailable";
+      code: "invalid_parameter" | "malformed_body" | "api_key_conflict" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_wrong_environment" | "api_key_scope" | "origin_not_allowed" | "token_missing" | "token_invalid" | "token_expired" | "refresh_not_permitted" | "refresh_token_invalid" | "refresh_token_expired" | "refresh_token_revoked" | "offer_not_found" | "saved_search_not_found" | "webhook_not_found" | "not_found" | "version_not_found" | "limit_reached" | "webhook_disabled" | "payload_too_large" | "unsupported_media_type" | "import_too_many_invalid_lines" | "rate_limited" | "metrics_forbidden" | "bad_request" | "method_not_allowed" | "uri_too_long" | "headers_too_large" | "internal_error" | "unavailable";
       detail: string;
       /** @description Present on `invalid_parameter`: one entry per offending parameter. */
       errors?: {
@@ -400,6 +438,8 @@ export interface components {
     };
     /** SavedSearch */
     SavedSearch: {
+      /** @description Whether new matches are sent as `saved_search.matched` webhooks. */
+      alerts: boolean;
       /** Format: date-time */
       createdAt: string;
       /** @description Saved-search id, `svs_…`. */
@@ -463,6 +503,8 @@ export interface components {
     };
     /** SavedSearchInput */
     SavedSearchInput: {
+      /** @description Send the project's webhook endpoints a `saved_search.matched` event for each offer written after now that this search finds (once per offer). Default false. */
+      alerts?: boolean;
       /** @description Not blank. */
       name: string;
       query: {
@@ -606,6 +648,34 @@ export interface components {
       email?: string;
       name?: string;
       sub: string;
+    };
+    /** WebhookEndpoint */
+    WebhookEndpoint: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Why the endpoint was disabled (every delivery failed for 5 days). */
+      disabledReason: string | null;
+      /** @enum {string} */
+      environment: "production" | "testing";
+      /** @description The event types sent; empty: all of them. */
+      eventTypes: ("saved_search.matched" | "application.approved" | "application.rejected" | "key.revoked" | "key.rolled" | "key.expiring" | "import.completed")[];
+      /** @description Endpoint id, `whe_…`. */
+      id: string;
+      /** @enum {string} */
+      state: "enabled" | "disabled";
+      url: string;
+    };
+    /** WebhookEndpointInput */
+    WebhookEndpointInput: {
+      /** @description Omitted or empty: all. */
+      eventTypes?: ("saved_search.matched" | "application.approved" | "application.rejected" | "key.revoked" | "key.rolled" | "key.expiring" | "import.completed")[];
+      /** @description https (http on the testing environment). A host resolving to a loopback, private, link-local or metadata address is refused. */
+      url: string;
+    };
+    /** WebhookTest */
+    WebhookTest: {
+      /** @description The `webhook-id` of the test event queued for delivery. */
+      messageId: string;
     };
   };
   responses: never;
@@ -1111,7 +1181,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1123,7 +1193,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `limit_reached` */
+      /** @description `limit_reached`, `webhook_disabled` */
       409: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1346,7 +1416,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `limit_reached` */
+      /** @description `limit_reached`, `webhook_disabled` */
       409: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1454,7 +1524,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1545,7 +1615,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1723,7 +1793,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `limit_reached` */
+      /** @description `limit_reached`, `webhook_disabled` */
       409: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1828,7 +1898,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2165,7 +2235,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2257,7 +2327,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2810,6 +2880,363 @@ export interface operations {
       /** @description `rate_limited` */
       429: {
         headers: {
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The project's webhook endpoints (this environment) */
+  listWebhooks: {
+    responses: {
+      /** @description The project's webhook endpoints (this environment) */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["WebhookEndpoint"][];
+          };
+        };
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Register a webhook endpoint
+   * @description Events of the key's project and environment are POSTed to the URL, signed (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the signing secret, once.
+   */
+  createWebhook: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookEndpointInput"];
+      };
+    };
+    responses: {
+      /** @description Register a webhook endpoint */
+      201: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+        };
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `limit_reached`, `webhook_disabled` */
+      409: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Remove a webhook endpoint */
+  deleteWebhook: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: never;
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Send a test event to a webhook endpoint
+   * @description Queues a `webhook.test` event for this endpoint; it is delivered like any event.
+   */
+  testWebhook: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Send a test event to a webhook endpoint */
+      202: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookTest"];
+        };
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `limit_reached`, `webhook_disabled` */
+      409: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           "Retry-After": components["headers"]["Retry-After"];
           "X-Request-Id": components["headers"]["X-Request-Id"];
         };

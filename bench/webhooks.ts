@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../src/config/config.js';
+import { migrate } from '../src/db/migrate.js';
+import { createDeps } from '../src/deps.js';
+import type { OfferInput } from '../src/offers/offer-input.js';
+import { generateOffers } from '../src/offers/seed.js';
+import { words } from '../src/search/analysis/text.js';
+import { systemClock } from '../src/platform/clock.js';
+import { admin, adminUrl } from './postgres-admin.js';
+
+/**
+ * Saved-search alerts at scale (issue 24): BENCH_OFFERS offers (default 100 000), BENCH_SAVED
+ * saved searches (default 100 000; each three words of an offer title and its city, half of them with
+ * its category too), then an import of BENCH_IMPORT_OFFERS new offers (default 10 000, batches of
+ * 2 000 as `POST /offers/import` writes them) twice in one process, as one `serve` would run it:
+ * first with no saved search having alerts, then with all of them having alerts, the percolator
+ * and the dispatcher running beside the import every WEBHOOK_POLL_MS and a real receiver on
+ * loopback. Prints both import rates and, per `saved_search.matched`, the time from its offer's
+ * batch commit to its arrival at the receiver (p50, p95, max).
+ *
+ * Run by `BENCH_WEBHOOKS=1 npm run bench` or `npx tsx bench/webhooks.ts`; BENCH_BACKEND=postgres
+ * uses BENCH_POSTGRES_ADMIN_URL.
+ */
+const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
+const savedCount = Number(process.env.BENCH_SAVED ?? 100_000);
+const importCount = Number(process.env.BENCH_IMPORT_OFFERS ?? 10_000);
+const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+const BATCH = 2_000;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-webhooks-'));
+const dbName = `vitrine_bench_webhooks_${process.pid}`;
+const dbUrl = new URL(adminUrl);
+dbUrl.pathname = `/${dbName}`;
+if (backend === 'postgres') await admin(`CREATE DATABASE ${dbName}`);
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  DATABASE_URL: backend === 'postgres' ? dbUrl.toString() : '',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  SEARCH_SNAPSHOT: 'false',
+  RATE_LIMITING: 'false',
+});
+const deps = createDeps(config, { clock: systemClock, logger: pino({ level: 'warn' }) });
+// The receiver runs in a process of its own (as a real one would), so its work does not count
+// against the import; it reports each alert's arrival (wall clock, shared by both processes).
+const arrivals: { at: number; offerId: string }[] = [];
+const RECEIVER = `
+const http = require('node:http');
+const server = http.createServer((request, response) => {
+  let body = '';
+  request.on('data', (c) => { body += c; });
+  request.on('end', () => {
+    const event = JSON.parse(body);
+    if (event.type === 'saved_search.matched') process.stdout.write(Date.now() + ' ' + event.data.offer.id + '\\n');
+    response.statusCode = 204;
+    response.end();
+  });
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write('port ' + server.address().port + '\\n'));
+`;
+const receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+const receiverPort = new Promise<number>((resolve) => {
+  let buffered = '';
+  receiver.stdout?.on('data', (chunk) => {
+    buffered += String(chunk);
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      const [first, second] = line.split(' ');
+      if (first === 'port') resolve(Number(second));
+      else arrivals.push({ at: Number(first), offerId: second ?? '' });
+    }
+  });
+});
+
+const log = (line: string) => console.log(`${line} (load average ${os.loadavg()[0]?.toFixed(2)})`);
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+
+try {
+  await migrate(deps.db);
+  const port = await receiverPort;
+  await deps.developers.add({ email: 'bench@example.com' });
+  const project = await deps.projects.add({ name: 'Bench', ownerEmail: 'bench@example.com' });
+
+  let started = performance.now();
+  const seed: OfferInput[] = [];
+  for (const offer of generateOffers({ count: offers, seed: 42 })) {
+    seed.push(offer);
+    if (seed.length === 10_000) await deps.offers.upsertMany('testing', seed.splice(0));
+  }
+  if (seed.length) await deps.offers.upsertMany('testing', seed.splice(0));
+  log(`seeded ${offers} offers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  // Saved searches: a title word of a seeded offer (not a stop word), half with its category.
+  started = performance.now();
+  const sample = [...generateOffers({ count: Math.min(offers, 20_000), seed: 42 })];
+  const users = Math.ceil(savedCount / 100);
+  await deps.db.transaction(async (tx) => {
+    for (let u = 0; u < users; u += 1) {
+      await tx.run(
+        "INSERT INTO users (id, environment, email, name, password_hash, state, created_at, password_changed_at) VALUES (?, 'testing', ?, '', 'x', 'active', 0, 0)",
+        [`usr_bench${u}`, `u${u}@example.com`],
+      );
+    }
+    for (let i = 0; i < savedCount; i += 1) {
+      const offer = sample[(i * 7919) % sample.length] as OfferInput;
+      // Three words of the title (every word must match), as a user names what they look for.
+      const titleWords = [...new Set(words(offer.title).filter((w) => w.length >= 4))];
+      const n = Math.max(1, titleWords.length);
+      const q = [...new Set([0, 1, 2].map((k) => titleWords[(i + k) % n] ?? 'bike'))].join(' ');
+      const city = offer.location.city;
+      const query = i % 2 === 0 ? { q, city, category: [offer.category] } : { q, city };
+      await tx.run(
+        "INSERT INTO saved_searches (id, user_id, name, query, created_at, alerts, project_id, environment, since_seq) VALUES (?, ?, 'bench', ?, 0, 0, ?, 'testing', 0)",
+        [`svs_bench${i}`, `usr_bench${Math.floor(i / 100)}`, JSON.stringify(query), project.id],
+      );
+    }
+  });
+  log(`saved ${savedCount} searches in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const actor = { kind: 'cli' as const, id: 'bench', email: null, ip: null };
+  await deps.webhooks.service.add(
+    actor,
+    { projectId: project.id, environment: 'testing' },
+    { url: `http://127.0.0.1:${port}/hooks`, eventTypes: ['saved_search.matched'] },
+  );
+  await deps.webhooks.percolator.runOnce(); // the cursor past the seed
+  deps.webhooks.start(config.webhookPollMs);
+
+  /** Imports `count` new offers in batches; resolves to offers/s and each offer's commit time. */
+  async function importRun(label: string, from: number) {
+    const committed = new Map<string, number>();
+    const batch: OfferInput[] = [];
+    const startedAt = performance.now();
+    const flush = async () => {
+      const written = batch.splice(0);
+      await deps.offers.upsertMany('testing', written);
+      const at = Date.now();
+      for (const o of written) committed.set(o.externalId, at);
+    };
+    for (const offer of generateOffers({ count: importCount, seed: from })) {
+      batch.push({ ...offer, externalId: `${label}-${offer.externalId}`, publishedAt: Date.now() });
+      if (batch.length === BATCH) await flush();
+    }
+    if (batch.length) await flush();
+    const seconds = (performance.now() - startedAt) / 1000;
+    return { rate: importCount / seconds, committed };
+  }
+
+  /** True when every offer change was matched and every delivery made. */
+  const caughtUp = async () => {
+    const pending = Number(
+      (
+        await deps.db.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending'",
+        )
+      )?.n,
+    );
+    const cursor = await deps.db.get<{ value: number }>(
+      "SELECT value FROM webhook_cursors WHERE name = 'percolate:testing'",
+    );
+    const counter = await deps.db.get<{ value: number }>(
+      "SELECT value FROM change_counters WHERE name = 'offers:testing'",
+    );
+    return pending === 0 && Number(cursor?.value) === Number(counter?.value);
+  };
+  const waitCaughtUp = async (ms: number) => {
+    const deadline = performance.now() + ms;
+    while (performance.now() < deadline) {
+      if (await caughtUp()) return true;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  };
+
+  const without = await importRun('plain', 7);
+  log(`import without alerts: ${Math.round(without.rate)} offers/s`);
+  await waitCaughtUp(120_000); // the plain offers matched (against nothing) before alerts are on
+  await deps.db.run('UPDATE saved_searches SET alerts = 1');
+  deps.webhooks.percolator.reset();
+  await deps.webhooks.percolator.runOnce(); // files the saved searches; nothing changed meanwhile
+  const checkedBefore = deps.webhooks.percolator.stats().checked;
+  const withAlerts = await importRun('alerts', 8);
+  log(`import with ${savedCount} saved searches with alerts: ${Math.round(withAlerts.rate)} offers/s`);
+  // The events of the last batch: wait until the queue is empty (at most 120 s).
+  const drained = await waitCaughtUp(120_000);
+  if (!drained) {
+    const states = await deps.db.all('SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state');
+    const cursors = await deps.db.all('SELECT * FROM webhook_cursors');
+    const counters = await deps.db.all("SELECT * FROM change_counters WHERE name LIKE 'offers:%'");
+    console.log(JSON.stringify({ states, cursors, counters }));
+  }
+  const idToExternal = new Map<string, string>();
+  const rows = await deps.db.all<{ id: string; external_id: string }>(
+    "SELECT id, external_id FROM offers WHERE environment = 'testing' AND external_id LIKE 'alerts-%'",
+  );
+  for (const r of rows) idToExternal.set(r.id, r.external_id);
+  console.log(`${arrivals.length} matched events received`);
+  const latencies = arrivals
+    .map((a) => a.at - (withAlerts.committed.get(idToExternal.get(a.offerId) ?? '') ?? Number.NaN))
+    .filter((ms) => Number.isFinite(ms))
+    .sort((a, b) => a - b);
+  const checked = deps.webhooks.percolator.stats().checked - checkedBefore;
+  log(
+    `saved_search.matched: ${latencies.length} events${drained ? '' : ' (queue not drained in 120 s)'}; after the offer's commit p50 ${pct(latencies, 0.5).toFixed(0)} ms, p95 ${pct(latencies, 0.95).toFixed(0)} ms, max ${(latencies.at(-1) ?? Number.NaN).toFixed(0)} ms`,
+  );
+  log(
+    `rate with alerts / without: ${(withAlerts.rate / without.rate).toFixed(2)}; saved queries run by the engine: ${checked} for ${importCount} offers (every search for every offer would be ${savedCount * importCount})`,
+  );
+} finally {
+  await deps.webhooks.stop();
+  await deps.close();
+  receiver.kill();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${dbName}`);
+}

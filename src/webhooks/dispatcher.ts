@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../platform/clock.js';
+import type { SecretBox } from '../platform/secret-box.js';
+import { checkWebhookUrl, RefusedUrlError, type Resolver } from './address-guard.js';
+import { sendWebhook } from './sender.js';
+import { signatureHeaders } from './signing.js';
+import type { AttemptOutcome, ClaimedDelivery, SealedEndpoint, WebhookStore } from './store.js';
+
+/** An endpoint whose every attempt failed for this long is disabled (SPEC: 5 days). */
+export const DISABLE_AFTER_MS = 5 * 86_400_000;
+/** How long a claim holds: longer than one attempt (10 s), so only a dead instance loses it. */
+export const CLAIM_MS = 60_000;
+/** Deliveries claimed per pass, sent concurrently. */
+const BATCH = 64;
+
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
+
+export interface Dispatcher {
+  /** One pass: claims the due deliveries and attempts each; resolves to the attempts made. */
+  runOnce(): Promise<number>;
+  /** Passes every `pollMs` (real time; every decision in a pass reads the injected clock). */
+  start(pollMs: number): void;
+  /** Asks for a pass now (after a write recorded an event in this process), once started. */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+export function createDispatcher(deps: {
+  store: WebhookStore;
+  clock: Clock;
+  box: SecretBox;
+  logger: Logger;
+  /** WEBHOOK_RETRY_SCHEDULE: the waits after the 1st, 2nd, … failed attempt; then failed. */
+  retrySchedule: readonly number[];
+  allowPrivate: boolean;
+  /** http allowed (the testing environment's endpoints). */
+  allowHttp: (environment: string) => boolean;
+  onOutcome?: (outcome: DeliveryOutcome) => void;
+  resolve?: Resolver;
+  timeoutMs?: number;
+}): Dispatcher {
+  const { store, clock, logger } = deps;
+  const instance = `dsp_${randomBytes(8).toString('hex')}`;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+  let again = false;
+
+  type Attempted = { delivery: ClaimedDelivery; endpoint: SealedEndpoint; outcome: AttemptOutcome };
+
+  /** One attempt (nothing recorded yet); undefined when the endpoint was removed meanwhile. */
+  async function attempt(
+    delivery: ClaimedDelivery,
+    endpointOf: (id: string) => Promise<SealedEndpoint | undefined>,
+  ): Promise<Attempted | undefined> {
+    const endpoint = await endpointOf(delivery.endpointId);
+    if (!endpoint) return undefined; // removed: its deliveries went with it
+    const started = performance.now();
+    let status: number | null = null;
+    let error: string | null;
+    if (endpoint.state !== 'enabled') {
+      error = `endpoint disabled: ${endpoint.disabledReason ?? ''}`;
+    } else {
+      try {
+        const target = await checkWebhookUrl(endpoint.url, {
+          allowHttp: deps.allowHttp(endpoint.environment),
+          allowPrivate: deps.allowPrivate,
+          resolve: deps.resolve,
+        });
+        const now = clock.now();
+        const secrets = [deps.box.open(endpoint.secretSealed)];
+        if (endpoint.previousSecretSealed && (endpoint.previousSecretUntil ?? 0) > now) {
+          secrets.push(deps.box.open(endpoint.previousSecretSealed));
+        }
+        const headers = signatureHeaders(secrets, delivery.id, now, delivery.body);
+        ({ status, error } = await sendWebhook(target, headers, delivery.body, deps.timeoutMs));
+      } catch (e) {
+        if (!(e instanceof RefusedUrlError)) throw e;
+        error = `URL refused: ${e.message}`;
+      }
+    }
+    const wait = deps.retrySchedule[delivery.attempts];
+    const next =
+      error === null
+        ? 'delivered'
+        : endpoint.state === 'enabled' && wait !== undefined
+          ? clock.now() + wait
+          : null;
+    return { delivery, endpoint, outcome: { status, error, latencyMs: performance.now() - started, next } };
+  }
+
+  /** After the outcomes are recorded: an endpoint failing for 5 days is disabled. */
+  async function disableIfFailing(endpoint: SealedEndpoint, error: string, now: number): Promise<void> {
+    const since = (await store.endpoint(endpoint.id))?.failingSince ?? null;
+    if (since === null || now - since < DISABLE_AFTER_MS) return;
+    await store.disable(
+      endpoint.id,
+      `Every delivery failed since ${new Date(since).toISOString()} (5 days); the last: ${error}. Fix the receiver, then add the endpoint again.`,
+    );
+    logger.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after failing for 5 days');
+  }
+
+  async function pass(): Promise<number> {
+    const now = clock.now();
+    const ids = await store.due(now, BATCH);
+    const claimed = await store.claimMany(ids, instance, now + CLAIM_MS, now);
+    // One read of each endpoint per pass, shared by its deliveries.
+    const endpoints = new Map<string, Promise<SealedEndpoint | undefined>>();
+    const endpointOf = (id: string) => {
+      const found = endpoints.get(id) ?? store.endpoint(id);
+      endpoints.set(id, found);
+      return found;
+    };
+    const attempted = (
+      await Promise.all(
+        claimed.map((d) =>
+          attempt(d, endpointOf).catch((error) => {
+            logger.error({ err: error, deliveryId: d.id }, 'webhook attempt failed');
+            return undefined;
+          }),
+        ),
+      )
+    ).filter((a): a is Attempted => a !== undefined);
+    // Every outcome of the pass in one transaction (a commit per delivery would bound the rate).
+    const finishedAt = clock.now();
+    const recorded = await store.finishMany(
+      instance,
+      attempted.map((a) => ({ id: a.delivery.id, outcome: a.outcome })),
+      finishedAt,
+    );
+    const failing = new Map<string, { endpoint: SealedEndpoint; error: string }>();
+    for (const { delivery, endpoint, outcome } of attempted) {
+      if (!recorded.has(delivery.id)) continue; // the claim expired and another instance took over
+      deps.onOutcome?.(
+        outcome.next === 'delivered' ? 'delivered' : outcome.next === null ? 'failed' : 'retry',
+      );
+      if (outcome.error !== null && endpoint.state === 'enabled') {
+        failing.set(endpoint.id, { endpoint, error: outcome.error });
+      }
+    }
+    for (const { endpoint, error } of failing.values()) await disableIfFailing(endpoint, error, finishedAt);
+    return claimed.length;
+  }
+
+  async function runOnce(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      try {
+        do {
+          again = false;
+          const made = await pass();
+          total += made;
+          if (made === BATCH) again = true;
+        } while (again);
+      } finally {
+        running = null;
+      }
+      return total;
+    })();
+    return running;
+  }
+
+  const tick = () => {
+    runOnce().catch((error) => logger.warn({ err: error }, 'webhook dispatch pass failed'));
+  };
+  return {
+    runOnce,
+    start(pollMs) {
+      if (timer) return;
+      timer = setInterval(tick, pollMs);
+      timer.unref();
+    },
+    // Only where the dispatcher runs (`serve`): a CLI process records events and leaves them.
+    nudge: () => {
+      if (timer) tick();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running?.catch(() => undefined);
+    },
+  };
+}

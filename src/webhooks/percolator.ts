@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { IndexRow } from '../offers/store.js';
+import type { Clock } from '../platform/clock.js';
+import type { Environment } from '../platform/environment.js';
+import type { RecordEvent } from '../platform/events.js';
+import {
+  matchOffers,
+  offerDocument,
+  offerKeys,
+  passesFilters,
+  queryAnchors,
+  type SavedQuery,
+} from './offer-matching.js';
+import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
+
+/** Offer write transactions matched per round (one round, one commit). */
+const SEQS_PER_ROUND = 2;
+/** Rounds per environment per run (the next run continues). */
+const MAX_ROUNDS = 50;
+/** Offer rows read per page of changes. */
+const PAGE = 5_000;
+/** How long a claim on an environment's cursor holds without being renewed. */
+const CLAIM_MS = 60_000;
+/** Saved searches are re-read from this far before the newest one seen (clocks of instances differ). */
+const SLACK_MS = 5 * 60_000;
+
+/** What the percolator reads of the offers (offers/store.ts). */
+export interface OfferChanges {
+  changeSeq(environment: Environment): Promise<number>;
+  changes(
+    environment: Environment,
+    range: { from: number; to: number; after: { changeSeq: number; id: string } | null },
+    limit: number,
+  ): Promise<IndexRow[]>;
+}
+
+/**
+ * Saved-search alerts (issue 24), as a percolator: the saved searches with alerts are filed in
+ * memory under the keys an offer must carry to match them (offer-matching.ts `queryAnchors`);
+ * each offer written is looked up by its own keys, so only the saved searches that can match it
+ * are checked, never all of them. The offers change sequence (ADR 0015) is the durable record
+ * of what changed: one instance at a time claims an environment's cursor, matches the changes
+ * past it and, in one transaction, records each new (saved search, offer) pair, its
+ * `saved_search.matched` event, and the cursor's new value. A crash before that commit loses
+ * nothing: the next claim matches the same changes again.
+ */
+export interface Percolator {
+  /** One round for each environment; resolves to the events recorded. */
+  runOnce(): Promise<number>;
+  /** Forgets the filed searches (they are read again on the next round). */
+  reset(): void;
+  /** Saved queries run by the engine so far (candidates), and searches filed now: never all per offer. */
+  stats(): { checked: number; filed: number };
+}
+
+class Filed {
+  readonly byKey = new Map<string, Set<AlertingSearch>>();
+  readonly unanchored = new Set<AlertingSearch>();
+  /** The lengths of the prefixes searches are filed under (offers generate only those). */
+  readonly prefixLengths = new Set<number>();
+  readonly byId = new Map<string, { search: AlertingSearch; keys: string[] | null }>();
+  newest = 0;
+
+  add(search: AlertingSearch): void {
+    if (this.byId.has(search.id)) return;
+    const keys = queryAnchors(search.query);
+    this.byId.set(search.id, { search, keys });
+    this.newest = Math.max(this.newest, search.createdAt);
+    if (keys === null) this.unanchored.add(search);
+    else
+      for (const key of keys) {
+        if (key.startsWith('p:')) this.prefixLengths.add(key.length - 2);
+        const set = this.byKey.get(key) ?? new Set<AlertingSearch>();
+        this.byKey.set(key, set);
+        set.add(search);
+      }
+  }
+
+  remove(id: string): void {
+    const filed = this.byId.get(id);
+    if (!filed) return;
+    this.byId.delete(id);
+    if (filed.keys === null) this.unanchored.delete(filed.search);
+    else for (const key of filed.keys) this.byKey.get(key)?.delete(filed.search);
+  }
+}
+
+export function createPercolator(deps: {
+  store: PercolatorStore;
+  offers: OfferChanges;
+  environments: readonly Environment[];
+  clock: Clock;
+  logger: Logger;
+  recordEvent: RecordEvent;
+  /** After a round recorded events (a dispatcher pass soon). */
+  onRecorded?: () => void;
+}): Percolator {
+  const { store, clock } = deps;
+  const instance = `prc_${randomBytes(8).toString('hex')}`;
+  const filed = new Map<Environment, Filed>();
+  let running: Promise<number> | null = null;
+  let checked = 0;
+
+  async function refresh(environment: Environment): Promise<Filed> {
+    const f = filed.get(environment) ?? new Filed();
+    filed.set(environment, f);
+    const since = f.byId.size === 0 ? 0 : f.newest - SLACK_MS;
+    for (const search of await store.alertingSearches(environment, since)) f.add(search);
+    return f;
+  }
+
+  /** The (search, offer) pairs among `rows` that alert. */
+  function match(f: Filed, rows: readonly IndexRow[], now: number) {
+    const docs = rows.map(offerDocument);
+    const candidates = new Map<string, AlertingSearch>();
+    const seqOf = new Map(rows.map((r) => [r.id, r.change_seq]));
+    for (const doc of docs) {
+      for (const key of offerKeys(doc, f.prefixLengths)) {
+        for (const s of f.byKey.get(key) ?? []) {
+          if (!candidates.has(s.id) && passesFilters(doc, s.query)) candidates.set(s.id, s);
+        }
+      }
+      for (const s of f.unanchored) {
+        if (!candidates.has(s.id) && passesFilters(doc, s.query)) candidates.set(s.id, s);
+      }
+    }
+    const queries = new Map<string, SavedQuery>([...candidates].map(([id, s]) => [id, s.query]));
+    checked += queries.size;
+    const pairs: { searchId: string; offerId: string }[] = [];
+    for (const [searchId, offerIds] of matchOffers(docs, queries, now)) {
+      const search = candidates.get(searchId) as AlertingSearch;
+      for (const offerId of offerIds) {
+        // Writes committed before the search was saved never alert it.
+        if ((seqOf.get(offerId) ?? 0) > search.sinceSeq) pairs.push({ searchId, offerId });
+      }
+    }
+    return { pairs, docs: new Map(docs.map((d) => [d.id, d])) };
+  }
+
+  /** One round: the next few offer writes past the cursor; null when there were none. */
+  async function round(environment: Environment): Promise<number | null> {
+    const now = clock.now();
+    const from = await store.claimCursor(environment, instance, now + CLAIM_MS, now);
+    if (from === null) return null;
+    // A few write transactions (import batches) per round, each round committed: the first
+    // batches' alerts leave while the next are matched.
+    const to = Math.min(await deps.offers.changeSeq(environment), from + SEQS_PER_ROUND);
+    if (to <= from) return null;
+    const f = await refresh(environment);
+    const pairs: { searchId: string; offerId: string }[] = [];
+    const docs = new Map<string, ReturnType<typeof offerDocument>>();
+    let after: { changeSeq: number; id: string } | null = null;
+    for (;;) {
+      const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
+      if (rows.length === 0) break;
+      if (f.byId.size > 0) {
+        const found = match(f, rows, now);
+        for (const p of found.pairs) {
+          pairs.push(p);
+          docs.set(p.offerId, found.docs.get(p.offerId) as never);
+        }
+      }
+      const last = rows[rows.length - 1] as IndexRow;
+      after = { changeSeq: last.change_seq, id: last.id };
+      if (rows.length < PAGE) break;
+    }
+    let recorded = 0;
+    const { committed, gone } = await store.commit(
+      environment,
+      instance,
+      { from, to },
+      pairs,
+      now,
+      (tx, m) => {
+        const search = f.byId.get(m.searchId)?.search as AlertingSearch;
+        const doc = docs.get(m.offerId);
+        recorded += 1;
+        return deps.recordEvent(tx, {
+          projectId: search.projectId,
+          environment,
+          type: 'saved_search.matched',
+          data: {
+            savedSearch: { id: search.id, name: search.name },
+            user: { id: search.userId },
+            offer: doc && {
+              id: doc.id,
+              title: doc.title,
+              category: doc.category,
+              city: doc.city,
+              country: doc.country,
+              publishedAt: new Date(doc.publishedAt).toISOString(),
+            },
+          },
+        });
+      },
+    );
+    for (const id of gone) f.remove(id);
+    return committed ? recorded : null;
+  }
+
+  return {
+    async runOnce() {
+      if (running) return running;
+      running = (async () => {
+        let total = 0;
+        try {
+          for (const environment of deps.environments) {
+            for (let i = 0; i < MAX_ROUNDS; i += 1) {
+              const recorded = await round(environment);
+              if (recorded === null) break;
+              total += recorded;
+            }
+          }
+        } finally {
+          running = null;
+        }
+        if (total > 0) deps.onRecorded?.();
+        return total;
+      })();
+      return running;
+    },
+    reset: () => filed.clear(),
+    stats: () => ({ checked, filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0) }),
+  };
+}

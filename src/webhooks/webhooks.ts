@@ -1,0 +1,146 @@
+import type { Logger } from 'pino';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { AuditLog } from '../audit/service.js';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
+import type { Clock } from '../platform/clock.js';
+import type { Environment } from '../platform/environment.js';
+import { createSecretBox } from '../platform/secret-box.js';
+import { createDispatcher, type DeliveryOutcome, type Dispatcher } from './dispatcher.js';
+import { createKeyExpiryCheck } from './key-expiry.js';
+import { createPercolator, type OfferChanges, type Percolator } from './percolator.js';
+import type { PercolatorStore } from './percolator-store.js';
+import { createWebhookService, type WebhookService } from './service.js';
+import type { WebhookStore } from './store.js';
+
+// Re-exported for the composition root's one import line (stores are built in deps.ts only).
+export { createPercolatorStore } from './percolator-store.js';
+export { createWebhookStore } from './store.js';
+
+/** How often the `key.expiring` check runs in a serving process. */
+const KEY_EXPIRY_CHECK_MS = 60_000;
+
+/** Everything webhooks: the service (API, portal, CLI), and what `serve` runs in the background. */
+export interface Webhooks {
+  service: WebhookService;
+  dispatcher: Dispatcher;
+  percolator: Percolator;
+  /** One `key.expiring` check; resolves to the events recorded. */
+  checkKeyExpiry(): Promise<number>;
+  /** `serve`: dispatch, percolate and check expiring keys, every `pollMs`. */
+  start(pollMs: number): void;
+  stop(): Promise<void>;
+  /** Deliveries by outcome, queue depth, oldest pending age on /metrics. */
+  registerMetrics(registry: Registry): void;
+}
+
+export function createWebhooks(deps: {
+  db: Database;
+  store: WebhookStore;
+  percolatorStore: PercolatorStore;
+  offerStore: OfferChanges;
+  /** The signing secrets are sealed with a key derived from it (purpose `webhook-secret`). */
+  masterSecret: Buffer;
+  clock: Clock;
+  audit: AuditLog;
+  logger: Logger;
+  config: Pick<Config, 'webhookRetrySchedule' | 'webhookAllowPrivate'>;
+}): Webhooks {
+  const { clock, logger } = deps;
+  const box = createSecretBox(deps.masterSecret, 'webhook-secret');
+  const allowPrivate = deps.config.webhookAllowPrivate;
+  const outcomes: Record<DeliveryOutcome, number> = { delivered: 0, retry: 0, failed: 0 };
+  const dispatcher = createDispatcher({
+    store: deps.store,
+    clock,
+    box,
+    logger,
+    retrySchedule: deps.config.webhookRetrySchedule,
+    allowPrivate,
+    allowHttp: (environment) => environment === 'testing',
+    onOutcome: (outcome) => {
+      outcomes[outcome] += 1;
+    },
+  });
+  const service = createWebhookService({
+    store: deps.store,
+    box,
+    clock,
+    audit: deps.audit,
+    allowPrivate,
+    onRecorded: () => dispatcher.nudge(),
+  });
+  const environments: Environment[] = ['production', 'testing'];
+  const percolator = createPercolator({
+    store: deps.percolatorStore,
+    offers: deps.offerStore,
+    environments,
+    clock,
+    logger,
+    recordEvent: service.recordEvent,
+    onRecorded: () => dispatcher.nudge(),
+  });
+  const checkKeyExpiry = createKeyExpiryCheck({ db: deps.db, clock, recordEvent: service.recordEvent });
+  const timers: NodeJS.Timeout[] = [];
+  let percolating: Promise<unknown> | null = null;
+  const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
+    const timer = setInterval(() => {
+      fn().catch((error) => logger.warn({ err: error }, `${what} failed`));
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  };
+  return {
+    service,
+    dispatcher,
+    percolator,
+    checkKeyExpiry,
+    start(pollMs) {
+      dispatcher.start(pollMs);
+      every(
+        pollMs,
+        () => (percolating ??= percolator.runOnce().finally(() => (percolating = null))),
+        'saved-search matching',
+      );
+      every(KEY_EXPIRY_CHECK_MS, checkKeyExpiry, 'key expiry check');
+    },
+    async stop() {
+      for (const timer of timers.splice(0)) clearInterval(timer);
+      await percolating?.catch(() => undefined);
+      await dispatcher.stop();
+    },
+    registerMetrics(registry) {
+      const seen: Record<DeliveryOutcome, number> = { delivered: 0, retry: 0, failed: 0 };
+      new Counter({
+        name: 'vitrine_webhook_deliveries_total',
+        help: 'Webhook delivery attempts made by this process, by outcome: delivered, retry (failed, another attempt scheduled), failed (gave up).',
+        labelNames: ['outcome'] as const,
+        registers: [registry],
+        collect() {
+          for (const outcome of Object.keys(outcomes) as DeliveryOutcome[]) {
+            this.inc({ outcome }, outcomes[outcome] - seen[outcome]);
+            seen[outcome] = outcomes[outcome];
+          }
+        },
+      });
+      const queue = () => deps.store.queue();
+      new Gauge({
+        name: 'vitrine_webhook_queue_depth',
+        help: 'Webhook deliveries pending (first attempt or retry), all instances.',
+        registers: [registry],
+        async collect() {
+          this.set((await queue()).pending);
+        },
+      });
+      new Gauge({
+        name: 'vitrine_webhook_oldest_pending_seconds',
+        help: 'Age of the oldest pending webhook delivery (0: none pending).',
+        registers: [registry],
+        async collect() {
+          const { oldestCreatedAt } = await queue();
+          this.set(oldestCreatedAt === null ? 0 : Math.max(0, (clock.now() - oldestCreatedAt) / 1000));
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { Actor } from '../../src/audit/service.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import { systemClock } from '../../src/platform/clock.js';
+import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { eventually, freePort, type Instance, startInstance } from '../support/processes.js';
+import { Receiver } from '../webhooks/receiver.js';
+
+/**
+ * Issue 24, with real `vitrine serve` processes: an event recorded while nothing can deliver it
+ * survives a SIGKILL and is delivered after the restart; two processes on one PostgreSQL
+ * deliver each event exactly once. Real time (separate processes share no ManualClock); the
+ * waits are polls of a real receiver.
+ */
+const silent = pino({ level: 'silent' });
+const ACTOR: Actor = { kind: 'cli', id: 'test', email: null, ip: null };
+const adminUrl = inject('postgresAdminUrl');
+
+interface Fixture {
+  database: TestDatabase;
+  admin: Deps;
+  projectId: string;
+  env: NodeJS.ProcessEnv;
+  close(): Promise<void>;
+}
+
+async function fixture(dialect: 'sqlite' | 'postgres'): Promise<Fixture> {
+  const database = await createTestDatabase(dialect);
+  const env: NodeJS.ProcessEnv = {
+    ...(dialect === 'postgres'
+      ? { DATABASE_URL: database.location }
+      : { DATA_DIR: path.dirname(database.location) }),
+    MASTER_SECRET: randomBytes(32).toString('base64'),
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
+    WEBHOOK_POLL_MS: '100',
+    SEARCH_SNAPSHOT: 'false',
+  };
+  const admin = createDeps(loadConfig(env), { clock: systemClock, logger: silent, db: database.db });
+  await admin.developers.add({ email: 'hooks@example.com' });
+  const project = await admin.projects.add({ name: 'Hooks', ownerEmail: 'hooks@example.com' });
+  return {
+    database,
+    admin,
+    projectId: project.id,
+    env,
+    async close() {
+      await admin.changeBus.close();
+      await database.drop();
+    },
+  };
+}
+
+const instances: Instance[] = [];
+afterAll(async () => {
+  await Promise.all(instances.map((i) => i.stop()));
+});
+async function start(env: NodeJS.ProcessEnv): Promise<Instance> {
+  const instance = await startInstance(env);
+  instances.push(instance);
+  return instance;
+}
+
+for (const { dialect, available } of backends()) {
+  describe.skipIf(!available)(`webhook delivery across processes on ${dialect}`, { timeout: 240_000 }, () => {
+    it('an event recorded before a SIGKILL is delivered after the restart, same webhook-id', async () => {
+      const f = await fixture(dialect);
+      const receiver = new Receiver();
+      try {
+        // The receiver's port is chosen now but nothing listens on it yet: attempts fail.
+        const port = await freePort();
+        const url = `http://127.0.0.1:${port}/hooks`;
+        const { endpoint } = await f.admin.webhooks.service.add(
+          ACTOR,
+          { projectId: f.projectId, environment: 'testing' },
+          { url },
+        );
+        const first = await start(f.env);
+        const key = (await f.admin.keys.issue({ projectId: f.projectId, environment: 'testing' })).key;
+        // The write, through the serving process: its outbox row commits with the cause.
+        const queued = await fetch(`${first.origin}/v1/webhooks/${endpoint.id}/test`, {
+          method: 'POST',
+          headers: { 'x-api-key': key },
+        });
+        expect(queued.status).toBe(202);
+        const { messageId } = (await queued.json()) as { messageId: string };
+        first.child.kill('SIGKILL');
+        await new Promise((resolve) => first.child.once('exit', resolve));
+        const row = await f.admin.db.get<{ state: string }>(
+          'SELECT state FROM webhook_deliveries WHERE id = ?',
+          [messageId],
+        );
+        expect(row?.state).toBe('pending'); // not delivered: nothing was listening
+
+        await receiver.start(port);
+        await start(f.env);
+        // Up to a claim's length (60 s) if the kill fell between a claim and its outcome.
+        await eventually(async () => receiver.received.length > 0, 90_000, 'delivered after restart');
+        expect(receiver.received[0]?.headers['webhook-id']).toBe(messageId);
+      } finally {
+        await receiver.close().catch(() => undefined);
+        await f.close();
+      }
+    });
+  });
+}
+
+describe.skipIf(adminUrl === null)('two serving processes on one PostgreSQL', { timeout: 240_000 }, () => {
+  it('deliver each event exactly once', async () => {
+    const f = await fixture('postgres');
+    const receiver = new Receiver();
+    try {
+      await receiver.start();
+      const { endpoint } = await f.admin.webhooks.service.add(
+        ACTOR,
+        { projectId: f.projectId, environment: 'testing' },
+        { url: receiver.url },
+      );
+      await Promise.all([start(f.env), start(f.env)]);
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i += 1) {
+        ids.push(await f.admin.webhooks.service.test(ACTOR, { projectId: f.projectId }, endpoint.id));
+      }
+      await eventually(async () => receiver.received.length >= ids.length, 60_000, 'all delivered');
+      // A moment more: a second copy of any of them would arrive now.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const got = receiver.received.map((r) => r.headers['webhook-id'] as string);
+      expect(got.sort()).toEqual([...ids].sort());
+    } finally {
+      await receiver.close().catch(() => undefined);
+      await f.close();
+    }
+  });
+});
