@@ -8,8 +8,8 @@ import { migrate } from '../src/db/migrate.js';
 import { createDeps } from '../src/deps.js';
 import type { OfferInput } from '../src/offers/offer-input.js';
 import { generateOffers } from '../src/offers/seed.js';
-import { words } from '../src/search/analysis/text.js';
 import { systemClock } from '../src/platform/clock.js';
+import { words } from '../src/search/analysis/text.js';
 import { admin, adminUrl } from './postgres-admin.js';
 
 /**

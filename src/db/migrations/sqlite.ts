@@ -8,10 +8,10 @@ import { accountStateSchema } from './v70-accounts.js';
 import { keyRollSchema } from './v71-key-roll.js';
 import { identitySchema } from './v80-identity.js';
 import { snapshotMarksSchema } from './v81-snapshot-marks.js';
+import { webhooksSchema } from './v90-webhooks.js';
 import { accountsSchema } from './v91-accounts.js';
 import { searchAttributesSchema } from './v92-search-attributes.js';
 import { synonymsSchema } from './v94-synonyms.js';
-import { webhooksSchema } from './v90-webhooks.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
