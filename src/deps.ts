@@ -66,7 +66,7 @@ import { createUserService, type UserService } from './users/service.js';
 import { createUserStore } from './users/store.js';
 import { createPercolatorStore, createWebhookStore, createWebhooks } from './webhooks/webhooks.js';
 
-/** Everything a process needs, built once from config (STYLE: one composition root). */
+/** Everything a process needs, built once from config (one composition root, ADR 0023). */
 export interface Deps extends AccountDeps, WithSynonyms {
   config: Config;
   clock: Clock;

@@ -7,7 +7,7 @@ import { sendWebhook } from './sender.js';
 import { signatureHeaders } from './signing.js';
 import type { AttemptOutcome, ClaimedDelivery, SealedEndpoint, WebhookStore } from './store.js';
 
-/** An endpoint whose every attempt failed for this long is disabled (SPEC: 5 days). */
+/** An endpoint whose every attempt failed for this long is disabled: 5 days (docs/webhooks.md). */
 export const DISABLE_AFTER_MS = 5 * 86_400_000;
 /** How long a claim holds: longer than one attempt (10 s), so only a dead instance loses it. */
 export const CLAIM_MS = 60_000;

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { CheckedUrl } from './address-guard.js';
 
-/** How long one attempt may take, connection to last byte (SPEC: 10 s). */
+/** How long one attempt may take, connection to last byte: 10 s (docs/webhooks.md). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /**
  * Connections kept open between attempts (a burst of events to one receiver reuses them). A
