@@ -91,20 +91,12 @@ export function vitrineInstantSearch(options: VitrineInstantSearchOptions) {
 
   /**
    * The price range of a request's results, its own price filter left out (the slider shows the
-   * whole range). The seam for facet statistics: when the main answer carries `stats`, those win.
+   * whole range): one search of one hit asking for the price's facet statistics.
    */
-  function priceQueries(request: InstantSearchRequest): VitrineQuery[] {
+  function priceQuery(request: InstantSearchRequest): VitrineQuery {
     const { priceMin: _min, priceMax: _max, sort: _sort, ...filters } = filtersOf(request, translate);
-    return [
-      { ...filters, sort: 'price', limit: 1 },
-      { ...filters, sort: '-price', limit: 1 },
-    ];
+    return { ...filters, facets: 'price', limit: 1 };
   }
-
-  const amount = (response: VitrineResponse | undefined): number | null => {
-    const price = response?.data[0]?.price as { amount?: string } | undefined;
-    return price?.amount === undefined ? null : Number(price.amount);
-  };
 
   return {
     async search(requests: readonly InstantSearchRequest[]) {
@@ -114,7 +106,7 @@ export function vitrineInstantSearch(options: VitrineInstantSearchOptions) {
         queries.push(toVitrineQuery(request, translate, await cursorOf(request, pages[i] as number)));
       }
       const statsFor = requests.map((r) => wantsPriceStats(r, translate));
-      for (const [i, request] of requests.entries()) if (statsFor[i]) queries.push(...priceQueries(request));
+      for (const [i, request] of requests.entries()) if (statsFor[i]) queries.push(priceQuery(request));
       const answers = await multiSearch(queries);
       let extra = requests.length;
       const results = requests.map((request, i) => {
@@ -123,12 +115,9 @@ export function vitrineInstantSearch(options: VitrineInstantSearchOptions) {
         remember(request, page, answer.nextCursor);
         let stats: FacetStats | null = null;
         if (statsFor[i]) {
-          const fromApi = answer.stats?.[translate.priceAttribute];
-          const [cheapest, dearest] = [amount(answers[extra]), amount(answers[extra + 1])];
-          extra += 2;
-          if (fromApi) stats = { min: Number(fromApi.min), max: Number(fromApi.max) };
-          else if (cheapest !== null && dearest !== null)
-            stats = { min: Math.floor(cheapest), max: Math.ceil(dearest) };
+          const range = answers[extra]?.facetStats?.price;
+          extra += 1;
+          if (range) stats = { min: Math.floor(range.min), max: Math.ceil(range.max) };
         }
         return toInstantSearchResult(request, answer, page, stats, translate);
       });

@@ -37,8 +37,8 @@ export interface VitrineResponse {
   total: { value: number; relation: string };
   facets: Record<string, { value: string; count: number }[]>;
   nextCursor: string | null;
-  /** Facet statistics, once the API sends them (then no min/max queries are needed). */
-  stats?: Record<string, { min: number | string; max: number | string }>;
+  /** Statistics of number facets and of `price` (in currency units), when `facets` asks for them. */
+  facetStats?: Record<string, { min: number; max: number; avg: number; sum: number; count: number }>;
 }
 
 export interface TranslateOptions {
