@@ -1,29 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { vitrineCli } from '../support/cli.js';
 
 /** `vitrine attributes set|list|remove --env ENV` (issue 23) as processes, audited. */
-const root = path.resolve(import.meta.dirname, '../..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-attributes-'));
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-function vitrine(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-const json = (args: string[]) => {
-  const result = vitrine([...args, '--json']);
-  expect(result.stderr).toBe('');
-  expect(result.status).toBe(0);
-  return JSON.parse(result.stdout);
-};
+const { run: vitrine, json } = vitrineCli('attributes');
 
 describe('attribute commands', { timeout: 180_000 }, () => {
   it('declares, lists, changes and removes attributes per environment, each change audited', () => {

@@ -1,34 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { vitrineCli } from '../support/cli.js';
 
 /**
  * Issue 25: `vitrine projects add-redirect-uri|remove-redirect-uri` (an example app on another
  * port than the demo's needs its destination allowed), with `--json`, audited as `project.update`.
  */
-const root = path.resolve(import.meta.dirname, '../..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-redirect-cli-'));
-
-function vitrine(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-const json = (args: string[]) => {
-  const result = vitrine([...args, '--json']);
-  expect(result.stderr).toBe('');
-  expect(result.status).toBe(0);
-  return JSON.parse(result.stdout);
-};
-
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+const { run: vitrine, json } = vitrineCli('redirect-cli');
 
 describe('vitrine projects add-redirect-uri / remove-redirect-uri', () => {
   it('adds and removes one destination, refuses bad ones, and audits each change', () => {
