@@ -278,8 +278,10 @@ for (const { dialect, available } of backends()) {
       expect(await ids({ q: 'lamp -brass -solid' })).toEqual([]);
       // Only exclusions: every active offer but those, newest first.
       expect(await ids({ q: '-lamp -bicycles' })).toEqual([idOf('cafe'), idOf('running'), idOf('chairs')]);
-      // A hyphen inside a word is not an exclusion.
-      expect(await ids({ q: 'brass-lamp' })).toEqual([idOf('lamp-title-old')]);
+      // A hyphen inside a word is not an exclusion: the complete word `brass-lamp` is `brasslamp`,
+      // which also matches the indexed pair "brass lamp" (ADR 0033; a word still being typed
+      // matches its joined form only).
+      expect(await ids({ q: 'brass-lamp ' })).toEqual([idOf('lamp-title-old')]);
     });
 
     it('tolerates one typo in words of five letters or more', async () => {
