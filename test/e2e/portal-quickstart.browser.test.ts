@@ -112,12 +112,12 @@ describe.skipIf(!hasChromium)('the portal quickstart in a browser', { timeout: 1
     expect(answer.status).toBe(200);
 
     await dev.getByRole('link', { name: 'Back to the project' }).click();
-    expect(await dev.locator('.quickstart').textContent()).toContain('http://localhost:8080/v1');
+    expect(await dev.getByRole('region', { name: 'Call the API' }).textContent()).toContain('http://localhost:8080/v1');
     expect(await dev.content()).not.toContain(secret);
     await shots(dev, 'project');
 
     const key = await t.deps.keys.findByHash(hashApiKey(secret));
-    expect(await dev.locator('.quickstart').textContent()).toContain(String(key?.id));
+    expect(await dev.getByRole('region', { name: 'Call the API' }).textContent()).toContain(String(key?.id));
     await dev.goto(`${prod}/portal/keys/${key?.id}`);
     await shots(dev, 'key');
 
