@@ -51,7 +51,8 @@ export function searchSettingsBody(
   csrf: string,
   settings: Readonly<Record<Environment, readonly AttributeDeclaration[]>>,
 ): SafeHtml {
-  return html`<p>What search knows of offers’ <code>attributes</code>. A change is audited and re-indexes the environment in the background; searches keep the previous declarations until then.</p>
+  return html`<h1>Search settings</h1>
+<p>What search knows of offers’ <code>attributes</code>. A change is audited and re-indexes the environment in the background; searches keep the previous declarations until then.</p>
 ${ENVIRONMENTS.map((e) => attributesSection(csrf, e, settings[e]))}`;
 }
 

@@ -15,8 +15,9 @@ export async function signInOnPhone(
   origin: string,
   area: 'portal' | 'console',
   who: { email: string; password: string },
+  viewport: { width: number; height: number } = PHONE,
 ): Promise<Page> {
-  const page = await browser.newPage({ viewport: PHONE, isMobile: true });
+  const page = await browser.newPage({ viewport, isMobile: viewport.width === PHONE.width });
   page.setDefaultTimeout(15_000);
   await page.goto(`${origin}/${area}/signin`);
   await page.getByLabel('Email').fill(who.email);
