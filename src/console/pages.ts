@@ -6,6 +6,7 @@ import type { Project } from '../projects/model.js';
 import type { UsageDay } from '../usage/service.js';
 import { stateBadge } from '../web/badges.js';
 import { confirmationBody } from '../web/confirm.js';
+import { emptyEnvironmentHint, type OfferCounts } from '../web/empty-environments.js';
 import { formatTime } from '../web/format.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { appLayout, csrfField } from '../web/layout.js';
@@ -82,7 +83,12 @@ const STATES = ['pending', 'approved', 'rejected', 'all'] as const;
 
 export function applicationsPage(
   s: ConsoleSession,
-  p: { state: (typeof STATES)[number]; items: readonly ApplicationView[]; flash?: string },
+  p: {
+    state: (typeof STATES)[number];
+    items: readonly ApplicationView[];
+    counts?: OfferCounts;
+    flash?: string;
+  },
 ): string {
   const row = ({ application: a, project, ownerEmail }: ApplicationView) => [
     html`${project ? html`<a href="/console/projects?q=${project.id}">${project.name}</a>` : a.projectId}<br><span class="hint">${ownerEmail}</span>`,
@@ -105,6 +111,7 @@ export function applicationsPage(
     s,
     'Applications',
     html`<h1>Applications</h1>
+${emptyEnvironmentHint(p.counts ?? {})}
 <nav aria-label="Filter by state"><p>${STATES.map((st) => html`${st === p.state ? html`<strong aria-current="page">${st}</strong>` : html`<a href="/console/applications?state=${st}">${st}</a>`} `)}</p></nav>
 ${
   p.items.length === 0
