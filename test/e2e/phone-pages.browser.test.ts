@@ -13,8 +13,10 @@ import { Receiver } from '../webhooks/receiver.js';
  * the portal's Webhooks pages (an endpoint with a delivery and its Resend button), the Account
  * page of both areas (two sessions, an End button), two-factor enrolment, recovery codes and the
  * code step, forgot-password and reset, the console's Developer access and Search settings (a
- * declared attribute in each environment). Each at 390 × 844: no sideways scrolling, every
- * action button inside the viewport, every stacked table cell labelled with its column.
+ * declared attribute in each environment), and the forms and confirmations (sign-in, sign-up, a
+ * project's form, roll and revoke, a signing secret). Each at 390 × 844: no sideways scrolling,
+ * every action button inside the viewport, every table cell labelled with its column. The
+ * changed list pages are also shot at 1280 px, where their tables stay tables.
  */
 requireChromium('the phone-width pages test');
 
@@ -34,6 +36,7 @@ describe.skipIf(!hasChromium)('the newer portal and console pages at 390 px (hea
   let projectId: string;
   let developerId: string;
   let operatorId: string;
+  let keyId: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -68,6 +71,7 @@ describe.skipIf(!hasChromium)('the newer portal and console pages at 390 px (hea
         searchable: false,
       });
     }
+    keyId = (await t.deps.keys.issue({ projectId, environment: 'testing' })).record.id;
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
@@ -118,6 +122,34 @@ describe.skipIf(!hasChromium)('the newer portal and console pages at 390 px (hea
     expect(found).toEqual([]);
     await portal.close();
     await consolePage.close();
+  }, 120_000);
+
+  it('forms and confirmations: sign-in, sign-up, a project, roll and revoke, a signing secret', async () => {
+    const visitor = await anonymous();
+    const found = [
+      ...(await check(visitor, '/portal/signin', 'portal-signin')),
+      ...(await check(visitor, '/portal/signup', 'portal-signup')),
+      ...(await check(visitor, '/console/signin', 'console-signin')),
+    ];
+    const page = await signInOnPhone(browser, origin, 'portal', DEVELOPER);
+    for (const [url, shot] of [
+      ['/portal/projects/new', 'portal-project-new'],
+      [`/portal/projects/${projectId}/edit`, 'portal-project-edit'],
+      [`/portal/keys/${keyId}/roll`, 'portal-key-roll'],
+      [`/portal/keys/${keyId}/revoke`, 'portal-key-revoke'],
+    ] as const) {
+      found.push(...(await check(page, url, shot)));
+    }
+    const [endpoint] = await t.deps.webhooks.service.list({ projectId });
+    await page.goto(`${origin}/portal/projects/${projectId}/webhooks/${endpoint?.id}`);
+    await page.getByRole('button', { name: 'Rotate the signing secret' }).click();
+    await page.getByRole('heading', { name: /Signing secret of/ }).waitFor();
+    found.push(...(await phoneProblems(page, 'signing secret', 'portal-webhook-secret')));
+    const ops = await signInOnPhone(browser, origin, 'console', OPERATOR);
+    found.push(...(await check(ops, `/console/keys/${keyId}/revoke`, 'console-key-revoke')));
+    found.push(...(await check(ops, `/console/keys/${keyId}/revoke-refresh`, 'console-key-revoke-refresh')));
+    expect(found).toEqual([]);
+    for (const p of [visitor, page, ops]) await p.close();
   }, 120_000);
 
   it('portal: webhooks, an endpoint with its deliveries, the account, two-factor, forgot and reset', async () => {
