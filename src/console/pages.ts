@@ -1,14 +1,16 @@
 import type { KeyApplication } from '../applications/model.js';
 import type { AuditEntry } from '../audit/model.js';
 import type { KeyRecord } from '../keys/model.js';
-import { keyFacts, keyTable } from '../portal/pages.js';
+import { keyFacts, keyTable } from '../portal/key-views.js';
 import type { Project } from '../projects/model.js';
 import type { UsageDay } from '../usage/service.js';
 import { stateBadge } from '../web/badges.js';
 import { confirmationBody } from '../web/confirm.js';
+import { emptyEnvironmentHint, type OfferCounts } from '../web/empty-environments.js';
 import { formatTime } from '../web/format.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { appLayout, csrfField } from '../web/layout.js';
+import { dataTable } from '../web/table.js';
 import { usageChart } from '../web/usage-chart.js';
 import type { DeveloperRow, Paged } from './model.js';
 
@@ -81,37 +83,43 @@ const STATES = ['pending', 'approved', 'rejected', 'all'] as const;
 
 export function applicationsPage(
   s: ConsoleSession,
-  p: { state: (typeof STATES)[number]; items: readonly ApplicationView[]; flash?: string },
+  p: {
+    state: (typeof STATES)[number];
+    items: readonly ApplicationView[];
+    counts?: OfferCounts;
+    flash?: string;
+  },
 ): string {
-  const row = ({ application: a, project, ownerEmail }: ApplicationView) =>
-    html`<tr>
-<td>${project ? html`<a href="/console/projects?q=${project.id}">${project.name}</a>` : a.projectId}<br><span class="hint">${ownerEmail}</span></td>
-<td>${a.environment}</td>
-<td>${a.wantsRefresh ? html`asked${a.refreshReason ? html`: “${a.refreshReason}”` : ''}` : 'no'}</td>
-<td>${formatTime(a.createdAt)}</td>
-<td>${stateBadge(a.state)}${a.state === 'rejected' ? html`<br>${a.decisionReason ?? ''}` : ''}${a.keyId ? html`<br><a href="/console/keys/${a.keyId}">${a.keyId}</a>` : ''}</td>
-<td>${
-      a.state === 'pending'
-        ? html`<form method="post" action="/console/applications/${a.id}/approve" class="inline">${csrfField(s.csrf)}
+  const row = ({ application: a, project, ownerEmail }: ApplicationView) => [
+    html`${project ? html`<a href="/console/projects?q=${project.id}">${project.name}</a>` : a.projectId}<br><span class="hint">${ownerEmail}</span>`,
+    a.environment,
+    a.wantsRefresh ? html`asked${a.refreshReason ? html`: “${a.refreshReason}”` : ''}` : 'no',
+    formatTime(a.createdAt),
+    html`${stateBadge(a.state)}${a.state === 'rejected' ? html`<br>${a.decisionReason ?? ''}` : ''}${a.keyId ? html`<br><a href="/console/keys/${a.keyId}">${a.keyId}</a>` : ''}`,
+    a.state === 'pending'
+      ? html`<form method="post" action="/console/applications/${a.id}/approve" class="inline">${csrfField(s.csrf)}
 <label class="check"><input type="checkbox" name="grantRefresh" value="yes"${a.wantsRefresh ? html` checked` : ''}>grant refresh</label>
 <button type="submit" class="inline">Approve</button></form>
 <form method="post" action="/console/applications/${a.id}/reject" class="inline">${csrfField(s.csrf)}
 <label for="reason-${a.id}">Reason</label><input id="reason-${a.id}" name="reason" type="text" required maxlength="1000">
 <button type="submit" class="inline danger">Reject</button></form>`
-        : a.decidedAt
-          ? html`by ${a.decidedBy ?? ''}, ${formatTime(a.decidedAt)}`
-          : ''
-    }</td>
-</tr>`;
+      : a.decidedAt
+        ? html`by ${a.decidedBy ?? ''}, ${formatTime(a.decidedAt)}`
+        : '',
+  ];
   return layout(
     s,
     'Applications',
     html`<h1>Applications</h1>
+${emptyEnvironmentHint(p.counts ?? {})}
 <nav aria-label="Filter by state"><p>${STATES.map((st) => html`${st === p.state ? html`<strong aria-current="page">${st}</strong>` : html`<a href="/console/applications?state=${st}">${st}</a>`} `)}</p></nav>
 ${
   p.items.length === 0
     ? html`<p class="empty">${p.state === 'pending' ? 'No application is waiting. New ones appear here as developers apply.' : 'No application in this state.'}</p>`
-    : html`<table><thead><tr><th scope="col">Project</th><th scope="col">Environment</th><th scope="col">Refresh permission</th><th scope="col">Applied</th><th scope="col">State</th><th scope="col">Decision</th></tr></thead><tbody>${p.items.map(row)}</tbody></table>`
+    : dataTable(
+        ['Project', 'Environment', 'Refresh permission', 'Applied', 'State', 'Decision'],
+        p.items.map(row),
+      )
 }`,
     '/console/applications',
     p.flash,
@@ -230,8 +238,16 @@ ${pager('/console/developers', { q: p.q }, p.paging)}
 ${
   items.length === 0
     ? html`<p class="empty">No developer matches.</p>`
-    : html`<table><thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Signed up</th><th scope="col">State</th></tr></thead><tbody>
-${items.map((d) => html`<tr><td><a href="/console/projects?q=${d.email}">${d.email}</a></td><td>${d.name}</td><td><code>${d.id}</code></td><td>${formatTime(d.createdAt)}</td><td>${d.disabledAt === null ? 'active' : html`disabled ${formatTime(d.disabledAt)}`}</td></tr>`)}</tbody></table>`
+    : dataTable(
+        ['Email', 'Name', 'Id', 'Signed up', 'State'],
+        items.map((d) => [
+          html`<a href="/console/projects?q=${d.email}">${d.email}</a>`,
+          d.name,
+          html`<code>${d.id}</code>`,
+          formatTime(d.createdAt),
+          d.disabledAt === null ? 'active' : html`disabled ${formatTime(d.disabledAt)}`,
+        ]),
+      )
 }`,
     '/console/developers',
   );
@@ -257,11 +273,17 @@ ${pager('/console/audit', p.filter, p.paging)}
 ${
   entries.length === 0
     ? html`<p class="empty">No entry matches.</p>`
-    : html`<table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">From</th><th scope="col">Details</th></tr></thead><tbody>
-${entries.map(
-  (e) =>
-    html`<tr><td class="nowrap">${formatTime(e.at)}</td><td>${e.actorKind}${e.actorEmail ? html`<br>${e.actorEmail}` : ''}</td><td class="nowrap"><code>${e.action}</code></td><td>${e.targetId ? html`${e.targetType ?? ''} <code>${e.targetId}</code>` : '—'}</td><td>${e.clientIp ?? '—'}</td><td><code>${JSON.stringify(e.detail)}</code></td></tr>`,
-)}</tbody></table>`
+    : dataTable(
+        ['When', 'Who', 'What', 'Target', 'From', 'Details'],
+        entries.map((e) => [
+          { class: 'nowrap', content: formatTime(e.at) },
+          html`${e.actorKind}${e.actorEmail ? html`<br>${e.actorEmail}` : ''}`,
+          { class: 'nowrap', content: html`<code>${e.action}</code>` },
+          e.targetId ? html`${e.targetType ?? ''} <code>${e.targetId}</code>` : '—',
+          e.clientIp ?? '—',
+          html`<code>${JSON.stringify(e.detail)}</code>`,
+        ]),
+      )
 }`,
     '/console/audit',
   );

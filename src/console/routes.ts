@@ -12,6 +12,7 @@ import type { DeveloperService } from '../developers/service.js';
 import type { KeyRecord } from '../keys/model.js';
 import type { KeyService } from '../keys/service.js';
 import type { OperatorService } from '../operators/service.js';
+import type { Environment } from '../platform/environment.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { Project } from '../projects/model.js';
 import type { ProjectService } from '../projects/service.js';
@@ -19,6 +20,7 @@ import type { SearchSettingsService } from '../search-settings/service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { UsageService } from '../usage/service.js';
 import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
+import { offerCounts } from '../web/empty-environments.js';
 import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
 import { CONSOLE_PAGE_SIZE, type ConsoleSearch } from './model.js';
@@ -59,6 +61,8 @@ export interface ConsoleDeps {
   consoleSearch: ConsoleSearch;
   /** Issue 23: the declared attributes (the page "Search settings"). */
   searchSettings: SearchSettingsService;
+  /** Issue 25: an empty environment says so on the console's first page. */
+  offerCount?: (environment: Environment) => Promise<number>;
 }
 
 const FLASHES = {
@@ -152,7 +156,12 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     return area.page(
       reply,
       200,
-      applicationsPage(view(request), { state, items, flash: flash.take(request, reply) }),
+      applicationsPage(view(request), {
+        state,
+        items,
+        counts: await offerCounts(deps.offerCount),
+        flash: flash.take(request, reply),
+      }),
     );
   });
   app.post('/console/applications/:id/approve', async (request, reply) => {

@@ -6,6 +6,7 @@ import type { Flashes } from '../web/flash.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { csrfField } from '../web/layout.js';
 import type { SessionArea } from '../web/session-area.js';
+import { dataTable } from '../web/table.js';
 
 /**
  * The console's "Search settings" (issue 23): per environment, the declared attributes, a form to
@@ -26,16 +27,17 @@ function attributesSection(
   environment: Environment,
   attributes: readonly AttributeDeclaration[],
 ): SafeHtml {
-  const rows = attributes.map(
-    (
-      a,
-    ) => html`<tr><td><code>attr.${a.name}</code></td><td>${a.type}</td><td>${yes(a.facet)}</td><td>${yes(a.sort)}</td>
-<td><form method="post" action="/console/search-settings/${environment}/attributes/${a.name}/remove" class="inline">${csrfField(csrf)}<button type="submit" class="inline danger">Remove</button></form></td></tr>`,
-  );
+  const rows = attributes.map((a) => [
+    html`<code>attr.${a.name}</code>`,
+    a.type,
+    yes(a.facet),
+    yes(a.sort),
+    html`<form method="post" action="/console/search-settings/${environment}/attributes/${a.name}/remove" class="inline">${csrfField(csrf)}<button type="submit" class="inline danger">Remove</button></form>`,
+  ]);
   const types = ATTRIBUTE_TYPES.map((t) => html`<option value="${t}">${t}</option>`);
   return html`<section aria-labelledby="attributes-${environment}">
 <h2 id="attributes-${environment}">Attributes of ${environment}</h2>
-${attributes.length === 0 ? html`<p>None declared: searches know only the built-in fields.</p>` : html`<table><thead><tr><th>Name</th><th>Type</th><th>Facet</th><th>Sort</th><th></th></tr></thead><tbody>${rows}</tbody></table>`}
+${attributes.length === 0 ? html`<p>None declared: searches know only the built-in fields.</p>` : dataTable(['Name', 'Type', 'Facet', 'Sort', ''], rows)}
 <form method="post" action="/console/search-settings/${environment}/attributes">${csrfField(csrf)}
 <label for="name-${environment}">Name</label><input id="name-${environment}" name="name" type="text" required maxlength="40" pattern="[a-zA-Z][a-zA-Z0-9_]{0,39}">
 <label for="type-${environment}">Type</label><select id="type-${environment}" name="type">${types}</select>
@@ -49,7 +51,8 @@ export function searchSettingsBody(
   csrf: string,
   settings: Readonly<Record<Environment, readonly AttributeDeclaration[]>>,
 ): SafeHtml {
-  return html`<p>What search knows of offers’ <code>attributes</code>. A change is audited and re-indexes the environment in the background; searches keep the previous declarations until then.</p>
+  return html`<h1>Search settings</h1>
+<p>What search knows of offers’ <code>attributes</code>. A change is audited and re-indexes the environment in the background; searches keep the previous declarations until then.</p>
 ${ENVIRONMENTS.map((e) => attributesSection(csrf, e, settings[e]))}`;
 }
 

@@ -1,7 +1,5 @@
 import type { KeyApplication } from '../applications/model.js';
 import type { KeyRecord } from '../keys/model.js';
-import { describeFixedFilters } from '../keys/publishable.js';
-import { keyScopes } from '../keys/scopes.js';
 import type { Environment } from '../platform/environment.js';
 import type { Project } from '../projects/model.js';
 import type { UsageDay } from '../usage/service.js';
@@ -10,7 +8,9 @@ import { confirmationBody } from '../web/confirm.js';
 import { formatTime } from '../web/format.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { appLayout, csrfField, newAccountFields } from '../web/layout.js';
+import { type Cell, dataTable } from '../web/table.js';
 import { usageChart } from '../web/usage-chart.js';
+import { keyFacts, keyTable } from './key-views.js';
 import { publishableKeyForm, snippetSection } from './publishable-pages.js';
 import { refreshState } from './refresh-state.js';
 
@@ -75,9 +75,18 @@ export function quickstart(urls: ApiUrls, key?: KeyRecord): SafeHtml {
     : html`<p>Put a ${environment} key's secret in <code>VITRINE_KEY</code>, then:</p>`;
   return html`<section class="quickstart" aria-labelledby="quickstart-title">
 <h2 id="quickstart-title">Call the API</h2>
-<table><thead><tr><th scope="col">Environment</th><th scope="col"><code>{base_url}</code></th><th scope="col"><code>{auth_url}</code></th></tr></thead><tbody>
-${(['testing', 'production'] as const).map((env) => html`<tr><td>${env}</td><td><code>${urls.base[env]}</code></td><td><code>${urls.auth[env]}</code></td></tr>`)}
-</tbody></table>
+${dataTable(
+  [
+    'Environment',
+    { label: '{base_url}', heading: html`<code>{base_url}</code>` },
+    { label: '{auth_url}', heading: html`<code>{auth_url}</code>` },
+  ],
+  (['testing', 'production'] as const).map((env) => [
+    env,
+    html`<code>${urls.base[env]}</code>`,
+    html`<code>${urls.auth[env]}</code>`,
+  ]),
+)}
 ${keyLine}
 <pre><code>curl -s -H "X-Api-Key: $VITRINE_KEY" '${base}/offers/?q=bike&amp;limit=3'</code></pre>
 <p>With the TypeScript client, <code>@vitrine/client</code>:</p>
@@ -103,11 +112,16 @@ export function dashboardPage(s: PortalSession, projects: readonly ProjectSummar
 ${
   projects.length === 0
     ? html`<p class="empty">You have no project yet. A project holds your app's redirect destinations and its API keys. <a href="/portal/projects/new">Create your first project</a>.</p>`
-    : html`<table><thead><tr><th scope="col">Project</th><th scope="col">Active keys</th><th scope="col">Pending applications</th><th scope="col">Redirect destinations</th><th scope="col">Created</th></tr></thead><tbody>
-${projects.map(
-  ({ project: p, activeKeys, pendingApplications }) =>
-    html`<tr><td><a href="/portal/projects/${p.id}">${p.name}</a></td><td>${activeKeys}</td><td>${pendingApplications === 0 ? 'none' : html`${stateBadge('pending')} ${pendingApplications}`}</td><td>${p.redirectUris.length}</td><td>${formatTime(p.createdAt)}</td></tr>`,
-)}</tbody></table>`
+    : dataTable(
+        ['Project', 'Active keys', 'Pending applications', 'Redirect destinations', 'Created'],
+        projects.map(({ project: p, activeKeys, pendingApplications }) => [
+          html`<a href="/portal/projects/${p.id}">${p.name}</a>`,
+          activeKeys,
+          pendingApplications === 0 ? 'none' : html`${stateBadge('pending')} ${pendingApplications}`,
+          p.redirectUris.length,
+          formatTime(p.createdAt),
+        ]),
+      )
 }
 <p><a class="button" href="/portal/projects/new">New project</a></p>`,
     '/portal/',
@@ -152,7 +166,7 @@ ${editing ? html`<p class="meta"><a href="/portal/projects/${p.project?.id}">Bac
   );
 }
 
-function applicationRow(a: KeyApplication, csrf: string, key?: KeyRecord): SafeHtml {
+function applicationRow(a: KeyApplication, csrf: string, key?: KeyRecord): Cell[] {
   const decision =
     a.state === 'rejected'
       ? html`Rejected: ${a.decisionReason ?? ''}`
@@ -161,7 +175,7 @@ function applicationRow(a: KeyApplication, csrf: string, key?: KeyRecord): SafeH
         : a.keyWaiting
           ? html`<form method="post" action="/portal/applications/${a.id}/reveal" class="inline">${csrfField(csrf)}<button type="submit" class="inline">Reveal key</button></form> <span class="hint">Shown once.</span>`
           : html`Key <a href="/portal/keys/${a.keyId ?? ''}">${a.keyId ?? ''}</a> issued${a.revealedAt ? html`, revealed ${formatTime(a.revealedAt)}` : ''}.`;
-  return html`<tr><td data-label="Environment">${a.environment}</td><td>${stateBadge(a.state)}</td><td data-label="Refresh permission">${refreshState(a, key)}</td><td data-label="Applied">${formatTime(a.createdAt)}</td><td>${decision}</td></tr>`;
+  return [a.environment, stateBadge(a.state), refreshState(a, key), formatTime(a.createdAt), decision];
 }
 
 export function projectPage(
@@ -210,14 +224,16 @@ ${csrfField(s.csrf)}
 ${
   p.applications.length === 0
     ? html`<p class="empty">No application yet. Apply for a testing key above to start calling the API.</p>`
-    : html`<table><thead><tr><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Refresh permission</th><th scope="col">Applied</th><th scope="col">Outcome</th></tr></thead><tbody>${p.applications.map(
-        (a) =>
+    : dataTable(
+        ['Environment', 'State', 'Refresh permission', 'Applied', 'Outcome'],
+        p.applications.map((a) =>
           applicationRow(
             a,
             s.csrf,
             p.keys.find((k) => k.id === a.keyId),
           ),
-      )}</tbody></table>`
+        ),
+      )
 }
 
 ${p.publishable ? publishableKeyForm(project, s.csrf) : ''}
@@ -229,35 +245,6 @@ ${p.playground ?? ''}`,
     undefined,
     p.flash,
   );
-}
-
-export function keyTable(keys: readonly KeyRecord[], base = '/portal/keys'): SafeHtml {
-  if (keys.length === 0) return html`<p class="empty">No key yet.</p>`;
-  return html`<table><thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Refresh</th><th scope="col">Created</th><th scope="col">Last used</th></tr></thead><tbody>
-${keys.map(
-  (k) =>
-    html`<tr><td><a href="${base}/${k.id}">${k.id}</a><br><code>${k.hint}</code></td><td>${k.kind === 'publishable' ? html`publishable<br><span class="hint">${k.allowedOrigins.join(' ')}${describeFixedFilters(k.fixedFilters).length > 0 ? html`<br>${describeFixedFilters(k.fixedFilters).join(', ')}` : ''}</span>` : k.writeAllowed ? 'secret, offers:write' : 'secret'}</td><td>${k.environment}</td><td>${stateBadge(k.state)}</td><td>${k.refreshAllowed ? 'granted' : 'no'}</td><td>${formatTime(k.createdAt)}</td><td>${formatTime(k.lastUsedAt)}</td></tr>`,
-)}</tbody></table>`;
-}
-
-export function keyFacts(k: KeyRecord): SafeHtml {
-  return html`<dl class="facts">
-<dt>Key id</dt><dd><code>${k.id}</code></dd>
-<dt>Looks like</dt><dd><code>${k.hint}</code></dd>
-<dt>Environment</dt><dd>${k.environment}</dd>
-<dt>State</dt><dd>${stateBadge(k.state)}${k.revokedAt ? html` since ${formatTime(k.revokedAt)}` : ''}</dd>
-<dt>Kind</dt><dd>${k.kind === 'publishable' ? 'publishable (browsers and apps: search only)' : 'secret (servers)'}</dd>
-${
-  k.kind === 'publishable'
-    ? html`<dt>Allowed origins</dt><dd>${k.allowedOrigins.map((o, i) => html`${i > 0 ? ', ' : ''}<code>${o}</code>`)}</dd>
-<dt>Fixed filters</dt><dd>${describeFixedFilters(k.fixedFilters).join(', ') || 'none'}</dd>`
-    : html`<dt>Scopes</dt><dd>${keyScopes(k).join(', ')}</dd>
-`
-}<dt>Refresh permission</dt><dd>${k.refreshAllowed ? 'granted' : 'not granted'}</dd>
-<dt>Plan</dt><dd>${k.rateLimitRps === null ? 'environment default' : `${k.rateLimitRps} requests/s`}</dd>
-<dt>Created</dt><dd>${formatTime(k.createdAt)}</dd>
-<dt>Last used</dt><dd>${formatTime(k.lastUsedAt)}</dd>
-</dl>`;
 }
 
 export function keyPage(

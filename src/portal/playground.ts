@@ -5,6 +5,7 @@ import { type SearchQuery, SearchQuerySchema } from '../offers/schemas.js';
 import type { SearchOutcome } from '../offers/service.js';
 import type { Environment } from '../platform/environment.js';
 import type { Project } from '../projects/model.js';
+import { emptyEnvironmentHint } from '../web/empty-environments.js';
 import { html, type SafeHtml } from '../web/html.js';
 
 /**
@@ -65,19 +66,6 @@ ${facets.map(
   ([name, counts]) =>
     html`<p><strong>${name}</strong>: ${counts.map((c, i) => html`${i > 0 ? ', ' : ''}${c.value} (${c.count})`)}</p>`,
 )}`;
-}
-
-/** Environments with no offer yet, and how to load some (issue 25: empty says so). */
-export function emptyEnvironmentHint(counts: Partial<Record<Environment, number>>): SafeHtml {
-  const empty = (Object.entries(counts) as [Environment, number][]).filter(([, n]) => n === 0);
-  if (empty.length === 0) return html``;
-  return html`<div class="notice" role="status" id="empty-environments">${empty.map(
-    ([
-      env,
-    ]) => html`<p>The <strong>${env}</strong> environment has no offers yet: searches there answer nothing.
-Load offers from a file with <code>vitrine import --env ${env} offers.ndjson</code> (the operator), or over HTTP with
-<code>POST {base_url}/offers/import</code> and a key granted <code>offers:write</code> (docs/import.md).</p>`,
-  )}</div>`;
 }
 
 export function playgroundSection(p: {

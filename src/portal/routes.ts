@@ -16,6 +16,7 @@ import { MIN_PASSWORD_LENGTH, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { SessionService } from '../sessions/service.js';
 import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
+import { offerCounts } from '../web/empty-environments.js';
 import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
 import type { WebhookService } from '../webhooks/service.js';
@@ -211,13 +212,6 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
     }
   });
 
-  const offerCounts = async () => {
-    const counts: Partial<Record<Environment, number>> = {};
-    for (const env of ['testing', 'production'] as const) {
-      if (deps.offerCount) counts[env] = await deps.offerCount(env);
-    }
-    return counts;
-  };
   app.get('/portal/projects/:id', async (request, reply) => {
     const s = area.signed(request);
     const project = await ownProject(request, idParam(request));
@@ -240,7 +234,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
           input,
           base: deps.urls.base,
           outcome,
-          counts: await offerCounts(),
+          counts: await offerCounts(deps.offerCount),
         }),
         project,
         publishable: true,

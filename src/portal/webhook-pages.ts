@@ -1,8 +1,9 @@
 import type { Project } from '../projects/model.js';
 import { stateBadge } from '../web/badges.js';
 import { formatTime } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
+import { html } from '../web/html.js';
 import { csrfField } from '../web/layout.js';
+import { type Cell, dataTable } from '../web/table.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../webhooks/model.js';
 import { SUBSCRIBABLE_EVENTS } from '../webhooks/service.js';
 import { layout, type PortalSession, secretField } from './pages.js';
@@ -31,10 +32,16 @@ export function webhooksPage(
 ${
   p.endpoints.length === 0
     ? html`<p class="empty">No endpoint yet.</p>`
-    : html`<table><thead><tr><th scope="col">Endpoint</th><th scope="col">Environment</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Added</th></tr></thead><tbody>${p.endpoints.map(
-        (e) =>
-          html`<tr><td><a href="${base}/${e.id}">${e.url}</a><br><code>${e.id}</code></td><td>${e.environment}</td><td>${e.eventTypes.length ? e.eventTypes.join(', ') : 'all'}</td><td>${stateBadge(e.state)}${e.disabledReason ? html`<br><span class="hint">${e.disabledReason}</span>` : ''}</td><td>${formatTime(e.createdAt)}</td></tr>`,
-      )}</tbody></table>`
+    : dataTable(
+        ['Endpoint', 'Environment', 'Events', 'State', 'Added'],
+        p.endpoints.map((e) => [
+          html`<a href="${base}/${e.id}">${e.url}</a><br><code>${e.id}</code>`,
+          e.environment,
+          e.eventTypes.length ? e.eventTypes.join(', ') : 'all',
+          html`${stateBadge(e.state)}${e.disabledReason ? html`<br><span class="hint">${e.disabledReason}</span>` : ''}`,
+          formatTime(e.createdAt),
+        ]),
+      )
 }
 <h2>Add an endpoint</h2>
 ${p.error ? html`<div class="alert" role="alert" id="form-error">${p.error}</div>` : ''}
@@ -57,8 +64,18 @@ ${SUBSCRIBABLE_EVENTS.map((t) => html`<label class="check"><input type="checkbox
   );
 }
 
-function deliveryRow(base: string, d: WebhookDelivery, csrf: string): SafeHtml {
-  return html`<tr><td>${d.eventType}<br><code>${d.id}</code></td><td>${formatTime(d.createdAt)}</td><td>${stateBadge(d.state)}${d.state === 'pending' && d.attempts > 0 ? html`<br><span class="hint">next ${formatTime(d.nextAttemptAt)}</span>` : ''}</td><td>${d.attempts}</td><td>${d.lastStatus ?? '—'}${d.lastError && d.lastStatus === null ? html`<br><span class="hint">${d.lastError}</span>` : ''}</td><td>${d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}</td><td>${d.state === 'pending' ? '' : html`<form method="post" action="${base}/deliveries/${d.id}/resend" class="inline">${csrfField(csrf)}<button type="submit" class="inline">Resend</button></form>`}</td></tr>`;
+function deliveryRow(base: string, d: WebhookDelivery, csrf: string): Cell[] {
+  return [
+    html`${d.eventType}<br><code>${d.id}</code>`,
+    formatTime(d.createdAt),
+    html`${stateBadge(d.state)}${d.state === 'pending' && d.attempts > 0 ? html`<br><span class="hint">next ${formatTime(d.nextAttemptAt)}</span>` : ''}`,
+    d.attempts,
+    html`${d.lastStatus ?? '—'}${d.lastError && d.lastStatus === null ? html`<br><span class="hint">${d.lastError}</span>` : ''}`,
+    d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`,
+    d.state === 'pending'
+      ? ''
+      : html`<form method="post" action="${base}/deliveries/${d.id}/resend" class="inline">${csrfField(csrf)}<button type="submit" class="inline">Resend</button></form>`,
+  ];
 }
 
 export function endpointPage(
@@ -86,7 +103,10 @@ ${e.previousSecretUntil ? html`<dt>Previous secret</dt><dd>signs too until ${for
 ${
   p.deliveries.length === 0
     ? html`<p class="empty">Nothing sent yet.</p>`
-    : html`<table><thead><tr><th scope="col">Event</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Status</th><th scope="col">Latency</th><th scope="col"></th></tr></thead><tbody>${p.deliveries.map((d) => deliveryRow(base, d, s.csrf))}</tbody></table>`
+    : dataTable(
+        ['Event', 'Created', 'State', 'Attempts', 'Status', 'Latency', ''],
+        p.deliveries.map((d) => deliveryRow(base, d, s.csrf)),
+      )
 }
 <p><a href="/portal/projects/${p.project.id}/webhooks">All webhooks of ${p.project.name}</a></p>`,
     undefined,

@@ -22,7 +22,7 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c] as string);
 }
 
-type Part = SafeHtml | string | number | null | undefined | false | readonly Part[];
+export type Part = SafeHtml | string | number | null | undefined | false | readonly Part[];
 
 function render(part: Part): string {
   if (part === null || part === undefined || part === false) return '';

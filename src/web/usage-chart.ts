@@ -1,5 +1,6 @@
 import type { UsageDay } from '../usage/service.js';
 import { html, type SafeHtml } from './html.js';
+import { dataTable } from './table.js';
 
 /** A round upper bound for the y axis: 1, 2 or 5 times a power of ten, at least `max`. */
 export function niceCeiling(max: number): number {
@@ -63,8 +64,10 @@ ${xLabels}
 </svg>
 <figcaption>${fmt(total)} ${total === 1 ? 'request' : 'requests'} in the last ${days.length} days (${first} to ${last}, UTC, dates as month-day on the axis); errors in red.</figcaption>
 <details><summary>Figures per day</summary>
-<table><thead><tr><th scope="col">Day</th><th scope="col">Requests</th><th scope="col">Errors</th></tr></thead>
-<tbody>${days.map((d) => html`<tr><td>${d.day}</td><td>${d.requests}</td><td>${d.errors}</td></tr>`)}</tbody></table>
+${dataTable(
+  ['Day', 'Requests', 'Errors'],
+  days.map((d) => [d.day, d.requests, d.errors]),
+)}
 </details>
 </figure>`;
 }

@@ -1,8 +1,8 @@
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, hasChromium, launchChromium, requireChromium } from '../support/browser.js';
+import { hasChromium, launchChromium, requireChromium } from '../support/browser.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { phoneProblemsAt, signInOnPhone } from '../support/phone.js';
 import { freePort } from '../support/processes.js';
 
 /**
@@ -56,54 +56,9 @@ describe.skipIf(!hasChromium)('portal and console lists at 390 px (headless Chro
     await t?.close();
   });
 
-  async function signIn(area: 'portal' | 'console', who: { email: string; password: string }): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${origin}/${area}/signin`);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: /Sign in/ }).click();
-    await page.waitForURL((url) => !url.pathname.endsWith('/signin'));
-    return page;
-  }
-
-  /** Widths that overflow, and action buttons (or button links) outside 0…390. */
-  async function problems(page: Page, url: string, shot: string): Promise<string[]> {
-    await page.goto(`${origin}${url}`);
-    await page.screenshot({ path: path.join(ARTIFACTS, `phone-${shot}.png`), fullPage: true });
-    return page.evaluate((where) => {
-      interface Box {
-        left: number;
-        right: number;
-        width: number;
-      }
-      interface Element {
-        textContent: string | null;
-        getBoundingClientRect(): Box;
-      }
-      const doc = (
-        globalThis as unknown as {
-          document: {
-            documentElement: { scrollWidth: number };
-            querySelectorAll(selector: string): Iterable<Element>;
-          };
-        }
-      ).document;
-      const found: string[] = [];
-      const width = doc.documentElement.scrollWidth;
-      if (width > 390) found.push(`${where}: scrollWidth ${width}`);
-      for (const el of doc.querySelectorAll('main button, main a.button, main input[type=submit]')) {
-        const box = el.getBoundingClientRect();
-        if (box.width === 0) continue;
-        if (box.left < 0 || box.right > 390) {
-          found.push(
-            `${where}: "${String(el.textContent).trim()}" at ${Math.round(box.left)}…${Math.round(box.right)}`,
-          );
-        }
-      }
-      return found;
-    }, url);
-  }
+  const signIn = (area: 'portal' | 'console', who: { email: string; password: string }) =>
+    signInOnPhone(browser, origin, area, who);
+  const problems = (page: Page, url: string, shot: string) => phoneProblemsAt(page, origin, url, shot);
 
   it('portal: projects, a project, a key', async () => {
     const page = await signIn('portal', DEVELOPER);

@@ -67,7 +67,7 @@ for (const { dialect, available } of backends()) {
       await dev.apply(project, 'production');
       const [pending] = await t.deps.applications.list({ state: 'pending' });
       expect((await dev.get('/portal/')).body).toContain(
-        'Erin Maps 2</a></td><td>0</td><td><span class="state state-pending">pending</span> 1</td>',
+        'Erin Maps 2</a></td><td data-label="Active keys">0</td><td data-label="Pending applications"><span class="state state-pending">pending</span> 1</td>',
       );
       await ops.get('/console/applications');
       expect(ops.lastBody).toContain('Erin Maps 2');
@@ -78,7 +78,9 @@ for (const { dialect, available } of backends()) {
         (await ops.post(`/console/applications/${pending?.id}/reject`, { reason: 'Website unreachable' }))
           .statusCode,
       ).toBe(303);
-      expect((await dev.get('/portal/')).body).toContain('Erin Maps 2</a></td><td>0</td><td>none</td>');
+      expect((await dev.get('/portal/')).body).toContain(
+        'Erin Maps 2</a></td><td data-label="Active keys">0</td><td data-label="Pending applications">none</td>',
+      );
       const page = await dev.get(`/portal/projects/${project}`);
       expect(page.body).toContain('state-rejected');
       expect(page.body).toContain('Rejected: Website unreachable');
@@ -218,7 +220,9 @@ for (const { dialect, available } of backends()) {
         '0 requests in the last 30 days',
       );
       expect(usage.body).toContain('3 requests in the last 30 days');
-      expect(usage.body).toContain('<td>2026-11-01</td><td>3</td><td>0</td>');
+      expect(usage.body).toContain(
+        '<td data-label="Day">2026-11-01</td><td data-label="Requests">3</td><td data-label="Errors">0</td>',
+      );
     });
 
     it('holds testing applications for the operator when AUTO_APPROVE_TESTING=false', async () => {

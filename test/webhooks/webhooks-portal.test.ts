@@ -56,7 +56,9 @@ for (const { dialect, available } of backends()) {
       await t.deps.webhooks.dispatcher.runOnce();
       const log = await dev.get(page);
       expect(log.body).toContain('webhook.test');
-      expect(log.body).toMatch(/<td>1<\/td><td>500<\/td><td>\d+ ms<\/td>/);
+      expect(log.body).toMatch(
+        /<td data-label="Attempts">1<\/td><td data-label="Status">500<\/td><td data-label="Latency">\d+ ms<\/td>/,
+      );
       const [delivery] = await t.deps.webhooks.service.deliveries({ projectId: project }, endpoint?.id ?? '');
       // Failed for good (a schedule of none left): Resend queues it again with the same id.
       await t.deps.db.run("UPDATE webhook_deliveries SET state = 'failed' WHERE id = ?", [
@@ -67,7 +69,9 @@ for (const { dialect, available } of backends()) {
       expect(resent.statusCode).toBe(303);
       await t.deps.webhooks.dispatcher.runOnce();
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([delivery?.id, delivery?.id]);
-      expect((await dev.get(page)).body).toMatch(/<td>2<\/td><td>204<\/td>/);
+      expect((await dev.get(page)).body).toMatch(
+        /<td data-label="Attempts">2<\/td><td data-label="Status">204<\/td>/,
+      );
 
       const rotated = await dev.post(`${page}/rotate`);
       expect(rotated.body).toMatch(/whsec_/);
