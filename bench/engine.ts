@@ -73,7 +73,12 @@ const text = (q: string) => parseTextQuery(q);
 
 interface QueryType {
   name: string;
-  queries: Array<{ query: EngineQuery; facets: FacetRequest[] }>;
+  /** With `values`: a facet-value search (`GET /offers/facet-values`) of that facet and prefix. */
+  queries: Array<{
+    query: EngineQuery;
+    facets: FacetRequest[];
+    values?: { facet: 'city' | 'tag'; prefix: string };
+  }>;
   /** Each query timed once, never warmed up nor repeated (what people send while they type). */
   fresh?: boolean;
 }
@@ -205,8 +210,30 @@ function queryTypes(): QueryType[] {
         baseQuery({ near: { lat: 41.9, lon: 12.5 }, sort: 'distance' }),
       ].map(plain),
     },
+    {
+      name: 'facet-value search (city, tag)',
+      queries: [
+        { query: baseQuery({}), facets: [], values: { facet: 'city' as const, prefix: 'b' } },
+        {
+          query: baseQuery({ text: text('condition ') }),
+          facets: [],
+          values: { facet: 'tag' as const, prefix: '' },
+        },
+        {
+          query: baseQuery({ categories: ['vehicles'] }),
+          facets: [],
+          values: { facet: 'city' as const, prefix: 'sa' },
+        },
+      ],
+    },
     ...(SCHEMA.attributes.length === 0 ? [] : attributeTypes()),
   ];
+}
+
+/** One query of a type: its total, or for a facet-value search the number of values answered. */
+function run(index: ReturnType<typeof createSearchIndex>, entry: QueryType['queries'][number]): number {
+  if (entry.values) return index.facetValues(entry.query, entry.values.facet, entry.values.prefix, 10).length;
+  return index.search(entry.query, entry.facets).total;
 }
 
 /** An `attr.*` range with facet stats, and a string attribute's filter sorted by a number one. */
@@ -383,15 +410,13 @@ function main() {
     const cpu: number[] = [];
     const first = type.queries[0];
     const totals: number[] = [];
-    let total: number | string = first && !type.fresh ? index.search(first.query, first.facets).total : 0;
-    if (!type.fresh)
-      for (let i = 0; i < 5; i += 1)
-        for (const { query, facets } of type.queries) index.search(query, facets);
+    let total: number | string = first && !type.fresh ? run(index, first) : 0;
+    if (!type.fresh) for (let i = 0; i < 5; i += 1) for (const entry of type.queries) run(index, entry);
     for (let i = 0; i < (type.fresh ? type.queries.length : RUNS); i += 1) {
-      const { query, facets } = type.queries[i % type.queries.length] as QueryType['queries'][number];
+      const entry = type.queries[i % type.queries.length] as QueryType['queries'][number];
       const c = process.cpuUsage();
       const t = performance.now();
-      const found = index.search(query, facets).total;
+      const found = run(index, entry);
       times.push(performance.now() - t);
       const used = process.cpuUsage(c);
       cpu.push((used.user + used.system) / 1000);

@@ -4,7 +4,8 @@ import type { KeyRecord } from './model.js';
  * What a key may do (issue 16). A route names the scope it needs; a key
  * without it gets `403 api_key_scope`.
  *
- * - `search`: `GET /offers/`, `GET /offers/{id}`, `POST /multi-search`: every key.
+ * - `search`: `GET /offers/`, `GET /offers/{id}`, `GET /offers/facet-values`, `POST /multi-search`,
+ *   `GET /attributes`: every key.
  * - `auth`: the auth server (`/connect`, `/refresh`, `/authorize`, `/token`, …): secret keys.
  * - `api`: every other key-protected route of the search API (`/key`, `/me/*`): secret keys.
  *   A route that declares no scope needs this one, so a new route is closed to publishable
@@ -47,7 +48,7 @@ export function hasScope(key: Pick<KeyRecord, 'kind' | 'writeAllowed'>, scope: S
 /** The `403 api_key_scope` detail for a key lacking `scope`. */
 export function scopeRefusal(key: Pick<KeyRecord, 'kind'>, scope: Scope): string {
   if (key.kind === 'publishable') {
-    return 'This is a publishable key: it can only search (GET /offers/, GET /offers/{id}, POST /multi-search, GET /attributes). Use a secret key, from your server, for anything else.';
+    return 'This is a publishable key: it can only search (GET /offers/, GET /offers/{id}, GET /offers/facet-values, POST /multi-search, GET /attributes). Use a secret key, from your server, for anything else.';
   }
   return scope === 'offers:write'
     ? 'This key does not have the offers:write scope. Ask the operator to grant it (vitrine keys grant-write KEY_ID).'

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { type ParameterError, ProblemError } from '../http/errors.js';
 import { type AjvError, describeParameters, parameterErrors } from '../http/problem.js';
@@ -7,6 +7,8 @@ import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { Environment } from '../platform/environment.js';
 import { applyFixedFilters, offerWithinFixedFilters } from './fixed-filters.js';
 import {
+  FacetValuesQuerySchema,
+  FacetValuesResponseSchema,
   MAX_MULTI_QUERIES,
   MultiSearchBodySchema,
   type MultiSearchQuery,
@@ -48,22 +50,7 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
       },
     },
     async (request, reply) => {
-      // A publishable key's fixed filters narrow the query before anything searches (issue 16).
-      const fixed = request.apiKey?.fixedFilters;
-      const narrowed = fixed
-        ? applyFixedFilters(request.query, fixed, '', request.apiKey?.kind === 'publishable')
-        : { ok: true as const, query: request.query };
-      if (!narrowed.ok) {
-        throw new ProblemError('invalid_parameter', describeParameters(narrowed.errors), {
-          errors: narrowed.errors,
-        });
-      }
-      const outcome = await deps.offers.search(deps.environment, narrowed.query);
-      if (!outcome.ok) {
-        throw new ProblemError('invalid_parameter', describeParameters(outcome.errors), {
-          errors: outcome.errors,
-        });
-      }
+      const outcome = orInvalid(await deps.offers.search(deps.environment, narrowed(request)));
       if (outcome.nextCursor) reply.header('link', nextLink(deps.baseUrl, request.query, outcome.nextCursor));
       return {
         data: outcome.offers,
@@ -72,6 +59,29 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
         ...(outcome.facetStats ? { facetStats: outcome.facetStats } : {}),
         nextCursor: outcome.nextCursor,
       };
+    },
+  );
+
+  api.get(
+    '/v1/offers/facet-values',
+    {
+      onRequest: deps.guard,
+      // A search like GET /offers/: publishable keys too, within their fixed filters.
+      config: { apiKeyScope: 'search' },
+      schema: {
+        tags: ['offers'],
+        summary: 'Search the values of a facet',
+        operationId: 'searchFacetValues',
+        description:
+          'The values of one facet (`category`, `tag`, `city`, `country` or a declared `--facet` attribute) that start with `prefix` (folded like text), within the result set of the search the other parameters describe (those of `GET /v1/offers/` but `sort`, `cursor`, `facets`, `highlight`): exact counts over the whole result set, most frequent first, then by value; at most `limit` (default 10).',
+        security: API_KEY_SECURITY,
+        querystring: FacetValuesQuerySchema,
+        response: { 200: FacetValuesResponseSchema, ...problemResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const outcome = orInvalid(await deps.offers.facetValues(deps.environment, narrowed(request)));
+      return { facet: outcome.facet, values: outcome.values };
     },
   );
 
@@ -164,6 +174,27 @@ export function registerOfferRoutes(app: FastifyInstance, deps: OfferRouteDeps):
       return offer;
     },
   );
+}
+
+type Narrowable = Parameters<typeof applyFixedFilters>[0];
+
+/**
+ * A request's query within its key's fixed filters (issue 16), before anything searches: a
+ * publishable key's filters narrow it; a value outside them is `400 invalid_parameter`.
+ */
+function narrowed<Q extends Narrowable>(request: { query: Q; apiKey?: FastifyRequest['apiKey'] }): Q {
+  const fixed = request.apiKey?.fixedFilters;
+  if (!fixed) return request.query;
+  return orInvalid(applyFixedFilters(request.query, fixed, '', request.apiKey?.kind === 'publishable')).query;
+}
+
+/** The outcome when it is one, else `400 invalid_parameter` naming each parameter at fault. */
+function orInvalid<T>(outcome: T | { ok: false; errors: ParameterError[] }): T {
+  const failed = outcome as { ok?: boolean; errors?: ParameterError[] };
+  if (failed.ok === false && failed.errors) {
+    throw new ProblemError('invalid_parameter', describeParameters(failed.errors), { errors: failed.errors });
+  }
+  return outcome as T;
 }
 
 /** One search of a multi-search as the query-string form (`category` and `tag` as lists). */

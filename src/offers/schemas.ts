@@ -309,3 +309,56 @@ export const MultiSearchResponseSchema = Type.Object(
   { results: Type.Array(SearchResponseSchema) },
   { additionalProperties: false },
 );
+
+/** `GET /v1/offers/facet-values`: values answered by default and at most. */
+export const DEFAULT_FACET_VALUES_LIMIT = 10;
+
+const {
+  sort: _sort,
+  cursor: _cursor,
+  facets: _facets,
+  highlight: _highlight,
+  limit: _limit,
+  ...facetValuesFilters
+} = SearchQuerySchema.properties;
+
+/** A search's parameters (those that decide its result set), the facet, the prefix, the limit. */
+export const FacetValuesQuerySchema = Type.Object(
+  {
+    ...facetValuesFilters,
+    facet: Type.String({
+      pattern: `^(category|tag|city|country|attr\\.${ATTRIBUTE})$`,
+      description: '`category`, `tag`, `city`, `country` or a declared `--facet` attribute (`attr.NAME`).',
+    }),
+    prefix: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'Only values starting with this, both folded like text (case, accents, punctuation); absent or empty: every value.',
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_LIMIT,
+        description: `Values answered, default ${DEFAULT_FACET_VALUES_LIMIT}.`,
+      }),
+    ),
+  },
+  { additionalProperties: false, patternProperties: ATTRIBUTE_PARAMETERS },
+);
+export type FacetValuesQuery = Static<typeof FacetValuesQuerySchema> & {
+  [attribute: `attr.${string}`]: string | string[] | undefined;
+};
+
+export const FacetValuesResponseSchema = Type.Object(
+  {
+    facet: Type.String(),
+    values: Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }), {
+      maxItems: MAX_LIMIT,
+      description:
+        'The matching values, most frequent first, then by value, each with its exact count over the whole result set.',
+    }),
+  },
+  { additionalProperties: false, title: 'FacetValuesResponse' },
+);

@@ -3,18 +3,22 @@ import { type ParameterError, ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { highlight } from '../search/analysis/highlight.js';
-import { parseTextQuery } from '../search/analysis/text.js';
-import { type EngineResult, type EngineSort, NO_ATTRIBUTES } from '../search/engine.js';
+import { type EngineResult, FACET_NAMES, type FacetCount, NO_ATTRIBUTES } from '../search/engine.js';
 import { sortKeysOf } from '../search/rules.js';
-import type { BoundingBox } from '../search/sets/geo.js';
 import type { SynonymService } from '../synonyms/service.js';
-import { attributeFilters, checkSort, facetRequests } from './attribute-parameters.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
 import type { LiveIndexes } from './live-indexes.js';
 import type { OfferInput } from './offer-input.js';
-import { priceToUnits } from './price.js';
-import { DEFAULT_LIMIT, type Offer, type SearchHit, type SearchQuery } from './schemas.js';
+import {
+  DEFAULT_FACET_VALUES_LIMIT,
+  DEFAULT_LIMIT,
+  type FacetValuesQuery,
+  type Offer,
+  type SearchHit,
+  type SearchQuery,
+} from './schemas.js';
 import type { SearchCache } from './search-cache.js';
+import { normaliseSearch } from './search-query.js';
 import type { Facets, OfferStore, UpsertResult } from './store.js';
 
 export interface SearchAnswer {
@@ -28,8 +32,14 @@ export interface SearchAnswer {
 
 export type SearchOutcome = SearchAnswer | { ok: false; errors: ParameterError[] };
 
+export type FacetValuesOutcome =
+  | { ok: true; facet: string; values: FacetCount[] }
+  | { ok: false; errors: ParameterError[] };
+
 export interface OfferService {
   search(environment: Environment, query: SearchQuery): Promise<SearchOutcome>;
+  /** Facet-value search: the values of one facet within a search's results (not cached). */
+  facetValues(environment: Environment, query: FacetValuesQuery): Promise<FacetValuesOutcome>;
   get(environment: Environment, id: string): Promise<Offer | undefined>;
   upsertMany(environment: Environment, offers: readonly OfferInput[]): Promise<UpsertResult>;
   /** One offer and `alsoWrite` in one transaction (OfferStore.upsertOne). */
@@ -41,39 +51,6 @@ export interface OfferService {
   count(environment: Environment): Promise<number>;
   /** Refreshes the database's planner statistics after bulk writes. */
   optimize(): Promise<void>;
-}
-
-const upper = (value: string | undefined) => (value === undefined ? null : value.toUpperCase());
-const time = (value: string | undefined) => (value === undefined ? null : Date.parse(value));
-
-/** `near=lat,lon` (the schema checked the shape; the ranges are checked here). */
-function parseNear(value: string | undefined, errors: ParameterError[]): { lat: number; lon: number } | null {
-  if (value === undefined) return null;
-  const [lat, lon] = value.split(',').map(Number);
-  if (lat === undefined || lon === undefined || Math.abs(lat) > 90 || Math.abs(lon) > 180) {
-    errors.push({ parameter: 'near', message: 'must be lat,lon with lat in -90..90 and lon in -180..180' });
-    return null;
-  }
-  // Normalise -0 so `near=-0,0` and `near=0,0` share cursors.
-  return { lat: lat + 0, lon: lon + 0 };
-}
-
-/** `bbox=minLat,minLon,maxLat,maxLon` (the schema checked the shape; the ranges are checked here). */
-function parseBox(value: string | undefined, errors: ParameterError[]): BoundingBox | null {
-  if (value === undefined) return null;
-  const [minLat = 0, minLon = 0, maxLat = 0, maxLon = 0] = value.split(',').map(Number);
-  const lat = (v: number) => Math.abs(v) <= 90;
-  const lon = (v: number) => Math.abs(v) <= 180;
-  if (!lat(minLat) || !lat(maxLat) || !lon(minLon) || !lon(maxLon) || minLat > maxLat) {
-    errors.push({
-      parameter: 'bbox',
-      message:
-        'must be minLat,minLon,maxLat,maxLon with latitudes in -90..90 (minLat ≤ maxLat) and longitudes in -180..180',
-    });
-    return null;
-  }
-  // Normalised -0 so that equal windows share cursors and cached answers.
-  return { minLat: minLat + 0, minLon: minLon + 0, maxLat: maxLat + 0, maxLon: maxLon + 0 };
 }
 
 /** How recently the index must have caught up with the database for a cached answer to be used. */
@@ -92,6 +69,11 @@ function answerBytes(answer: SearchAnswer): number {
 }
 
 const NO_SYNONYMS = { version: 0, rules: [] } as const;
+
+const notReady = (environment: Environment) =>
+  new ProblemError('unavailable', `The ${environment} search index is being built; retry shortly.`, {
+    headers: { 'retry-after': '1' },
+  });
 
 export function createOfferService(deps: {
   store: OfferStore;
@@ -113,56 +95,10 @@ export function createOfferService(deps: {
   return {
     async search(environment, query) {
       const errors: ParameterError[] = [];
-      const text = query.q === undefined ? null : parseTextQuery(query.q);
-      const sort = (query.sort ?? (query.q !== undefined ? 'relevance' : '-publishedAt')) as EngineSort;
       // Checked against the declarations of the index that answers (a re-index may be under way).
       const live = deps.indexes.get(environment);
       const schema = live?.index.schema ?? NO_ATTRIBUTES;
-      const attributes = attributeFilters(query, schema, errors);
-      const facets = facetRequests(query.facets, schema, errors);
-      checkSort(sort, schema, errors);
-      if (sort === 'relevance' && query.q === undefined) {
-        errors.push({ parameter: 'sort', message: 'relevance needs a q to rank by' });
-      }
-      const priceMin = query.priceMin === undefined ? null : priceToUnits(query.priceMin);
-      const priceMax = query.priceMax === undefined ? null : priceToUnits(query.priceMax);
-      if (priceMin !== null && priceMax !== null && priceMin > priceMax) {
-        errors.push({ parameter: 'priceMin', message: 'must not be greater than priceMax' });
-      }
-      const near = parseNear(query.near, errors);
-      const bbox = parseBox(query.bbox, errors);
-      if (query.near === undefined && query.radius !== undefined) {
-        errors.push({ parameter: 'radius', message: 'needs near (the centre)' });
-      }
-      if (sort === 'distance' && query.near === undefined) {
-        errors.push({ parameter: 'sort', message: 'distance needs near' });
-      }
-      if (query.highlight === true && query.q === undefined) {
-        errors.push({ parameter: 'highlight', message: 'needs a q to highlight' });
-      }
-      // Everything that decides the result set and its order; `limit` may change between pages.
-      const normalised = {
-        environment,
-        q: query.q ?? null,
-        typoTolerance: query.typoTolerance ?? 'auto',
-        categories: [...new Set(query.category ?? [])].sort(),
-        tags: [...new Set(query.tag ?? [])].sort(),
-        city: query.city ?? null,
-        near,
-        radiusKm: query.radius ?? null,
-        // Only when given: the fingerprint (and so the cursors) of a query without one is unchanged.
-        ...(bbox !== null ? { bbox } : {}),
-        country: upper(query.country),
-        currency: upper(query.currency),
-        priceMin,
-        priceMax,
-        publishedAfter: time(query.publishedAfter),
-        publishedBefore: time(query.publishedBefore),
-        updatedSince: time(query.updatedSince),
-        status: query.status ?? 'active',
-        attributes,
-        sort,
-      };
+      const { normalised, text, sort, facets } = normaliseSearch(environment, query, schema, errors);
       const fingerprint = queryFingerprint(normalised);
       let after: CursorValue[] | null = null;
       if (query.cursor !== undefined) {
@@ -176,15 +112,7 @@ export function createOfferService(deps: {
         const empty = Object.fromEntries(facets.map((f) => [f, []]));
         return { ok: true, offers: [], total: { value: 0, relation: 'eq' }, facets: empty, nextCursor: null };
       }
-      if (!live?.ready) {
-        throw new ProblemError(
-          'unavailable',
-          `The ${environment} search index is being built; retry shortly.`,
-          {
-            headers: { 'retry-after': '1' },
-          },
-        );
-      }
+      if (!live?.ready) throw notReady(environment);
       const now = deps.clock.now();
       const limit = query.limit ?? DEFAULT_LIMIT;
       // Everything the answer depends on besides the index and `now`.
@@ -236,6 +164,35 @@ export function createOfferService(deps: {
         });
       }
       return answer;
+    },
+    async facetValues(environment, query) {
+      const errors: ParameterError[] = [];
+      const live = deps.indexes.get(environment);
+      const schema = live?.index.schema ?? NO_ATTRIBUTES;
+      const { normalised, text } = normaliseSearch(environment, query, schema, errors);
+      const facet = query.facet as (typeof FACET_NAMES)[number] | `attr.${string}`;
+      const declared = schema.attributes.find((a) => `attr.${a.name}` === facet);
+      if (!FACET_NAMES.includes(facet as (typeof FACET_NAMES)[number]) && !declared?.facet)
+        errors.push({ parameter: 'facet', message: `${facet} is not a declared --facet attribute` });
+      if (errors.length > 0) return { ok: false, errors };
+      if (query.q !== undefined && text === null) return { ok: true, facet, values: [] };
+      if (!live?.ready) throw notReady(environment);
+      const synonyms = deps.synonyms ? await deps.synonyms.current(environment) : NO_SYNONYMS;
+      const { environment: _environment, q: _q, ...filters } = normalised;
+      const limit = query.limit ?? DEFAULT_FACET_VALUES_LIMIT;
+      const engineQuery = {
+        ...filters,
+        text,
+        synonyms: synonyms.rules,
+        limit,
+        after: null,
+        now: deps.clock.now(),
+      };
+      return {
+        ok: true,
+        facet,
+        values: live.index.facetValues(engineQuery, facet, query.prefix ?? '', limit),
+      };
     },
     get: (environment, id) => deps.store.get(environment, id, deps.clock.now()),
     async upsertMany(environment, offers) {

@@ -181,6 +181,17 @@ export interface SearchIndex {
   /** Forgets the offer (no-op when unknown). */
   remove(id: string): void;
   search(query: EngineQuery, facets: readonly FacetRequest[]): EngineResult;
+  /**
+   * Facet-value search: the values of `facet` over the whole result set of `query` (its page
+   * and cursor aside) that start with `prefix` (both folded like text; empty: every value),
+   * exact counts, most frequent first (ties by value), at most `limit`.
+   */
+  facetValues(
+    query: EngineQuery,
+    facet: FacetName | `attr.${string}`,
+    prefix: string,
+    limit: number,
+  ): FacetCount[];
   /** The declarations it was built with. */
   readonly schema: SearchSchema;
   /** Offers held. */

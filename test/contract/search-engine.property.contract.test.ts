@@ -24,7 +24,7 @@ import {
   typedWord,
   WINDOWS,
 } from '../support/search-arbitraries.js';
-import { referenceSearch } from '../support/search-reference.js';
+import { referenceFacetValues, referenceSearch } from '../support/search-reference.js';
 
 /**
  * Issue 12, done-when: the real service over HTTP (API key, schema, service, engine, rows read
@@ -86,6 +86,43 @@ const offerArb = (i: number): fc.Arbitrary<OfferInput> =>
     }));
 
 type Params = Record<string, string | number | boolean | string[] | number[]>;
+
+/** Facets whose values are searched, and prefixes: typed in another case, accented or not, none. */
+const FACET_VALUE_FACETS = [
+  'category',
+  'tag',
+  'city',
+  'country',
+  'attr.rooms',
+  'attr.rating',
+  'attr.brand',
+  'attr.used',
+] as const;
+const prefixArb = fc.oneof(
+  fc.constant(''),
+  fc.constantFrom(
+    'p',
+    'PA',
+    'ly',
+    'gda',
+    'Gdań',
+    'r',
+    'f',
+    'a',
+    'ÄC',
+    'cafe',
+    'café-',
+    'z',
+    't',
+    '1',
+    '2.',
+    'x',
+    ' ',
+  ),
+  fc
+    .constantFrom(...CATEGORIES, ...TAGS)
+    .chain((v) => fc.integer({ min: 1, max: v.length }).map((n) => v.slice(0, n))),
+);
 
 /**
  * The forms the engine tests' `qArb` does not make: a phrase alone (one quoted word is a plain
@@ -315,6 +352,33 @@ for (const { dialect, available } of backends()) {
           expect(first?.facetStats).toEqual(expected.facetStats);
         }),
         { numRuns: 120, seed: 20_261_123 },
+      );
+    }, 300_000);
+
+    it('facet-value search answers the reference’s values and counts, for random searches', async () => {
+      const headers = { 'x-api-key': t.fixtures.keys.testing.key };
+      const arb = fc.record({
+        params: queryArb,
+        facet: fc.constantFrom(...FACET_VALUE_FACETS),
+        prefix: prefixArb,
+        limit: sometimes(fc.integer({ min: 1, max: 12 }), 1),
+      });
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ params: search, facet, prefix, limit }) => {
+          const { sort: _s, facets: _f, limit: _l, ...params } = search;
+          const query = engineQuery(params, t.clock.now());
+          const wanted = limit ?? 10;
+          const expected = referenceFacetValues(docs, query, facet, prefix, wanted, ATTRIBUTE_SCHEMA);
+          const extra: Params = { facet, prefix, ...(limit === null ? {} : { limit }) };
+          const res = await t.apps.testing.inject({
+            method: 'GET',
+            url: url({ ...params, ...extra }, null).replace('/v1/offers/?', '/v1/offers/facet-values?'),
+            headers,
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.json()).toEqual({ facet, values: expected });
+        }),
+        { numRuns: 120, seed: 20_261_127 },
       );
     }, 300_000);
   });

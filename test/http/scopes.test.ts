@@ -18,6 +18,7 @@ const OTHER = 'https://evil.example';
 const SEARCH_ROUTES = new Set([
   'GET /v1/offers/',
   'GET /v1/offers/{id}',
+  'GET /v1/offers/facet-values',
   'POST /v1/multi-search',
   'GET /v1/attributes',
 ]);
@@ -107,7 +108,7 @@ for (const { dialect, available } of backends()) {
           status: 403,
           code: 'api_key_scope',
           detail:
-            'This is a publishable key: it can only search (GET /offers/, GET /offers/{id}, POST /multi-search, GET /attributes). Use a secret key, from your server, for anything else.',
+            'This is a publishable key: it can only search (GET /offers/, GET /offers/{id}, GET /offers/facet-values, POST /multi-search, GET /attributes). Use a secret key, from your server, for anything else.',
         });
         refused.push(`${op.method} ${op.path}`);
       }

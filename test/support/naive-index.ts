@@ -40,6 +40,7 @@ export function createNaiveIndex(): SearchIndex & { docs: Map<string, IndexDocum
         .sort();
       return { ids: ids.slice(0, query.limit), total: ids.length, facets: {}, nextKeys: null };
     },
+    facetValues: () => [],
     get size() {
       return docs.size;
     },

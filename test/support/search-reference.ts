@@ -1,5 +1,5 @@
 import { isStopWord, stem } from '../../src/search/analysis/text.js';
-import { attributeValue, shownValue } from '../../src/search/attributes/values.js';
+import { attributeValue, foldString, shownValue } from '../../src/search/attributes/values.js';
 import {
   type AttributeDeclaration,
   type EngineQuery,
@@ -461,4 +461,48 @@ function referenceWith(
         ? last.keys.map((k, i) => (i === 0 && typeof k === 'number' && !Number.isFinite(k) ? 'none' : k))
         : null,
   };
+}
+
+/**
+ * Facet-value search by brute force: the reference's whole match set (no page, no cursor), every
+ * value of `facet` counted over it, those starting with `prefix` (both folded), most frequent
+ * first, ties by value (numbers as numbers), the first `limit`.
+ */
+export function referenceFacetValues(
+  documents: readonly IndexDocument[],
+  query: EngineQuery,
+  facet: FacetName | `attr.${string}`,
+  prefix: string,
+  limit: number,
+  schema: SearchSchema = NO_ATTRIBUTES,
+): FacetCount[] {
+  const all = { ...query, limit: Number.MAX_SAFE_INTEGER, after: null };
+  const ids = new Set(referenceSearch(documents, all, [], schema).ids);
+  const matches = documents.filter((d) => ids.has(d.id));
+  const counts = new Map<string, { v: number | string; count: number }>();
+  const declaration = facet.startsWith('attr.') ? declared(schema, facet.slice(5)) : null;
+  for (const d of matches) {
+    let values: Array<number | string>;
+    if (declaration) {
+      const v = attr(d, declaration);
+      values = v === undefined ? [] : [v];
+    } else values = facet === 'tag' ? [...new Set(d.tags)] : [d[facet as Exclude<FacetName, 'tag'>]];
+    for (const v of values) {
+      const shown = declaration ? shownValue(declaration.type, v) : String(v);
+      const entry = counts.get(shown) ?? { v, count: 0 };
+      entry.count += 1;
+      counts.set(shown, entry);
+    }
+  }
+  const wanted = foldString(prefix);
+  const numeric = declaration?.type === 'number';
+  return [...counts]
+    .filter(([value]) => foldString(value).startsWith(wanted))
+    .sort(([a, x], [b, y]) => {
+      if (x.count !== y.count) return y.count - x.count;
+      if (numeric) return (x.v as number) - (y.v as number);
+      return a < b ? -1 : a > b ? 1 : 0;
+    })
+    .slice(0, limit)
+    .map(([value, { count }]) => ({ value, count }));
 }

@@ -1,5 +1,7 @@
 import { join, type QueryValue, send, type TransportSettings } from './transport.js';
 import type {
+  FacetValuesParams,
+  FacetValuesResponse,
   KeyInfo,
   MultiSearchQuery,
   MultiSearchResponse,
@@ -85,6 +87,21 @@ export class Vitrine {
         },
       };
     },
+
+    /**
+     * Facet-value search (`GET {base_url}/offers/facet-values`): the values of one facet
+     * (`category`, `tag`, `city`, `country` or a declared `--facet` attribute `attr.NAME`) that
+     * start with `prefix` (case and accents ignored), within the results of the search the other
+     * parameters describe, with exact counts, most frequent first; at most `limit` (default 10).
+     *
+     * @example
+     * ```ts
+     * const { values } = await vitrine.offers.facetValues({ facet: 'city', prefix: 'par', q: 'bike' });
+     * // [{ value: 'Paris', count: 412 }, { value: 'Parma', count: 9 }]
+     * ```
+     */
+    facetValues: (params: FacetValuesParams, options: CallOptions = {}): Promise<FacetValuesResponse> =>
+      this.#get<FacetValuesResponse>('offers/facet-values', params as Record<string, QueryValue>, options),
 
     /**
      * One offer by id (`GET {base_url}/offers/{id}`); `offer_not_found` when there is none.

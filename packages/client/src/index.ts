@@ -21,6 +21,8 @@ export {
 } from './oauth.js';
 export type {
   ErrorCode,
+  FacetValuesParams,
+  FacetValuesResponse,
   Favorites,
   KeyInfo,
   Me,

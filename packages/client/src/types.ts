@@ -24,6 +24,10 @@ export type SearchResponse = Schemas['SearchResponse'];
 export type SearchHit = Schemas['SearchHit'];
 /** An offer. */
 export type Offer = Schemas['Offer'];
+/** Parameters of `GET {base_url}/offers/facet-values`: a search's filters, `facet`, `prefix`, `limit`. */
+export type FacetValuesParams = Omit<Query<Get<'/offers/facet-values'>>, 'apiKey'>;
+/** The values of a facet within a search's results, most frequent first, with exact counts. */
+export type FacetValuesResponse = Schemas['FacetValuesResponse'];
 type PostOf<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
 type JsonBody<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 type MultiSearchBody = JsonBody<PostOf<'/multi-search'>>;

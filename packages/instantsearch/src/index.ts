@@ -1,4 +1,10 @@
 import {
+  type FacetValuesAnswer,
+  type FacetValuesRequest,
+  facetValuesQuery,
+  toFacetHits,
+} from './facet-values.js';
+import {
   type FacetStats,
   filtersOf,
   type InstantSearchRequest,
@@ -9,6 +15,7 @@ import {
   wantsPriceStats,
 } from './translate.js';
 
+export type { FacetValuesRequest } from './facet-values.js';
 export type { InstantSearchParams, InstantSearchRequest, VitrineQuery } from './translate.js';
 export { retag } from './translate.js';
 
@@ -32,8 +39,8 @@ const MAX_QUERIES = 10;
  * each batch of InstantSearch requests becomes one `POST {base_url}/multi-search` (or a few, ten
  * searches each). Sort orders are index names (`offers/price`, `offers/-publishedAt`). Vitrine
  * pages by cursor: page n is reached through the cursors of pages 0…n-1, remembered per query
- * (a jump ahead costs one search per page skipped). The price range comes from two searches
- * sorted by price (the cheapest and the dearest) until the API sends facet statistics.
+ * (a jump ahead costs one search per page skipped). The price range comes from the facet
+ * statistics of one search; a `searchable` refinement list searches a facet's values.
  */
 export function vitrineInstantSearch(options: VitrineInstantSearchOptions) {
   const translate = { priceAttribute: options.priceAttribute ?? 'price', currency: options.currency };
@@ -42,22 +49,25 @@ export function vitrineInstantSearch(options: VitrineInstantSearchOptions) {
   /** Cursors per query (without cursor): index n opens page n. */
   const cursors = new Map<string, (string | null)[]>();
 
+  /** One request; a publishable key's per-address budget is small (a few searches a second): wait and retry. */
+  async function call(url: string, init: RequestInit): Promise<Response> {
+    let response = await doFetch(url, init);
+    for (let retry = 0; response.status === 429 && retry < 3; retry++) {
+      const wait = Math.min(Number(response.headers.get('retry-after') ?? 1), 5);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      response = await doFetch(url, init);
+    }
+    return response;
+  }
+
   async function multiSearch(queries: VitrineQuery[]): Promise<VitrineResponse[]> {
     const answers: VitrineResponse[] = [];
     for (let i = 0; i < queries.length; i += MAX_QUERIES) {
-      const send = () =>
-        doFetch(`${base}/multi-search`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': options.apiKey },
-          body: JSON.stringify({ queries: queries.slice(i, i + MAX_QUERIES) }),
-        });
-      let response = await send();
-      // A publishable key's per-address budget is small (a few searches a second): wait and retry.
-      for (let retry = 0; response.status === 429 && retry < 3; retry++) {
-        const wait = Math.min(Number(response.headers.get('retry-after') ?? 1), 5);
-        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-        response = await send();
-      }
+      const response = await call(`${base}/multi-search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': options.apiKey },
+        body: JSON.stringify({ queries: queries.slice(i, i + MAX_QUERIES) }),
+      });
       const body = (await response.json()) as { results?: VitrineResponse[]; detail?: string; code?: string };
       if (!response.ok || !body.results) {
         throw new Error(`Vitrine answered ${response.status} ${body.code ?? ''}: ${body.detail ?? ''}`);
@@ -123,9 +133,23 @@ export function vitrineInstantSearch(options: VitrineInstantSearchOptions) {
       });
       return { results };
     },
-    /** Not offered by the Vitrine API yet: InstantSearch's `searchable` refinement lists need it. */
-    async searchForFacetValues(): Promise<never> {
-      throw new Error('Vitrine has no facet-value search yet: use refinement lists without `searchable`.');
+    /**
+     * A `searchable` refinement list's search: each request becomes one
+     * `GET {base_url}/offers/facet-values` within the request's own filters, its values answered
+     * as facet hits with the typed prefix marked.
+     */
+    async searchForFacetValues(requests: readonly FacetValuesRequest[]) {
+      return Promise.all(
+        requests.map(async (request) => {
+          const url = `${base}/offers/facet-values?${facetValuesQuery(request, translate).toString()}`;
+          const response = await call(url, { headers: { 'x-api-key': options.apiKey } });
+          const body = (await response.json()) as FacetValuesAnswer & { detail?: string; code?: string };
+          if (!response.ok || !body.values) {
+            throw new Error(`Vitrine answered ${response.status} ${body.code ?? ''}: ${body.detail ?? ''}`);
+          }
+          return toFacetHits(request, body);
+        }),
+      );
     },
     /** Forgets the remembered cursors (after offers changed a lot, say). */
     clearCache() {

@@ -43,12 +43,16 @@ export function attributeFilters(
   }
 }
 
-/** `facets=attr.NAME`: the top values over the matches, and for numbers their stats. */
+/**
+ * `facets=attr.NAME`: the `limit` most frequent values over the matches (ties by value, numbers
+ * as numbers), and for numbers their stats.
+ */
 export function attributeFacet(
   columns: AttributeColumns,
   name: string,
   bits: Bits,
   members: () => Int32Array,
+  limit = FACET_TOP,
 ): { counts: FacetCount[]; stats: FacetStats | null } {
   const column = columns.byName.get(name);
   if (!column) throw new Error(`attribute ${name} is not declared in this index`);
@@ -63,7 +67,10 @@ export function attributeFacet(
           count,
         });
     });
-    return { counts: top(out, (a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)), stats: null };
+    return {
+      counts: top(out, (a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0), limit),
+      stats: null,
+    };
   }
   const values = column.values.data;
   const matches = members();
@@ -78,7 +85,7 @@ export function attributeFacet(
   const out = [...perValue].map(([v, count]) => ({ value: String(v), count, v }));
   out.sort((a, b) => b.count - a.count || a.v - b.v);
   return {
-    counts: out.slice(0, FACET_TOP).map(({ value, count }) => ({ value, count })),
+    counts: out.slice(0, limit).map(({ value, count }) => ({ value, count })),
     stats: finishStats(stats),
   };
 }
@@ -120,9 +127,13 @@ function finishStats(s: Running): FacetStats | null {
   return s.count === 0 ? null : { min: s.min, max: s.max, avg: s.sum / s.count, sum: s.sum, count: s.count };
 }
 
-function top(out: FacetCount[], byValue: (a: FacetCount, b: FacetCount) => number): FacetCount[] {
+function top(
+  out: FacetCount[],
+  byValue: (a: FacetCount, b: FacetCount) => number,
+  limit: number,
+): FacetCount[] {
   out.sort((a, b) => b.count - a.count || byValue(a, b));
-  return out.slice(0, FACET_TOP);
+  return out.slice(0, limit);
 }
 
 /**

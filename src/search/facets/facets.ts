@@ -1,4 +1,4 @@
-import type { FacetName, FacetRequest, Facets } from '../engine.js';
+import type { FacetCount, FacetName, FacetRequest, Facets } from '../engine.js';
 import type { IndexView } from '../index-view.js';
 import { andNot, type Bits, countValues, membersOf, scratch } from '../sets/slot-sets.js';
 import { addCounts } from './facet-counts.js';
@@ -33,24 +33,46 @@ export function facetsOf(
   // With a base (stem-facets.ts), `bits` holds every offer of the base's set that the kept
   // counts count: those are added, and only the rest of the matches counted here.
   const rest = base === null ? bits : base.set === null ? scratch() : andNot(bits, base.set);
-  const n = rest.size;
   const blocks = Math.max(1, Math.ceil(ix.ids.length / BLOCK));
-  const sparse = n < SPARSE_BELOW * blocks;
+  const sparse = rest.size < SPARSE_BELOW * blocks;
   let members: Int32Array | null = null;
   for (const name of names) {
-    const values = ix.tables[name].values.length;
-    const perOffer = name === 'tag' ? Math.max(1, ix.tagIds.length / Math.max(1, ix.ids.length)) : 1;
-    const pass = n < ix.tuning.facetPassBelow || (sparse && values >= ix.tuning.facetPassValues * perOffer);
-    let counts: Int32Array;
-    if (n === 0) counts = new Int32Array(values);
-    else if (pass) {
+    const counts = columnCounts(ix, rest, name, sparse, () => {
       members ??= membersOf(rest, ix.matchBuffer);
-      counts = name === 'tag' ? passTags(ix, members) : passColumn(ix[name].data, values, members);
-    } else counts = countValues(rest, ix.sets[name]);
+      return members;
+    });
     if (base !== null) addCounts(counts, base.counts[name]);
     out[name] = topValues(counts, ix.tables[name].values);
   }
   return out;
+}
+
+/**
+ * Every value of column `name` with its count over `bits` (facet-value search, ADR 0037): the
+ * same exact counting as `facetsOf`, without the top cut.
+ */
+export function allFacetValues(ix: IndexView, bits: Bits, name: FacetName): FacetCount[] {
+  const blocks = Math.max(1, Math.ceil(ix.ids.length / BLOCK));
+  const members = () => membersOf(bits, ix.matchBuffer);
+  const counts = columnCounts(ix, bits, name, bits.size < SPARSE_BELOW * blocks, members);
+  return topValues(counts, ix.tables[name].values, Number.POSITIVE_INFINITY);
+}
+
+/** Counts per value id of column `name` over `rest`, the cheaper exact way (see above). */
+function columnCounts(
+  ix: IndexView,
+  rest: Bits,
+  name: FacetName,
+  sparse: boolean,
+  members: () => Int32Array,
+): Int32Array {
+  const n = rest.size;
+  const values = ix.tables[name].values.length;
+  const perOffer = name === 'tag' ? Math.max(1, ix.tagIds.length / Math.max(1, ix.ids.length)) : 1;
+  const pass = n < ix.tuning.facetPassBelow || (sparse && values >= ix.tuning.facetPassValues * perOffer);
+  if (n === 0) return new Int32Array(values);
+  if (pass) return name === 'tag' ? passTags(ix, members()) : passColumn(ix[name].data, values, members());
+  return countValues(rest, ix.sets[name]);
 }
 
 /** Counts per value id of a one-value column (category, city, country) over the matches. */
@@ -85,12 +107,12 @@ export function emptyFacets(names: readonly FacetRequest[]): Facets {
   return out;
 }
 
-/** The FACET_TOP values with the most offers (ties by value), from counts per value id. */
-export function topValues(counts: Int32Array, values: readonly string[]) {
-  const out: Array<{ value: string; count: number }> = [];
+/** The `top` values with the most offers (ties by value), from counts per value id. */
+export function topValues(counts: Int32Array, values: readonly string[], top = FACET_TOP): FacetCount[] {
+  const out: FacetCount[] = [];
   counts.forEach((count, id) => {
     if (count > 0) out.push({ value: values[id] as string, count });
   });
   out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-  return out.slice(0, FACET_TOP);
+  return out.slice(0, top);
 }

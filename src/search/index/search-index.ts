@@ -1,5 +1,6 @@
 import { forEachIndexWordId, WordIds } from '../analysis/tokens.js';
 import { type AnswerIndex, answer } from '../answer/answer.js';
+import { facetValuesOf } from '../answer/facet-values.js';
 import { AttributeColumns } from '../attributes/columns.js';
 import { Dictionary } from '../columns/dictionary.js';
 import {
@@ -14,6 +15,7 @@ import { DEFAULT_TUNING, type Tuning } from '../columns/tuning.js';
 import type {
   EngineQuery,
   EngineResult,
+  FacetName,
   FacetRequest,
   IndexDocument,
   SearchIndex,
@@ -355,11 +357,11 @@ export class Index implements SearchIndex, AnswerIndex {
   }
 
   search(query: EngineQuery, facetNames: readonly FacetRequest[]): EngineResult {
-    try {
-      return answer(this, query, facetNames);
-    } finally {
-      releaseScratch();
-    }
+    return scratched(() => answer(this, query, facetNames));
+  }
+
+  facetValues(query: EngineQuery, facet: FacetName | `attr.${string}`, prefix: string, limit: number) {
+    return scratched(() => facetValuesOf(this, query, facet, prefix, limit));
   }
 
   /** A scratch array of `n` sort values (reused: large arrays per query bring on full collections). */
@@ -383,4 +385,13 @@ export type { Tuning } from '../columns/tuning.js';
 
 export function createSearchIndex(tuning: Partial<Tuning> = {}, schema?: SearchSchema): SearchIndex {
   return new Index({ ...DEFAULT_TUNING, ...tuning }, schema);
+}
+
+/** Runs a query, then gives back the scratch bitmaps it took. */
+function scratched<T>(run: () => T): T {
+  try {
+    return run();
+  } finally {
+    releaseScratch();
+  }
 }

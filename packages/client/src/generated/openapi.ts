@@ -129,6 +129,13 @@ export interface paths {
      */
     delete: operations["withdrawOfferByExternalId"];
   };
+  "/offers/facet-values": {
+    /**
+     * Search the values of a facet
+     * @description The values of one facet (`category`, `tag`, `city`, `country` or a declared `--facet` attribute) that start with `prefix` (folded like text), within the result set of the search the other parameters describe (those of `GET /v1/offers/` but `sort`, `cursor`, `facets`, `highlight`): exact counts over the whole result set, most frequent first, then by value; at most `limit` (default 10).
+     */
+    get: operations["searchFacetValues"];
+  };
   "/offers/import": {
     /**
      * Import the project's offers (NDJSON)
@@ -291,6 +298,15 @@ export interface components {
       max: number;
       min: number;
       sum: number;
+    };
+    /** FacetValuesResponse */
+    FacetValuesResponse: {
+      facet: string;
+      /** @description The matching values, most frequent first, then by value, each with its exact count over the whole result set. */
+      values: {
+          count: number;
+          value: string;
+        }[];
     };
     /** Me */
     Me: {
@@ -2329,6 +2345,117 @@ export interface operations {
       };
       /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Search the values of a facet
+   * @description The values of one facet (`category`, `tag`, `city`, `country` or a declared `--facet` attribute) that start with `prefix` (folded like text), within the result set of the search the other parameters describe (those of `GET /v1/offers/` but `sort`, `cursor`, `facets`, `highlight`): exact counts over the whole result set, most frequent first, then by value; at most `limit` (default 10).
+   */
+  searchFacetValues: {
+    parameters: {
+      query: {
+        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters and 16 words, phrases and exclusions. */
+        q?: string;
+        /** @description Which query words match words a few edits away. `auto` (default): a word no offer holds as typed (nor its stem), and every word when the query would otherwise match nothing; `all`: every word of 5 letters or more; `off`: none. Numbers are never corrected. */
+        typoTolerance?: "auto" | "all" | "off";
+        /** @description Repeatable; any of the given categories. At most 20. */
+        category?: string[];
+        /** @description Repeatable; offers carrying every one of the given tags. At most 20. */
+        tag?: string[];
+        /** @description Exact city name, as offers and the `city` facet spell it. */
+        city?: string;
+        /** @description ISO 3166-1 alpha-2. */
+        country?: string;
+        /** @description `lat,lon` in decimal degrees (WGS 84), e.g. `48.8566,2.3522`. With `radius`, only offers within that distance; enables `sort=distance`. Example: `48.8566,2.3522`. */
+        near?: string;
+        /** @description A map window `minLat,minLon,maxLat,maxLon` in decimal degrees (WGS 84), edges included, e.g. `48.80,2.25,48.92,2.42`: only offers placed inside it. `minLon` greater than `maxLon` crosses the antimeridian (`-20,170,20,-170`). Combines with every other parameter. Example: `48.80,2.25,48.92,2.42`. */
+        bbox?: string;
+        /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
+        radius?: number;
+        /** @description ISO 4217. */
+        currency?: string;
+        /** @description Decimal number, e.g. `25` or `19.99`. */
+        priceMin?: string;
+        /** @description Decimal number, e.g. `25` or `19.99`. */
+        priceMax?: string;
+        /** @description Inclusive. */
+        publishedAfter?: string;
+        /** @description Exclusive. */
+        publishedBefore?: string;
+        /** @description Inclusive; with `status` lets integrators sync changes. */
+        updatedSince?: string;
+        /** @description Default `active`. */
+        status?: "active" | "expired" | "withdrawn";
+        /** @description `category`, `tag`, `city`, `country` or a declared `--facet` attribute (`attr.NAME`). */
+        facet: string;
+        /** @description Only values starting with this, both folded like text (case, accents, punctuation); absent or empty: every value. */
+        prefix?: string;
+        /** @description Values answered, default 10. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Search the values of a facet */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": components["schemas"]["FacetValuesResponse"];
+        };
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
