@@ -115,12 +115,26 @@ export function createRefreshTokenStore(db: Database, options: RefreshTokenStore
       [reason, at, at + options.denylistMs, seq, ...select.params],
     );
   }
-  /** The families' sessions end with them, in the same transaction. */
-  const endSessions = (tx: Queryable, where: string, value: string, at: number) =>
-    tx.run(`UPDATE user_sessions SET revoked_at = ? WHERE ${where} = ? AND revoked_at IS NULL`, [at, value]);
+  /**
+   * The families' sessions end with them, in the same transaction (before their tokens are
+   * marked). Withdrawing the refresh permission ends only the families that hold refresh tokens:
+   * a grant without `offline_access` keeps its access token, so its session stays listed. A
+   * revoked key, a new password or a disabled user end every access token: every session goes.
+   */
+  const endSessions = (tx: Queryable, where: string, value: string, at: number, reason?: RevokeReason) =>
+    reason === 'refresh_permission_withdrawn'
+      ? tx.run(
+          `UPDATE user_sessions SET revoked_at = ? WHERE ${where} = ? AND revoked_at IS NULL AND family_id IN
+             (SELECT family_id FROM refresh_tokens WHERE ${where} = ? AND revoked_at IS NULL)`,
+          [at, value, value],
+        )
+      : tx.run(`UPDATE user_sessions SET revoked_at = ? WHERE ${where} = ? AND revoked_at IS NULL`, [
+          at,
+          value,
+        ]);
   const revokeWhere = async (where: string, value: string, reason: RevokeReason, at: number) => {
     const revoked = await db.transaction(async (tx) => {
-      await endSessions(tx, where, value, at);
+      await endSessions(tx, where, value, at, reason);
       await denylist(
         tx,
         {

@@ -267,6 +267,40 @@ for (const { dialect, available } of backends()) {
       expect(refreshed.json().error).toBe('invalid_grant');
     });
 
+    it('withdrawing the refresh permission ends the sessions with refresh tokens, not a grant without offline_access', async () => {
+      const judy = await newUser();
+      const issued = await t.deps.keys.issue({ projectId: t.fixtures.projectId, environment: 'testing' });
+      await t.deps.keys.grantRefresh(issued.record.id);
+      const own = { id: issued.record.id, key: issued.key };
+      const withRefresh = await login(judy, { userAgent: LAPTOP, ip: '198.51.100.18' }, own.key);
+      const { verifier, challenge } = pkce();
+      const { location } = await authorizeAndLogin(
+        t.apps.testing,
+        {
+          response_type: 'code',
+          client_id: own.id,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          scope: 'openid',
+        },
+        judy,
+      );
+      const grant = await tokenRequest(t.apps.testing, own, {
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code') ?? '',
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+      });
+      const accessOnly = grant.json().access_token as string;
+      expect(grant.json().refresh_token).toBeUndefined();
+      expect(await list(accessOnly, own.key)).toHaveLength(2);
+      await t.deps.keys.revokeRefresh(own.id);
+      expect((await call('GET', '/v1/me', withRefresh.jwt, own.key)).statusCode).toBe(401);
+      // The grant's access token still works, and its session is still listed.
+      expect((await list(accessOnly, own.key)).map((s) => s.current)).toEqual([true]);
+    });
+
     it('keeps at most 300 characters of a user agent', async () => {
       const henry = await newUser();
       const long = await login(henry, { userAgent: `Agent/${'x'.repeat(600)}`, ip: '198.51.100.15' });
