@@ -349,7 +349,7 @@ export function createDeps(
     keys,
     keyVerifier,
     offers,
-    me: createMeService({ store: createMeStore(db), offers, clock }),
+    me: createMeService({ store: createMeStore(db), offers, clock, sessions: refreshTokenStore }),
     offerImports: createOfferImports({ offers, db, limits: config, recordEvent }),
     searchIndexes,
     users,

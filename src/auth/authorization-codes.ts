@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
+import type { LoginOrigin } from './token-families.js';
 
 /**
  * Authorization codes (RFC 6749 §4.1.2): only the SHA-256 of a code is stored; a code
@@ -25,6 +26,8 @@ export interface AuthorizationCode {
   createdAt: number;
   expiresAt: number;
   usedAt: number | null;
+  /** The browser that signed in: the session the code opens names it. */
+  origin: LoginOrigin;
 }
 
 export interface AuthorizationCodeStore {
@@ -52,10 +55,12 @@ interface Row {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  login_ip: string;
+  login_user_agent: string;
 }
 
 const COLUMNS =
-  'code_hash, family_id, key_id, user_id, environment, redirect_uri, code_challenge, scope, nonce, auth_time, created_at, expires_at, used_at';
+  'code_hash, family_id, key_id, user_id, environment, redirect_uri, code_challenge, scope, nonce, auth_time, created_at, expires_at, used_at, login_ip, login_user_agent';
 
 export function createAuthorizationCodeStore(db: Database): AuthorizationCodeStore {
   return {
@@ -63,7 +68,7 @@ export function createAuthorizationCodeStore(db: Database): AuthorizationCodeSto
       // Codes live a minute; the table is kept small as new ones arrive.
       await db.run('DELETE FROM authorization_codes WHERE expires_at < ?', [c.createdAt - 3_600_000]);
       await db.run(
-        `INSERT INTO authorization_codes (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO authorization_codes (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           c.codeHash,
           c.familyId,
@@ -78,6 +83,8 @@ export function createAuthorizationCodeStore(db: Database): AuthorizationCodeSto
           c.createdAt,
           c.expiresAt,
           c.usedAt,
+          c.origin.ip,
+          c.origin.userAgent,
         ],
       );
     },
@@ -100,6 +107,7 @@ export function createAuthorizationCodeStore(db: Database): AuthorizationCodeSto
         createdAt: Number(r.created_at),
         expiresAt: Number(r.expires_at),
         usedAt: r.used_at === null ? null : Number(r.used_at),
+        origin: { ip: r.login_ip, userAgent: r.login_user_agent },
       };
     },
     async consume(codeHash, at) {

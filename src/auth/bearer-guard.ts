@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The end user of a verified bearer token; set by the bearer guard. */
     endUser: User | null;
+    /** The login (token family, `sid`) the bearer token belongs to; set by the bearer guard. */
+    endUserSession: string | null;
   }
 }
 
@@ -34,6 +36,7 @@ export function bearerGuard(tokens: TokenService, environment: Environment) {
       : ({ ok: false, code: 'token_invalid', reason: 'malformed' } as const);
     if (check.ok) {
       request.endUser = check.user;
+      request.endUserSession = check.claims.sid ?? null;
       return;
     }
     if (check.code === 'token_expired') {

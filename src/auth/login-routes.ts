@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, type PageErrorCode, pageError } from '../http/errors.js';
 import { formFields } from '../http/form.js';
 import { toProblem } from '../http/problem.js';
@@ -12,6 +12,7 @@ import { ADDRESS_POLICY } from './login-throttle.js';
 import { errorPage, loginPage, signupPage } from './pages.js';
 import { CONNECT_ROUTE } from './route-docs.js';
 import type { SecondFactorStep } from './second-factor-step.js';
+import { loginOrigin } from './token-families.js';
 import type { UserVerification } from './user-verification.js';
 
 export interface LoginRouteDeps extends LoginDeps {
@@ -77,8 +78,11 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
   const signupClosed = (reply: FastifyReply) =>
     fail(reply, 'signup_disabled', 'Accounts in this environment are created by its operator.');
 
-  async function finishLogin(reply: FastifyReply, login: VerifiedLogin, user: User) {
-    const location = flow.redirectWithTokens(login, await flow.issueTokens(login, user));
+  async function finishLogin(request: FastifyRequest, reply: FastifyReply, login: VerifiedLogin, user: User) {
+    const location = flow.redirectWithTokens(
+      login,
+      await flow.issueTokens(login, user, loginOrigin(request)),
+    );
     flow.clearTicketCookie(reply);
     pageSecurityHeaders(reply);
     return reply.code(303).header('location', location).send();
@@ -157,7 +161,7 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
       },
       'login',
     );
-    return finishLogin(reply, login, user);
+    return finishLogin(request, reply, login, user);
   });
 
   const signupForm = (
@@ -225,7 +229,7 @@ export async function loginRoutes(app: FastifyInstance, deps: LoginRouteDeps): P
     }
     request.log.info({ environment, userId: user.id, keyId: login.key.id, outcome: 'signup' }, 'signup');
     if (await deps.verification.signedUp(user)) return again(200, deps.verification.message);
-    return finishLogin(reply, login, user);
+    return finishLogin(request, reply, login, user);
   });
 
   // Back from the sign-up form to the login form of the same ticket.

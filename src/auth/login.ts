@@ -15,6 +15,7 @@ import { checkDestination, redirectWithTokens } from './destination.js';
 import { connectAccount, type LoginThrottle, loginSubjects } from './login-throttle.js';
 import { type LoginTicket, TICKET_TTL_SECONDS, type TicketIssuer } from './login-ticket.js';
 import type { OAuthService } from './oauth.js';
+import type { LoginOrigin } from './token-families.js';
 import type { IssuedTokens, TokenService } from './tokens.js';
 
 /**
@@ -220,17 +221,18 @@ export function createLoginFlow(deps: LoginDeps) {
      * The end of a successful login, by door: `/connect` gets the tokens themselves,
      * `/authorize` a single-use code that stands for them.
      */
-    async issueTokens(login: VerifiedLogin, user: User): Promise<Issued> {
+    async issueTokens(login: VerifiedLogin, user: User, origin: LoginOrigin): Promise<Issued> {
       if (login.ticket.oauth) {
         const code = await deps.oauth.issueCode({
           user,
           key: login.key,
           redirectUri: login.ticket.destination,
           request: login.ticket.oauth,
+          origin,
         });
         return { door: 'oauth', code };
       }
-      return { door: 'connect', tokens: await deps.tokens.login(user, login.key) };
+      return { door: 'connect', tokens: await deps.tokens.login(user, login.key, origin) };
     },
 
     /** Where the browser goes: the tokens in the query, or the code with `state` and `iss` (RFC 9207). */

@@ -10,6 +10,7 @@ import { type AuthorizationCodeStore, CODE_TTL_MS, hashCode } from './authorizat
 import type { OAuthRequest } from './login-ticket.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';
+import type { LoginOrigin } from './token-families.js';
 import type { IssuedTokens, TokenService } from './tokens.js';
 
 /**
@@ -84,6 +85,7 @@ export interface OAuthService {
     key: KeyRecord;
     redirectUri: string;
     request: OAuthRequest;
+    origin: LoginOrigin;
   }): Promise<string>;
   exchangeCode(input: {
     key: KeyRecord;
@@ -143,7 +145,7 @@ export function createOAuthService(deps: {
   }
 
   return {
-    async issueCode({ user, key, redirectUri, request }) {
+    async issueCode({ user, key, redirectUri, request, origin }) {
       const code = `vac_${randomBase62(43)}`;
       const now = clock.now();
       await deps.codes.insert({
@@ -160,6 +162,7 @@ export function createOAuthService(deps: {
         createdAt: now,
         expiresAt: now + CODE_TTL_MS,
         usedAt: null,
+        origin,
       });
       return code;
     },
@@ -197,6 +200,7 @@ export function createOAuthService(deps: {
         familyId: stored.familyId,
         scope,
         offline: hasScope(scope, 'offline_access'),
+        origin: stored.origin,
       });
       const answer = response(tokens);
       if (hasScope(scope, 'openid')) {

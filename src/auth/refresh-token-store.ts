@@ -1,6 +1,7 @@
 import { bumpCounter } from '../db/counters.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
+import { MAX_LISTED_SESSIONS, MAX_USER_AGENT, type TokenFamilyStore } from './token-families.js';
 
 /** A refresh token as stored: only the SHA-256 of the token. */
 export interface RefreshTokenRecord {
@@ -26,7 +27,8 @@ export type RevokeReason =
   | 'refresh_permission_withdrawn'
   | 'password_changed'
   | 'user_disabled'
-  | 'code_replayed';
+  | 'code_replayed'
+  | 'ended_by_user';
 
 interface Row {
   id: string;
@@ -41,6 +43,17 @@ interface Row {
   revoked_at: number | null;
   revoked_reason: string | null;
   scope: string | null;
+}
+
+/** A session as listed: its family joined with its key's project. */
+interface SessionRow {
+  family_id: string;
+  key_id: string;
+  project_name: string;
+  created_at: number;
+  last_used_at: number;
+  ip: string;
+  user_agent: string;
 }
 
 const COLUMNS =
@@ -61,7 +74,8 @@ const fromRow = (r: Row): RefreshTokenRecord => ({
   scope: r.scope,
 });
 
-export interface RefreshTokenStore {
+/** The refresh tokens, and the families (logins, `user_sessions`) they belong to. */
+export interface RefreshTokenStore extends TokenFamilyStore {
   insert(record: RefreshTokenRecord): Promise<void>;
   findByHash(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /** Marks a token spent (rotation); false when it was already spent: the caller lost a race or sees reuse. */
@@ -101,8 +115,26 @@ export function createRefreshTokenStore(db: Database, options: RefreshTokenStore
       [reason, at, at + options.denylistMs, seq, ...select.params],
     );
   }
+  /**
+   * The families' sessions end with them, in the same transaction (before their tokens are
+   * marked). Withdrawing the refresh permission ends only the families that hold refresh tokens:
+   * a grant without `offline_access` keeps its access token, so its session stays listed. A
+   * revoked key, a new password or a disabled user end every access token: every session goes.
+   */
+  const endSessions = (tx: Queryable, where: string, value: string, at: number, reason?: RevokeReason) =>
+    reason === 'refresh_permission_withdrawn'
+      ? tx.run(
+          `UPDATE user_sessions SET revoked_at = ? WHERE ${where} = ? AND revoked_at IS NULL AND family_id IN
+             (SELECT family_id FROM refresh_tokens WHERE ${where} = ? AND revoked_at IS NULL)`,
+          [at, value, value],
+        )
+      : tx.run(`UPDATE user_sessions SET revoked_at = ? WHERE ${where} = ? AND revoked_at IS NULL`, [
+          at,
+          value,
+        ]);
   const revokeWhere = async (where: string, value: string, reason: RevokeReason, at: number) => {
     const revoked = await db.transaction(async (tx) => {
+      await endSessions(tx, where, value, at, reason);
       await denylist(
         tx,
         {
@@ -151,6 +183,7 @@ export function createRefreshTokenStore(db: Database, options: RefreshTokenStore
     async revokeFamily(familyId, reason, at) {
       const revoked = await db.transaction(async (tx) => {
         await denylist(tx, { sql: 'SELECT CAST(? AS TEXT) AS family_id', params: [familyId] }, reason, at);
+        await endSessions(tx, 'family_id', familyId, at);
         return tx.run(
           'UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE family_id = ? AND revoked_at IS NULL',
           [at, reason, familyId],
@@ -161,5 +194,51 @@ export function createRefreshTokenStore(db: Database, options: RefreshTokenStore
     },
     revokeForKey: (keyId, reason, at) => revokeWhere('key_id', keyId, reason, at),
     revokeForUser: (userId, reason, at) => revokeWhere('user_id', userId, reason, at),
+    async recordFamily(f) {
+      // The user's sessions that have expired are of no more use: kept few as new ones arrive.
+      await db.run('DELETE FROM user_sessions WHERE user_id = ? AND expires_at <= ?', [f.userId, f.at]);
+      await db.run(
+        `INSERT INTO user_sessions (family_id, user_id, key_id, environment, created_at, last_used_at, expires_at, ip, user_agent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (family_id) DO NOTHING`,
+        [
+          f.familyId,
+          f.userId,
+          f.keyId,
+          f.environment,
+          f.at,
+          f.at,
+          f.expiresAt,
+          f.origin.ip,
+          f.origin.userAgent.slice(0, MAX_USER_AGENT),
+        ],
+      );
+    },
+    async touchFamily(familyId, at, expiresAt) {
+      await db.run(
+        `UPDATE user_sessions SET last_used_at = ?,
+           expires_at = CASE WHEN expires_at < ? THEN ? ELSE expires_at END
+         WHERE family_id = ?`,
+        [at, expiresAt, expiresAt, familyId],
+      );
+    },
+    async activeSessions(userId, environment, now, familyId) {
+      const rows = await db.all<SessionRow>(
+        `SELECT s.family_id, s.key_id, p.name AS project_name, s.created_at, s.last_used_at, s.ip, s.user_agent
+         FROM user_sessions s JOIN api_keys k ON k.id = s.key_id JOIN projects p ON p.id = k.project_id
+         WHERE s.user_id = ? AND s.environment = ? AND s.revoked_at IS NULL AND s.expires_at > ?
+           AND k.state = 'active' ${familyId === undefined ? '' : 'AND s.family_id = ?'}
+         ORDER BY s.created_at DESC, s.family_id DESC LIMIT ${MAX_LISTED_SESSIONS}`,
+        [userId, environment, now, ...(familyId === undefined ? [] : [familyId])],
+      );
+      return rows.map((r) => ({
+        id: r.family_id,
+        keyId: r.key_id,
+        projectName: r.project_name,
+        createdAt: Number(r.created_at),
+        lastUsedAt: Number(r.last_used_at),
+        ip: r.ip,
+        userAgent: r.user_agent,
+      }));
+    },
   };
 }

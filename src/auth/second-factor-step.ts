@@ -10,6 +10,7 @@ import { pageSecurityHeaders } from '../web/security-headers.js';
 import type { LoginFlow, VerifiedLogin } from './login.js';
 import { sendPage, sendRefusal } from './login-routes.js';
 import { connectAccount, type LoginThrottle, loginSubjects } from './login-throttle.js';
+import { loginOrigin } from './token-families.js';
 
 /**
  * The second step of the login flow (issue 27), between `verifyCredentials` and `issueTokens`:
@@ -89,7 +90,10 @@ export function secondFactorStep(deps: {
         }
         deps.throttle.success(subjects);
         request.log.info({ environment, userId: user.id, keyId: login.key.id, outcome: 'login' }, 'login');
-        const location = flow.redirectWithTokens(login, await flow.issueTokens(login, user));
+        const location = flow.redirectWithTokens(
+          login,
+          await flow.issueTokens(login, user, loginOrigin(request)),
+        );
         flow.clearTicketCookie(reply);
         pageSecurityHeaders(reply);
         return reply.code(303).header('location', location).send();

@@ -9,6 +9,7 @@ import type { UserStore } from '../users/store.js';
 import type { RefreshTokenRecord, RefreshTokenStore } from './refresh-token-store.js';
 import type { RevokedFamilies } from './revoked-families.js';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';
+import type { LoginOrigin } from './token-families.js';
 
 /**
  * Access tokens (JWT) and refresh tokens (opaque, hashed, bound to user + key +
@@ -76,7 +77,7 @@ export type RefreshOutcome =
 
 export interface TokenService {
   /** After a successful login: an access token, and a refresh token when the key may refresh. */
-  login(user: User, key: KeyRecord): Promise<IssuedTokens>;
+  login(user: User, key: KeyRecord, origin: LoginOrigin): Promise<IssuedTokens>;
   /**
    * An OAuth grant (authorization code exchanged): the family id was chosen when the
    * code was issued, so a replayed code can revoke it; a refresh token only when `offline` was
@@ -85,7 +86,7 @@ export interface TokenService {
   grant(
     user: User,
     key: KeyRecord,
-    grant: { familyId: string; scope: string; offline: boolean },
+    grant: { familyId: string; scope: string; offline: boolean; origin: LoginOrigin },
   ): Promise<IssuedTokens>;
   refresh(rawToken: string, key: KeyRecord): Promise<RefreshOutcome>;
   /**
@@ -179,20 +180,38 @@ export function createTokenService(deps: {
     return record;
   }
 
-  return {
-    async login(user, key) {
-      const familyId = newId('rtf');
-      const access = await accessToken(user, key, familyId, null);
-      const refreshToken = key.refreshAllowed ? await newRefreshToken(user, key, familyId, null) : null;
-      return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken, familyId, scope: null };
-    },
+  /** When the last token just issued expires: the family (session) lives at least that long. */
+  const lastExpiry = (issued: { expiresAt: number; refreshToken: string | null }) =>
+    Math.max(issued.expiresAt, issued.refreshToken ? clock.now() + settings.refreshTokenTtlMs : 0);
 
-    async grant(user, key, { familyId, scope, offline }) {
-      const access = await accessToken(user, key, familyId, scope);
-      const refreshToken =
-        offline && key.refreshAllowed ? await newRefreshToken(user, key, familyId, scope) : null;
-      return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken, familyId, scope };
-    },
+  /** A login's first tokens, and its session (`user_sessions`) recorded. */
+  async function openFamily(
+    user: User,
+    key: KeyRecord,
+    grant: { familyId: string; scope: string | null; refresh: boolean; origin: LoginOrigin },
+  ): Promise<IssuedTokens> {
+    const { familyId, scope } = grant;
+    const access = await accessToken(user, key, familyId, scope);
+    const refreshToken = grant.refresh ? await newRefreshToken(user, key, familyId, scope) : null;
+    const issued = { accessToken: access.token, expiresAt: access.expiresAt, refreshToken, familyId, scope };
+    await deps.refreshTokens.recordFamily({
+      familyId,
+      userId: user.id,
+      keyId: key.id,
+      environment: user.environment,
+      at: clock.now(),
+      expiresAt: lastExpiry(issued),
+      origin: grant.origin,
+    });
+    return issued;
+  }
+
+  return {
+    login: (user, key, origin) =>
+      openFamily(user, key, { familyId: newId('rtf'), scope: null, refresh: key.refreshAllowed, origin }),
+
+    grant: (user, key, { familyId, scope, offline, origin }) =>
+      openFamily(user, key, { familyId, scope, refresh: offline && key.refreshAllowed, origin }),
 
     async refresh(raw, key) {
       if (!key.refreshAllowed) return { ok: false, code: 'refresh_not_permitted' };
@@ -221,6 +240,11 @@ export function createTokenService(deps: {
         refreshToken = await newRefreshToken(user, key, record.familyId, record.scope);
       }
       const access = await accessToken(user, key, record.familyId, record.scope);
+      await deps.refreshTokens.touchFamily(
+        record.familyId,
+        now,
+        lastExpiry({ expiresAt: access.expiresAt, refreshToken }),
+      );
       return {
         ok: true,
         user,

@@ -100,6 +100,11 @@ export const ERRORS = {
     title: 'Saved search not found',
     help: 'The signed-in user has no saved search with this id.',
   },
+  session_not_found: {
+    status: 404,
+    title: 'Session not found',
+    help: 'The signed-in user has no active session with this id (it ended, expired, or is not theirs).',
+  },
   webhook_not_found: {
     status: 404,
     title: 'Webhook endpoint not found',

@@ -50,6 +50,7 @@ export async function createHttpServer(options: {
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('apiKey', null);
   app.decorateRequest('endUser', null);
+  app.decorateRequest('endUserSession', null);
   // HTML forms (login) and RFC 6749/7009-style token requests send urlencoded bodies.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -13,6 +13,7 @@ import {
   SavedSearchSchema,
 } from './schemas.js';
 import type { MeService } from './service.js';
+import { registerMeSessionRoutes } from './session-routes.js';
 
 export interface MeRouteDeps {
   environment: Environment;
@@ -267,4 +268,13 @@ export function registerMeRoutes(app: FastifyInstance, deps: MeRouteDeps): void 
       return reply.code(204).send(null);
     },
   );
+
+  registerMeSessionRoutes(app, {
+    environment,
+    onRequest,
+    security: BEARER_SECURITY,
+    query: NoQuery,
+    sessions: service,
+    user,
+  });
 }

@@ -98,3 +98,29 @@ export type OwnOfferPatch = Static<typeof OwnOfferPatchSchema>;
 export const MAX_FAVORITES = 1000;
 export const MAX_SAVED_SEARCHES = 100;
 export const MAX_OWN_OFFERS = 1000;
+
+export const UserSessionSchema = Type.Object(
+  {
+    id: Type.String({
+      description: 'Session id, `rtf_…`: the `sid` claim of its access tokens (never a token).',
+    }),
+    createdAt: Timestamp,
+    lastUsedAt: Type.String({
+      format: 'date-time',
+      description: 'The sign-in, or the last refresh of its tokens.',
+    }),
+    client: Type.Object(
+      {
+        keyId: Type.String({ description: 'The API key that signed the user in, `key_…`.' }),
+        projectName: Type.String({ description: 'The project of that key.' }),
+      },
+      { additionalProperties: false },
+    ),
+    ip: Type.String({ description: 'The address the user signed in from ("" if unknown).' }),
+    userAgent: Type.String({
+      description: 'The browser that signed in ("" if unknown), at most 300 characters.',
+    }),
+    current: Type.Boolean({ description: 'Whether the access token of this request belongs to it.' }),
+  },
+  { additionalProperties: false, title: 'UserSession' },
+);

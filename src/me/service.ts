@@ -11,6 +11,7 @@ import { newId } from '../platform/ids.js';
 import type { User } from '../users/model.js';
 import type { SavedSearch } from './model.js';
 import { MAX_FAVORITES, MAX_OWN_OFFERS, MAX_SAVED_SEARCHES, type OwnOfferInput } from './schemas.js';
+import { createMeSessions, type MeSessions } from './sessions.js';
 import type { MeStore } from './store.js';
 
 /**
@@ -18,7 +19,7 @@ import type { MeStore } from './store.js';
  * the limits, the ownership checks (someone else's offer or saved search is "not found",
  * exactly like one that does not exist) and the writes. Every method acts for `user` only.
  */
-export interface MeService {
+export interface MeService extends MeSessions {
   favorites(user: User, environment: Environment): Promise<Offer[]>;
   /** Idempotent; `limit_reached` past MAX_FAVORITES, `offer_not_found` for an unknown offer. */
   addFavorite(user: User, environment: Environment, offerId: string): Promise<void>;
@@ -46,7 +47,13 @@ export interface MeService {
   withdraw(user: User, environment: Environment, offerId: string): Promise<void>;
 }
 
-export function createMeService(deps: { store: MeStore; offers: OfferService; clock: Clock }): MeService {
+export function createMeService(deps: {
+  store: MeStore;
+  offers: OfferService;
+  clock: Clock;
+  /** The token families: the user's sessions. */
+  sessions: Parameters<typeof createMeSessions>[0]['families'];
+}): MeService {
   const { store, offers, clock } = deps;
   const notFound = (environment: Environment, id: string) =>
     new ProblemError('offer_not_found', `No offer ${id} in the ${environment} environment.`);
@@ -69,6 +76,7 @@ export function createMeService(deps: { store: MeStore; offers: OfferService; cl
   };
 
   return {
+    ...createMeSessions({ families: deps.sessions, clock }),
     async favorites(user, environment) {
       return offersById(environment, await store.favoriteIds(user.id));
     },

@@ -91,9 +91,17 @@ const meRequest: fc.Arbitrary<MeRequest> = fc.oneof(
     }),
   ),
   hostileId.map((id): MeRequest => ({ method: 'DELETE', url: `/v1/me/saved-searches/${encodeAny(id)}` })),
+  // Issue 27: a hostile id never names the fuzzing user's own session, whose token must go on working.
+  hostileId.map((id): MeRequest => ({ method: 'DELETE', url: `/v1/me/sessions/${encodeAny(id)}` })),
   fc
     .tuple(
-      fc.constantFrom('/v1/me', '/v1/me/offers', '/v1/me/favorites', '/v1/me/saved-searches'),
+      fc.constantFrom(
+        '/v1/me',
+        '/v1/me/offers',
+        '/v1/me/favorites',
+        '/v1/me/saved-searches',
+        '/v1/me/sessions',
+      ),
       hostileString,
       hostileString,
     )

@@ -19,8 +19,10 @@ export async function authorizeAndLogin(
   app: FastifyInstance,
   params: Record<string, string>,
   credentials: { email: string; password: string },
+  /** The browser's headers (e.g. its user agent) on both requests. */
+  headers: Record<string, string> = {},
 ) {
-  const page = await app.inject({ url: authorizeUrl(params) });
+  const page = await app.inject({ url: authorizeUrl(params), headers });
   if (page.statusCode !== 200)
     throw new Error(`authorize answered ${page.statusCode}: ${page.body.slice(0, 300)}`);
   const ticket = /name="ticket" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
@@ -28,7 +30,7 @@ export async function authorizeAndLogin(
   const login = await app.inject({
     method: 'POST',
     url: '/auth/connect',
-    headers: { ...FORM, cookie },
+    headers: { ...headers, ...FORM, cookie },
     payload: new URLSearchParams({ ticket, ...credentials }).toString(),
   });
   if (login.statusCode !== 303)

@@ -156,6 +156,18 @@ describe('account secrets in logs', () => {
       payload: new URLSearchParams({ ticket: page.ticket, step: proof, code: last }).toString(),
     });
     expect(done.statusCode).toBe(303);
+    // The user's sessions, listed and ended with the access token of that login.
+    const jwt = new URL(String(done.headers.location)).searchParams.get('jwt') as string;
+    secrets.push(jwt);
+    const asUser = { 'x-api-key': t.fixtures.keys.testing.key, authorization: `Bearer ${jwt}` };
+    const listed = await t.apps.testing.inject({ url: '/v1/me/sessions', headers: asUser });
+    const sessionId = listed.json().data[0].id as string;
+    const ended = await t.apps.testing.inject({
+      method: 'DELETE',
+      url: `/v1/me/sessions/${sessionId}`,
+      headers: asUser,
+    });
+    expect(ended.statusCode).toBe(204);
 
     expect(secrets.filter(Boolean).length).toBeGreaterThan(14);
     const logs = t.logs.join('');

@@ -67,7 +67,11 @@ for (const { dialect, available } of backends()) {
       for (const environment of ENVIRONMENTS) {
         const all = routes(environment);
         expect(all.filter(isKeyRoute).length).toBeGreaterThanOrEqual(20);
-        expect(all.filter(isTokenRoute).length).toBeGreaterThanOrEqual(11);
+        expect(all.filter(isTokenRoute).length).toBeGreaterThanOrEqual(13);
+        // Issue 27: an end user's sessions are among them.
+        expect(all.filter(isTokenRoute).map(name)).toEqual(
+          expect.arrayContaining(['GET /v1/me/sessions', 'DELETE /v1/me/sessions/:id']),
+        );
         const unguarded = all
           .filter((r) => r.url.startsWith('/v1/') && !isKeyRoute(r) && !PUBLIC_V1.has(name(r)))
           .map(name);

@@ -185,6 +185,30 @@ for (const { dialect, available } of backends()) {
         expect(client.tokens.refreshToken).not.toBe(tokens.refresh);
       });
 
+      it('me.sessions lists the logins of the user, current marked, and ends the other one', async () => {
+        tokens = await signIn();
+        const email = `sdk${userNumber}@example.com`;
+        t.clock.advance(1000);
+        const second = await loginTokens(t.apps.testing, t.fixtures.keys.testing.key, {
+          email,
+          password: PASSWORD,
+        });
+        const client = user();
+        const { data } = await client.me.sessions.list();
+        expect(data.map((s) => s.current)).toEqual([false, true]);
+        const [other] = data;
+        expect(other?.client).toEqual({ keyId: t.fixtures.keys.testing.id, projectName: 'Test project' });
+        await client.me.sessions.end(other?.id ?? '');
+        const ended = await user({ accessToken: second.jwt, refreshToken: second.refresh })
+          .me.get()
+          .catch((e: unknown) => e);
+        expect(ended).toMatchObject({ status: 401, code: 'token_invalid' });
+        const again = await client.me.sessions.end(other?.id ?? '').catch((e: unknown) => e);
+        expect(again).toBeInstanceOf(VitrineError);
+        expect(again).toMatchObject({ status: 404, code: 'session_not_found' });
+        expect((await client.me.sessions.list()).data.map((s) => s.current)).toEqual([true]);
+      });
+
       it('without a refresh token, an expired token is thrown as token_expired', async () => {
         tokens = await signIn();
         t.clock.advance(11 * 3600 * 1000);

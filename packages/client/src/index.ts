@@ -39,6 +39,8 @@ export type {
   SearchHit,
   SearchParams,
   SearchResponse,
+  UserSession,
+  UserSessions,
 } from './types.js';
 export { type AsUserOptions, type CallOptions, type UserTokens, VitrineUser } from './user.js';
 export { verifyWebhook, type WebhookEvent, WebhookVerificationError } from './webhooks.js';

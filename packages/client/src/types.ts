@@ -44,6 +44,10 @@ export type SavedSearches = Ok<Get<'/me/saved-searches'>>;
 export type SavedSearchInput = Schemas['SavedSearchInput'];
 export type SavedSearch = Schemas['SavedSearch'];
 export type OwnOffers = Ok<Get<'/me/offers'>>;
+/** The user's active sessions (`GET {base_url}/me/sessions`). */
+export type UserSessions = Ok<Get<'/me/sessions'>>;
+/** One login of the user: created, last used, client, address, user agent, `current`. */
+export type UserSession = Schemas['UserSession'];
 export type OwnOfferInput = Schemas['OwnOfferInput'];
 export type OwnOfferPatch = Schemas['OwnOfferPatch'];
 /** `{auth_url}/refresh`'s answer. */

@@ -11,6 +11,7 @@ import type {
   SavedSearch,
   SavedSearches,
   SavedSearchInput,
+  UserSessions,
 } from './types.js';
 
 /** An end user's tokens, as `onTokens` receives them after a refresh. */
@@ -65,10 +66,27 @@ export class VitrineUser {
   readonly #apiKey: string;
   readonly #options: AsUserOptions;
 
-  /** `GET {base_url}/me`. */
+  /** `GET {base_url}/me`, and the user's sessions. */
   readonly me = {
     /** The signed-in user. @example `const { email } = await user.me.get();` */
     get: (options: CallOptions = {}) => this.#call<Me>({ method: 'GET', path: 'me', ...options }),
+    /** The user's sessions: one per sign-in (`/connect` or `/authorize`), until it expires or is ended. */
+    sessions: {
+      /**
+       * The active sessions of this environment, newest first; `current` marks this client's.
+       * @example `const { data } = await user.me.sessions.list();`
+       */
+      list: (options: CallOptions = {}) =>
+        this.#call<UserSessions>({ method: 'GET', path: 'me/sessions', ...options }),
+      /**
+       * Ends a session: its refresh token stops working at once, its access tokens within a
+       * second. Ending the current one signs this client out. Throws `session_not_found` for
+       * an id that is not one of the user's active sessions.
+       * @example `await user.me.sessions.end(session.id);`
+       */
+      end: (id: string, options: CallOptions = {}) =>
+        this.#call<void>({ method: 'DELETE', path: `me/sessions/${encodeURIComponent(id)}`, ...options }),
+    },
   };
 
   /** The user's favorite offers. */

@@ -12,6 +12,7 @@ import { webhooksSchema } from './v90-webhooks.js';
 import { accountsSchema } from './v91-accounts.js';
 import { searchAttributesSchema } from './v92-search-attributes.js';
 import { synonymsSchema } from './v94-synonyms.js';
+import { userSessionsSchema } from './v95-user-sessions.js';
 
 /**
  * SQLite schema. Times are epoch milliseconds (INTEGER) and prices are integers in 1/10000 of
@@ -266,5 +267,11 @@ CREATE TABLE api_key_usage (
     version: 94,
     name: 'search synonyms per environment',
     sql: synonymsSchema('sqlite'),
+  },
+  {
+    // Issue 27: the sessions (logins) an end user can list and end.
+    version: 95,
+    name: 'end-user sessions: one row per token family, the login address on authorization codes',
+    sql: userSessionsSchema('sqlite'),
   },
 ];

@@ -104,6 +104,20 @@ export interface paths {
     /** Delete a saved search */
     delete: operations["deleteSavedSearch"];
   };
+  "/me/sessions": {
+    /**
+     * The user's active sessions (logins) in this environment, newest first
+     * @description One per sign-in through `/connect` or `/authorize`, until its tokens expire or it is ended; at most 100, the newest. `current` marks the one the access token of this request belongs to.
+     */
+    get: operations["listSessions"];
+  };
+  "/me/sessions/{id}": {
+    /**
+     * End a session (sign that login out)
+     * @description Revokes the session's refresh tokens; its access tokens are refused within a second. Ending the current session signs this client out.
+     */
+    delete: operations["endSession"];
+  };
   "/multi-search": {
     /**
      * Several searches in one request
@@ -438,7 +452,7 @@ export interface components {
        * @description Stable machine-readable code; see docs/errors.md.
        * @enum {string}
        */
-      code: "invalid_parameter" | "malformed_body" | "api_key_conflict" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_wrong_environment" | "api_key_scope" | "origin_not_allowed" | "token_missing" | "token_invalid" | "token_expired" | "refresh_not_permitted" | "refresh_token_invalid" | "refresh_token_expired" | "refresh_token_revoked" | "offer_not_found" | "saved_search_not_found" | "webhook_not_found" | "not_found" | "version_not_found" | "limit_reached" | "webhook_disabled" | "payload_too_large" | "unsupported_media_type" | "import_too_many_invalid_lines" | "rate_limited" | "metrics_forbidden" | "bad_request" | "method_not_allowed" | "uri_too_long" | "headers_too_large" | "internal_error" | "unavailable";
+      code: "invalid_parameter" | "malformed_body" | "api_key_conflict" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "api_key_expired" | "api_key_wrong_environment" | "api_key_scope" | "origin_not_allowed" | "token_missing" | "token_invalid" | "token_expired" | "refresh_not_permitted" | "refresh_token_invalid" | "refresh_token_expired" | "refresh_token_revoked" | "offer_not_found" | "saved_search_not_found" | "session_not_found" | "webhook_not_found" | "not_found" | "version_not_found" | "limit_reached" | "webhook_disabled" | "payload_too_large" | "unsupported_media_type" | "import_too_many_invalid_lines" | "rate_limited" | "metrics_forbidden" | "bad_request" | "method_not_allowed" | "uri_too_long" | "headers_too_large" | "internal_error" | "unavailable";
       detail: string;
       /** @description Present on `invalid_parameter`: one entry per offending parameter. */
       errors?: {
@@ -664,6 +678,30 @@ export interface components {
       email?: string;
       name?: string;
       sub: string;
+    };
+    /** UserSession */
+    UserSession: {
+      client: {
+        /** @description The API key that signed the user in, `key_…`. */
+        keyId: string;
+        /** @description The project of that key. */
+        projectName: string;
+      };
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Whether the access token of this request belongs to it. */
+      current: boolean;
+      /** @description Session id, `rtf_…`: the `sid` claim of its access tokens (never a token). */
+      id: string;
+      /** @description The address the user signed in from ("" if unknown). */
+      ip: string;
+      /**
+       * Format: date-time
+       * @description The sign-in, or the last refresh of its tokens.
+       */
+      lastUsedAt: string;
+      /** @description The browser that signed in ("" if unknown), at most 300 characters. */
+      userAgent: string;
     };
     /** WebhookEndpoint */
     WebhookEndpoint: {
@@ -1197,7 +1235,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1540,7 +1578,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1631,7 +1669,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1914,7 +1952,162 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * The user's active sessions (logins) in this environment, newest first
+   * @description One per sign-in through `/connect` or `/authorize`, until its tokens expire or it is ended; at most 100, the newest. `current` marks the one the access token of this request belongs to.
+   */
+  listSessions: {
+    responses: {
+      /** @description The user's active sessions (logins) in this environment, newest first */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["UserSession"][];
+          };
+        };
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * End a session (sign that login out)
+   * @description Revokes the session's refresh tokens; its access tokens are refused within a second. Ending the current session signs this client out.
+   */
+  endSession: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Done; no content. */
+      204: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: never;
+      };
+      /** @description `invalid_parameter`, `malformed_body`, `api_key_conflict`, `bad_request` */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid`, `api_key_revoked`, `api_key_expired`, `token_missing`, `token_invalid`, `token_expired`, `refresh_token_invalid`, `refresh_token_expired`, `refresh_token_revoked` */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `api_key_wrong_environment`, `api_key_scope`, `origin_not_allowed`, `refresh_not_permitted`, `metrics_forbidden` */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2251,7 +2444,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2343,7 +2536,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3248,7 +3441,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3334,7 +3527,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `offer_not_found`, `saved_search_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
+      /** @description `offer_not_found`, `saved_search_not_found`, `session_not_found`, `webhook_not_found`, `not_found`, `version_not_found` */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
