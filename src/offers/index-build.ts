@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
 import type { IndexDocument, SearchIndex, SearchSchema } from '../search/engine.js';
-import type { IndexRow } from './store.js';
+import type { IndexReader } from './index-reader.js';
+import type { IndexRow, OfferStore } from './store.js';
 
 /** Indexes every page into `target`, logging progress every tenth of `expected` (large reads only). */
 export async function readInto(
@@ -59,4 +60,74 @@ export function toIndexDocument(row: IndexRow, withAttributes = false): IndexDoc
     // Parsed only when some attribute is declared: the index reads nothing else of them.
     ...(withAttributes ? { attributes: JSON.parse(row.attributes) as Record<string, unknown> } : {}),
   };
+}
+
+/** Where the rows of an environment are read from (the live index's start-up, catch-ups, rebuilds). */
+export interface PageSource {
+  environment: Environment;
+  store: Pick<OfferStore, 'scan' | 'changes'>;
+  /** Rows per read. */
+  page: number;
+  /** The start-up read off the event loop (index-reader.ts, ADR 0022). */
+  reader?: IndexReader;
+  logger: Logger;
+}
+
+/** Applies the changes in (from, to] to `target`; resolves to how many rows. */
+export async function applyRange(
+  src: PageSource,
+  target: SearchIndex,
+  from: number,
+  to: number,
+): Promise<number> {
+  const withAttributes = target.schema.attributes.length > 0;
+  let after: { changeSeq: number; id: string } | null = null;
+  let count = 0;
+  for (;;) {
+    const rows = await src.store.changes(src.environment, { from, to, after }, src.page);
+    for (const row of rows) target.upsert(toIndexDocument(row, withAttributes));
+    count += rows.length;
+    const last = rows.at(-1);
+    if (!last || rows.length < src.page) break;
+    after = { changeSeq: last.change_seq, id: last.id };
+  }
+  return count;
+}
+
+/** The start-up read on this thread: `seq` pages, the next one asked for before this one is indexed. */
+async function* scanPages(src: PageSource, withAttributes: boolean): AsyncGenerator<IndexDocument[]> {
+  // On PostgreSQL the database reads the next page while this process analyses the current one.
+  let next = src.store.scan(src.environment, 0, src.page);
+  for (;;) {
+    const rows = await next;
+    const tail = rows.at(-1);
+    if (tail && rows.length === src.page) next = src.store.scan(src.environment, tail.seq, src.page);
+    yield rows.map((row) => toIndexDocument(row, withAttributes));
+    if (!tail || rows.length < src.page) return;
+  }
+}
+
+/**
+ * The start-up pages: from the worker read when there is one; if it fails (the worker cannot
+ * open the database, a driver fails in a worker), from the main thread's read, from the start.
+ * Offers already indexed are indexed again (an upsert replaces), which costs dead slots, not
+ * correctness.
+ */
+export async function* startPages(
+  src: PageSource,
+  withAttributes: boolean,
+): AsyncGenerator<Iterable<IndexDocument>> {
+  // The worker's pages carry no attributes: with declarations, the read is on this thread.
+  if (src.reader && !withAttributes) {
+    try {
+      yield* src.reader(src.environment);
+      return;
+    } catch (error) {
+      src.logger.warn(
+        { err: error, environment: src.environment },
+        'search index: the start-up read in a worker failed; reading on the main thread',
+      );
+    }
+  }
+  yield* scanPages(src, withAttributes);
 }

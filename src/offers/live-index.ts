@@ -1,13 +1,15 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
-import { type IndexDocument, NO_ATTRIBUTES, type SearchIndex, type SearchSchema } from '../search/engine.js';
+import { NO_ATTRIBUTES, type SearchIndex, type SearchSchema } from '../search/engine.js';
 import { Index } from '../search/index/search-index.js';
-import { readInto, type SchemaSource, toIndexDocument } from './index-build.js';
+import { applyRange, type PageSource, readInto, type SchemaSource, startPages } from './index-build.js';
 
 export { type SchemaSource, toIndexDocument } from './index-build.js';
+export type { LiveIndex } from './live-index-model.js';
 
 import type { IndexReader } from './index-reader.js';
 import type { IndexSnapshots } from './index-snapshots.js';
+import type { LiveIndex } from './live-index-model.js';
 import type { OfferStore } from './store.js';
 
 /**
@@ -20,43 +22,6 @@ import type { OfferStore } from './store.js';
  * process, and by this process's own write path before the write call returns (a process reads
  * its own writes). Catch-ups never overlap: a call while one runs waits for one more run.
  */
-export interface LiveIndex {
-  readonly environment: Environment;
-  readonly index: SearchIndex;
-  /** True once the start-up read is done. */
-  readonly ready: boolean;
-  /** The change sequence applied so far. */
-  readonly applied: number;
-  /**
-   * The index's version, kept increasing across rebuilds (issue 26): what the search cache
-   * compares (a fresh index counts its changes from zero again).
-   */
-  readonly version: number;
-  /**
-   * `performance.now()` when the database's change counter was last read and everything up to it
-   * applied (−∞ before): how current the index is known to be (the search cache, ADR 0025).
-   */
-  readonly checkedAt: number;
-  /** Reads every offer and the changes made meanwhile; resolves when the index is ready. */
-  build(): Promise<void>;
-  /** Applies every change committed so far (a no-op before `build`). Never rejects: logs. */
-  catchUp(): Promise<void>;
-  /**
-   * Re-indexes in the background when the declared attributes changed (polled with the changes,
-   * and on the change bus); resolves when that re-index is done. Never rejects: logs.
-   */
-  checkSchema(): Promise<void>;
-  /** The re-index under way, if any. */
-  readonly reindexing: Promise<void> | null;
-  /** The version of the declarations `index` was built with (0: none ever made). */
-  readonly schemaVersion: number;
-  /** Starts polling the counter every `pollMs`. */
-  startPolling(pollMs: number): void;
-  stop(): void;
-  /** Stops, and writes a snapshot when changes were applied since the last one (shutdown). */
-  close(): Promise<void>;
-}
-
 /** Rows per read, at start and per catch-up page. */
 const PAGE_SIZE = 5_000;
 
@@ -102,6 +67,7 @@ export function createLiveIndex(deps: {
   const { environment, store, logger, snapshots } = deps;
   const PAGE = deps.pageSize ?? PAGE_SIZE;
   const now = deps.now ?? Date.now;
+  const source: PageSource = { environment, store, page: PAGE, reader: deps.reader, logger };
   const rule = deps.snapshotAfter ?? {
     writes: SNAPSHOT_AFTER_WRITES,
     share: SNAPSHOT_AFTER_SHARE,
@@ -130,22 +96,6 @@ export function createLiveIndex(deps: {
   /** A rebuilt index waiting to replace the current one at the next catch-up, and where it starts. */
   let replacement: { fresh: SearchIndex; from: number } | null = null;
 
-  /** Applies the changes in (from, to] to `target`; resolves to how many rows. */
-  async function applyRange(target: SearchIndex, from: number, to: number): Promise<number> {
-    const withAttributes = target.schema.attributes.length > 0;
-    let after: { changeSeq: number; id: string } | null = null;
-    let count = 0;
-    for (;;) {
-      const rows = await store.changes(environment, { from, to, after }, PAGE);
-      for (const row of rows) target.upsert(toIndexDocument(row, withAttributes));
-      count += rows.length;
-      const last = rows.at(-1);
-      if (!last || rows.length < PAGE) break;
-      after = { changeSeq: last.change_seq, id: last.id };
-    }
-    return count;
-  }
-
   /** Applies the changes committed past `applied`; resolves to how many rows it applied. */
   async function applyChanges(): Promise<number> {
     const started = performance.now();
@@ -155,7 +105,7 @@ export function createLiveIndex(deps: {
       checkedAt = started;
       return 0;
     }
-    const count = await applyRange(index, applied, to);
+    const count = await applyRange(source, index, applied, to);
     applied = to;
     checkedAt = started;
     sinceSnapshot += count;
@@ -167,7 +117,7 @@ export function createLiveIndex(deps: {
     replacement = null;
     // Declarations changed while it was built: the re-index already put a newer index in place.
     if (next.fresh.schema !== schema) return;
-    if (next.from < applied) await applyRange(next.fresh, next.from, applied);
+    if (next.from < applied) await applyRange(source, next.fresh, next.from, applied);
     next.fresh.warm?.(now());
     versionBase += index.version + 1 - next.fresh.version;
     index = next.fresh;
@@ -188,7 +138,7 @@ export function createLiveIndex(deps: {
       const dead = ((index as { slots?: number }).slots ?? 0) - index.size;
       const fresh = deps.createIndex(schema);
       const from = await store.changeSeq(environment);
-      for await (const docs of startPages(schema.attributes.length > 0))
+      for await (const docs of startPages(source, schema.attributes.length > 0))
         for (const doc of docs) fresh.upsert(doc);
       fresh.finishBuild?.();
       replacement = { fresh, from };
@@ -256,45 +206,10 @@ export function createLiveIndex(deps: {
     return true;
   }
 
-  /** The start-up read on this thread: `seq` pages, the next one asked for before this one is indexed. */
-  async function* scanPages(withAttributes: boolean): AsyncGenerator<IndexDocument[]> {
-    // On PostgreSQL the database reads the next page while this process analyses the current one.
-    let next = store.scan(environment, 0, PAGE);
-    for (;;) {
-      const rows = await next;
-      const tail = rows.at(-1);
-      if (tail && rows.length === PAGE) next = store.scan(environment, tail.seq, PAGE);
-      yield rows.map((row) => toIndexDocument(row, withAttributes));
-      if (!tail || rows.length < PAGE) return;
-    }
-  }
-
-  /**
-   * The start-up pages: from the worker read when there is one; if it fails (the worker cannot
-   * open the database, a driver fails in a worker), from the main thread's read, from the start.
-   * Offers already indexed are indexed again (an upsert replaces), which costs dead slots, not
-   * correctness.
-   */
-  async function* startPages(withAttributes: boolean): AsyncGenerator<Iterable<IndexDocument>> {
-    // The worker's pages carry no attributes: with declarations, the read is on this thread.
-    if (deps.reader && !withAttributes) {
-      try {
-        yield* deps.reader(environment);
-        return;
-      } catch (error) {
-        logger.warn(
-          { err: error, environment },
-          'search index: the start-up read in a worker failed; reading on the main thread',
-        );
-      }
-    }
-    yield* scanPages(withAttributes);
-  }
-
   /** Every offer read into `target` (start-up and re-index alike). */
   async function readAll(target: SearchIndex, started: number): Promise<void> {
     const expected = await store.count(environment);
-    const pages = startPages(target.schema.attributes.length > 0);
+    const pages = startPages(source, target.schema.attributes.length > 0);
     await readInto(target, pages, { logger, environment, expected, started, page: PAGE });
   }
 
@@ -312,12 +227,12 @@ export function createLiveIndex(deps: {
     let caughtUp = from;
     // Most changes meanwhile applied before waiting for the catch-ups of the old index.
     const to = await store.changeSeq(environment);
-    await applyRange(fresh, caughtUp, to);
+    await applyRange(source, fresh, caughtUp, to);
     caughtUp = to;
     while (running || queued) await (queued ?? running);
     const swap = async () => {
       const last = await store.changeSeq(environment);
-      await applyRange(fresh, caughtUp, last);
+      await applyRange(source, fresh, caughtUp, last);
       fresh.finishBuild?.();
       fresh.warm?.(now());
       versionBase += index.version + 1 - fresh.version;

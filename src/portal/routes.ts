@@ -8,18 +8,17 @@ import type { AuditLog } from '../audit/service.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { DeveloperService } from '../developers/service.js';
 import { parseFixedFilters } from '../keys/publishable.js';
-import { parseRollOverlap } from '../keys/roll-overlap.js';
 import type { SearchQuery } from '../offers/schemas.js';
 import type { SearchOutcome } from '../offers/service.js';
 import { type Environment, isEnvironment } from '../platform/environment.js';
 import { MIN_PASSWORD_LENGTH, passwordProblem } from '../platform/passwords.js';
 import { UsageError } from '../platform/usage-error.js';
 import type { SessionService } from '../sessions/service.js';
-import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
 import { offerCounts } from '../web/empty-environments.js';
 import { flashes } from '../web/flash.js';
 import { type Signed, sessionArea } from '../web/session-area.js';
 import type { WebhookService } from '../webhooks/service.js';
+import { registerKeyChangeRoutes } from './key-change-routes.js';
 import {
   type ApiUrls,
   alreadyRevealedMessage,
@@ -31,8 +30,6 @@ import {
   projectPage,
   publishableRevealPage,
   revealPage,
-  revokeKeyPage,
-  rollKeyPage,
   signupPage,
 } from './pages.js';
 import { PLAYGROUND_FIELDS, type PlaygroundInput, playgroundSection, runPlayground } from './playground.js';
@@ -348,52 +345,7 @@ export async function registerPortalRoutes(app: FastifyInstance, deps: PortalDep
       keyPage(view(area.signed(request)), { ...found, usage, urls: deps.urls, baseUrls: deps.urls.base }),
     );
   });
-  app.get('/portal/keys/:id/roll', async (request, reply) => {
-    const found = await ownKey(request, idParam(request));
-    if (found?.key.state !== 'active') return notFound(reply);
-    return area.page(reply, 200, rollKeyPage(view(area.signed(request)), found));
-  });
-  app.post('/portal/keys/:id/roll', async (request, reply) => {
-    const s = area.signed(request);
-    const found = await ownKey(request, idParam(request));
-    if (found?.key.state !== 'active') return notFound(reply);
-    const form = area.form(request);
-    if (!confirmed(form, found.key.id)) {
-      return area.page(reply, 400, rollKeyPage(view(s), { ...found, error: CONFIRMATION_MISMATCH }));
-    }
-    const overlap = parseRollOverlap(form.overlap ?? '');
-    const issued = await actions.rollKey(s.actor, found, overlap);
-    const page =
-      issued.record.kind === 'publishable'
-        ? publishableRevealPage(view(s), {
-            key: issued.record,
-            secret: issued.key,
-            project: found.project,
-            baseUrls: deps.urls.base,
-          })
-        : revealPage(view(s), {
-            key: issued.record,
-            secret: issued.key,
-            project: found.project,
-            urls: deps.urls,
-          });
-    return area.page(reply, 200, page);
-  });
-  app.get('/portal/keys/:id/revoke', async (request, reply) => {
-    const found = await ownKey(request, idParam(request));
-    if (!found) return notFound(reply);
-    return area.page(reply, 200, revokeKeyPage(view(area.signed(request)), found));
-  });
-  app.post('/portal/keys/:id/revoke', async (request, reply) => {
-    const s = area.signed(request);
-    const found = await ownKey(request, idParam(request));
-    if (!found) return notFound(reply);
-    if (!confirmed(area.form(request), found.key.id)) {
-      return area.page(reply, 400, revokeKeyPage(view(s), { ...found, error: CONFIRMATION_MISMATCH }));
-    }
-    await actions.revokeKey(s.actor, found);
-    return flash.redirect(reply, `/portal/projects/${found.project.id}`, 'revoked');
-  });
+  registerKeyChangeRoutes(app, { area, actions, view, notFound, flash, urls: deps.urls, ownKey, idParam });
 }
 
 const FLASHES = {

@@ -112,7 +112,9 @@ describe.skipIf(!hasChromium)('the portal quickstart in a browser', { timeout: 1
     expect(answer.status).toBe(200);
 
     await dev.getByRole('link', { name: 'Back to the project' }).click();
-    expect(await dev.getByRole('region', { name: 'Call the API' }).textContent()).toContain('http://localhost:8080/v1');
+    expect(await dev.getByRole('region', { name: 'Call the API' }).textContent()).toContain(
+      'http://localhost:8080/v1',
+    );
     expect(await dev.content()).not.toContain(secret);
     await shots(dev, 'project');
 
