@@ -21,7 +21,9 @@ declare module 'vitest' {
 
 /** Transpiles `src/` under node_modules/.cache (so packages resolve); returns main.js and a cleanup. */
 export async function buildForTests(): Promise<{ entry: string; remove(): void }> {
-  const home = fs.mkdtempSync(path.join(root, 'node_modules', '.cache', 'vitrine-test-build-'));
+  const cache = path.join(root, 'node_modules', '.cache');
+  fs.mkdirSync(cache, { recursive: true }); // absent after a fresh `npm ci`
+  const home = fs.mkdtempSync(path.join(cache, 'vitrine-test-build-'));
   const out = path.join(home, 'dist');
   const sources: string[] = [];
   const walk = (dir: string) => {
