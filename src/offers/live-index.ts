@@ -94,7 +94,7 @@ export function createLiveIndex(deps: {
   let versionBase = 0;
   let rebuilding: Promise<void> | null = null;
   /** A rebuilt index waiting to replace the current one at the next catch-up, and where it starts. */
-  let replacement: { fresh: SearchIndex; from: number } | null = null;
+  let replacement: { fresh: SearchIndex; from: number; schemaVersion: number } | null = null;
 
   /** Applies the changes committed past `applied`; resolves to how many rows it applied. */
   async function applyChanges(): Promise<number> {
@@ -113,10 +113,10 @@ export function createLiveIndex(deps: {
   }
 
   /** Puts a rebuilt index in place (between catch-ups): brought up to `applied` first. */
-  async function replace(next: { fresh: SearchIndex; from: number }): Promise<void> {
+  async function replace(next: { fresh: SearchIndex; from: number; schemaVersion: number }): Promise<void> {
     replacement = null;
     // Declarations changed while it was built: the re-index already put a newer index in place.
-    if (next.fresh.schema !== schema) return;
+    if (next.schemaVersion !== schemaVersion) return;
     if (next.from < applied) await applyRange(source, next.fresh, next.from, applied);
     next.fresh.warm?.(now());
     versionBase += index.version + 1 - next.fresh.version;
@@ -136,12 +136,13 @@ export function createLiveIndex(deps: {
     rebuilding = (async () => {
       const started = performance.now();
       const dead = ((index as { slots?: number }).slots ?? 0) - index.size;
-      const fresh = deps.createIndex(schema);
+      const built = { schema, schemaVersion };
+      const fresh = deps.createIndex(built.schema);
       const from = await store.changeSeq(environment);
-      for await (const docs of startPages(source, schema.attributes.length > 0))
+      for await (const docs of startPages(source, built.schema.attributes.length > 0))
         for (const doc of docs) fresh.upsert(doc);
       fresh.finishBuild?.();
-      replacement = { fresh, from };
+      replacement = { fresh, from, schemaVersion: built.schemaVersion };
       logger.info(
         {
           environment,

@@ -95,6 +95,21 @@ describe('units after a number', () => {
     expect(words('3-in-1 charger, 3 in 1')).toEqual(['3', 'in', '1', 'charger', '3', 'in', '1']);
   });
 
+  it('a quote mark closing a phrase after a number is no inch mark: "iphone 13" is a phrase', () => {
+    expect(parseTextQuery('"iphone 13"')?.phrases).toEqual([['iphon', '13']]);
+    expect(found(['Apple iPhone 13 case', 'iPhone 12 with 13 cases'], '"iphone 13"')).toEqual([
+      'Apple iPhone 13 case',
+    ]);
+    // After a closed phrase, a quote mark after a number is inches again.
+    const tvs = ['Smart TV 55"', 'Smart TV 55 inch', 'Smart TV 65"'];
+    expect(sorted(found(tvs, '"smart tv" 55" '))).toEqual(['Smart TV 55 inch', 'Smart TV 55"']);
+  });
+
+  it('a quoted phrase holding a hyphenated word matches it where the offer has its parts', () => {
+    const catalogue = ['USB-C cable 1m', 'USB cable for C ports', 'Cable USB-C'];
+    expect(found(catalogue, '"usb-c cable"')).toEqual(['USB-C cable 1m']);
+  });
+
   it('1tb ≡ 1 terabyte, 32gb ≡ 32 gigabytes; a unit word without a number stays a word', () => {
     expect(sorted(found(['SSD 1TB', 'SSD 1 terabyte', 'SSD 2TB'], '1 terabyte '))).toEqual([
       'SSD 1 terabyte',

@@ -73,6 +73,8 @@ export function unitsInQuery(q: string): string {
       const lower = spelling.toLowerCase();
       const rest = whole.slice(offset + match.length);
       if (lower === 'in' && /^\s*[0-9]/.test(rest)) return match;
+      // A `"` after a number closes a quoted phrase when one is open (`"iphone 13"`): not inches.
+      if (spelling === '"' && (whole.slice(0, offset).match(/"/g)?.length ?? 0) % 2 === 1) return match;
       // `32g` at the end is `32gb` being typed, not 32 grams yet.
       if (rest === '' && /^[a-z]$/.test(lower)) return match;
       return `${digit} ${UNITS.get(lower) ?? lower}`;
@@ -109,9 +111,10 @@ function pieceWords(piece: string, out: string[]): void {
 /**
  * The words of folded text by the catalogue rules, stop words included, in order. `query`: a
  * hyphenated word gives its parts joined (`usb-c` → `usbc`) when they join into one word; else
- * (an offer's text) its parts, and the joined word after all the text's other words.
+ * (an offer's text) its parts, and the joined word after all the text's other words (not with
+ * `joinedAfter` false: a quoted phrase is matched on the parts, where the offer has them).
  */
-export function catalogueWords(folded: string, query: boolean): string[] {
+export function catalogueWords(folded: string, query: boolean, joinedAfter = !query): string[] {
   const out: string[] = [];
   const joinedForms: string[] = [];
   for (const m of folded.matchAll(CHUNK)) {
@@ -132,7 +135,7 @@ export function catalogueWords(folded: string, query: boolean): string[] {
     const one = joined.length === 1 && parts.length > 1;
     if (query && one) out.push(joined[0] as string);
     else out.push(...parts);
-    if (!query && one) joinedForms.push(joined[0] as string);
+    if (!query && one && joinedAfter) joinedForms.push(joined[0] as string);
   }
   return applyUnits(out).concat(joinedForms);
 }

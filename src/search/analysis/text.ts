@@ -121,6 +121,11 @@ const CHUNK = /(-?)"([^"]*)"|(\S+)/gu;
 const EXCLUDED_CHUNK = /^-[\p{L}\p{N}]/u;
 
 const stemsOf = (text: string) => queryWords(text).filter((w) => !isStopWord(w));
+/** A quoted phrase's words: a hyphenated word is its parts, in the order an offer's text has them. */
+const phraseStemsOf = (text: string) =>
+  catalogueWords(fold(text), false, false)
+    .filter(fits)
+    .filter((w) => !isStopWord(w));
 
 /** True when the query has something to look for, not only exclusions. */
 export function hasPositiveTerms(query: TextQuery): boolean {
@@ -147,7 +152,7 @@ export function parseTextQuery(typed: string): TextQuery | null {
   chunks.forEach((chunk, index) => {
     const [, minus, quoted, plain] = chunk;
     if (quoted !== undefined) {
-      const found = stemsOf(quoted);
+      const found = phraseStemsOf(quoted);
       const sequence = found.map(stem);
       if (sequence.length === 0 || units >= MAX_QUERY_TERMS) return;
       if (sequence.length === 1 && !minus) {
