@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTextQuery } from '../../src/search/analysis/text.js';
 import type { IndexDocument } from '../../src/search/engine.js';
 import { createSearchIndex } from '../../src/search/index/search-index.js';
-import { engineQuery } from '../support/engine-query.js';
+import { engineQuery, textDoc } from '../support/engine-query.js';
 import { referenceSearch } from '../support/search-reference.js';
 
 /**
@@ -12,23 +12,7 @@ import { referenceSearch } from '../support/search-reference.js';
  */
 const T0 = Date.UTC(2026, 0, 1);
 const WORDS = ['sofa', 'table', 'wardrobe', 'bookshelf'];
-const docs: IndexDocument[] = WORDS.map((word, i) => ({
-  id: `off_${i}`,
-  title: `Oak ${word}`,
-  description: '',
-  category: 'misc',
-  tags: [],
-  city: 'Paris',
-  country: 'FR',
-  currency: 'EUR',
-  price: 10_000,
-  lat: 48.85,
-  lon: 2.35,
-  status: 'active',
-  publishedAt: T0,
-  updatedAt: T0,
-  expiresAt: null,
-}));
+const docs: IndexDocument[] = WORDS.map((word, i) => textDoc(`off_${i}`, `Oak ${word}`, T0));
 
 /** [typed word (complete, not a prefix), letters, edits from its word, found]. */
 const CASES: [string, number, number, boolean][] = [
