@@ -7,7 +7,7 @@ import { createAuditStore } from './audit/store.js';
 import { createAuthorizationCodeStore } from './auth/authorization-codes.js';
 import { createLoginThrottle, LOGIN_UNLOCK_TOPIC, type LoginThrottle } from './auth/login-throttle.js';
 import { createTicketIssuer, type TicketIssuer } from './auth/login-ticket.js';
-import { createOAuthService, type OAuthService } from './auth/oauth.js';
+import { createOAuthService, type OAuthService } from './auth/oauth-service.js';
 import { createRefreshTokenStore } from './auth/refresh-token-store.js';
 import {
   createRevokedFamilies,

@@ -156,6 +156,19 @@ describe('the layering of issue 14', () => {
     expect(builders.map(rel)).toEqual([]);
   });
 
+  it('the steps of the auth door (auth/authorize/, auth/token/) import no Fastify and no route module', () => {
+    // Issue 26 (docs/adr/0041): a step takes values and returns a result; HTTP stays in the routes.
+    const steps = files.filter((f) => /^auth\/(authorize|token)\//.test(rel(f).split(path.sep).join('/')));
+    expect(steps.length).toBeGreaterThan(10);
+    const http = steps.flatMap((f) => [
+      ...(/from '(fastify|@fastify\/[^']+)'/.test(fs.readFileSync(f, 'utf8')) ? [`${rel(f)} → fastify`] : []),
+      ...(graph.get(f) ?? [])
+        .filter((e) => /(routes?|pages|replies)\.ts$/.test(e.to))
+        .map((e) => `${rel(f)} → ${rel(e.to)}`),
+    ]);
+    expect(http).toEqual([]);
+  });
+
   it('keeps every code file within 400 lines (data aside)', () => {
     const EXEMPT = new Set(['offers/seed-data.ts']);
     const long = files

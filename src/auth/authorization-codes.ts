@@ -11,6 +11,9 @@ import type { LoginOrigin } from './token-families.js';
  */
 export const CODE_TTL_MS = 60_000;
 
+/** A code as issued: `vac_` + 43 base62 characters; anything else is not looked up. */
+export const CODE_FORMAT = /^vac_[0-9A-Za-z]{43}$/;
+
 export interface AuthorizationCode {
   codeHash: string;
   familyId: string;

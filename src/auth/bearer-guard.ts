@@ -16,6 +16,11 @@ declare module 'fastify' {
 // The scheme name is case-insensitive (RFC 9110 §11.1); the token is a compact JWS.
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+) *$/i;
 
+/** The access token of an `Authorization: Bearer` header (RFC 6750 §2.1), or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return BEARER.exec(header ?? '')?.[1];
+}
+
 /**
  * onRequest hook for end-user routes, after the API-key guard: the access token must
  * verify and must have been obtained by the very key of this request.
@@ -30,9 +35,9 @@ export function bearerGuard(tokens: TokenService, environment: Environment) {
         headers: { 'www-authenticate': 'Bearer realm="vitrine"' },
       });
     }
-    const match = BEARER.exec(header);
-    const check = match?.[1]
-      ? await tokens.verifyAccessToken(match[1], { environment, keyId: key.id })
+    const token = bearerToken(header);
+    const check = token
+      ? await tokens.verifyAccessToken(token, { environment, keyId: key.id })
       : ({ ok: false, code: 'token_invalid', reason: 'malformed' } as const);
     if (check.ok) {
       request.endUser = check.user;

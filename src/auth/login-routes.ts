@@ -9,6 +9,7 @@ import type { UserService } from '../users/service.js';
 import { pageSecurityHeaders } from '../web/security-headers.js';
 import type { LoginDeps, LoginFlow, Refusal, VerifiedLogin } from './login.js';
 import { ADDRESS_POLICY } from './login-throttle.js';
+import { MAX_STATE_LENGTH } from './login-ticket.js';
 import { errorPage, loginPage, signupPage } from './pages.js';
 import { CONNECT_ROUTE } from './route-docs.js';
 import type { SecondFactorStep } from './second-factor-step.js';
@@ -23,8 +24,6 @@ export interface LoginRouteDeps extends LoginDeps {
   /** Issue 27: the code of a user who enrolled a second factor (second-factor-step.ts). */
   secondStep: SecondFactorStep;
 }
-
-export const MAX_STATE_LENGTH = 512;
 
 /** Sends a browser page with the protective headers; `formTargets` widen CSP `form-action`. */
 export function sendPage(reply: FastifyReply, status: number, body: string, formTargets: string[] = []) {

@@ -15,6 +15,9 @@ import type { Environment } from '../platform/environment.js';
 export const TICKET_TTL_SECONDS = 10 * 60;
 const TICKET_TYPE = 'vitrine-login+jwt';
 
+/** The longest `state` either door carries back to the client. */
+export const MAX_STATE_LENGTH = 512;
+
 export interface LoginTicket {
   keyId: string;
   environment: Environment;

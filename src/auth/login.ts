@@ -11,10 +11,11 @@ import type { Environment } from '../platform/environment.js';
 import type { ProjectService } from '../projects/service.js';
 import type { User } from '../users/model.js';
 import type { UserService } from '../users/service.js';
+import { readCookie } from '../web/cookies.js';
 import { checkDestination, redirectWithTokens } from './destination.js';
 import { connectAccount, type LoginThrottle, loginSubjects } from './login-throttle.js';
 import { type LoginTicket, TICKET_TTL_SECONDS, type TicketIssuer } from './login-ticket.js';
-import type { OAuthService } from './oauth.js';
+import type { OAuthService } from './oauth-service.js';
 import type { LoginOrigin } from './token-families.js';
 import type { IssuedTokens, TokenService } from './tokens.js';
 
@@ -91,14 +92,6 @@ export function createLoginFlow(deps: LoginDeps) {
   const cookie = (value: string, maxAge: number) =>
     `${cookieName}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 
-  function nonceFrom(request: FastifyRequest): string | undefined {
-    for (const part of (request.headers.cookie ?? '').split(';')) {
-      const [name, ...value] = part.trim().split('=');
-      if (name === cookieName) return value.join('=');
-    }
-    return undefined;
-  }
-
   /** The key of a ticket, re-read: it may have been revoked while the user was typing. */
   async function activeKey(keyId: string): Promise<KeyRecord | null> {
     return deps.keys.activeKey(keyId, environment);
@@ -174,7 +167,7 @@ export function createLoginFlow(deps: LoginDeps) {
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
         return refused('csrf_rejected', 'This form was not sent from this site.');
       }
-      const verified = await deps.tickets.verify(rawTicket, nonceFrom(request));
+      const verified = await deps.tickets.verify(rawTicket, readCookie(request, cookieName));
       if ('error' in verified) {
         return verified.error === 'expired'
           ? refused('login_expired', 'The sign-in page was open too long.')

@@ -9,7 +9,8 @@ import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
-import { authenticateClient } from './client-auth.js';
+import { addressBudget, noStore, sendOAuthError } from './oauth-replies.js';
+import { authenticateClient } from './token/client-authentication.js';
 import type { TokenService } from './tokens.js';
 
 export interface TokenRouteDeps {
@@ -152,15 +153,15 @@ export function tokenRoutes(app: FastifyInstance, deps: TokenRouteDeps): void {
         throw new ProblemError('api_key_missing', 'Send your API key in the X-Api-Key header.');
       }
       if (!key) {
-        const client = await authenticateClient(request, request.body, deps);
-        if (!client.ok) {
-          noStore(reply);
-          if (client.error === 'invalid_client') reply.header('www-authenticate', 'Basic realm="vitrine"');
-          return (reply as FastifyReply)
-            .code(client.error === 'invalid_client' ? 401 : 400)
-            .type('application/json')
-            .send(JSON.stringify({ error: client.error, error_description: client.description }));
-        }
+        const client = await authenticateClient(
+          {
+            authorization: request.headers.authorization,
+            form: request.body,
+            budget: addressBudget(deps.limits, request),
+          },
+          deps,
+        );
+        if (!client.ok) return sendOAuthError(reply as FastifyReply, client);
         key = client.key;
       }
       await deps.tokens.revoke(request.body.token, key);
@@ -193,7 +194,3 @@ const REFRESH_DETAILS: Record<string, string> = {
   refresh_token_expired: 'This refresh token has expired.',
   refresh_token_revoked: 'This refresh token has been revoked.',
 };
-
-function noStore(reply: FastifyReply) {
-  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-}

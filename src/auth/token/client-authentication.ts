@@ -1,18 +1,28 @@
-import type { FastifyRequest } from 'fastify';
-import type { KeyRecord } from '../keys/model.js';
-import type { KeyVerifier } from '../keys/verifier.js';
-import type { RequestLimits } from '../limits/request-limits.js';
-import type { Environment } from '../platform/environment.js';
-import { oauthClientRefusal } from './client-rules.js';
+import type { KeyRecord } from '../../keys/model.js';
+import type { KeyVerifier } from '../../keys/verifier.js';
+import type { Environment } from '../../platform/environment.js';
+import { oauthClientRefusal } from '../client-rules.js';
+import { type OAuthRefusal, oauthRefusal, type TokenForm } from '../oauth.js';
 
 /**
  * OAuth client authentication (RFC 6749 §2.3.1): the client id is the key's public
  * id (`key_…`), the client secret is the secret API key itself; `client_secret_basic` (HTTP Basic,
- * each part form-urlencoded) or `client_secret_post` (body fields), never both.
+ * each part form-urlencoded) or `client_secret_post` (body fields), never both. `/token` and the
+ * client side of `/revoke` both start with it.
  */
 export type ClientAuthentication =
   | { ok: true; key: KeyRecord; method: 'client_secret_basic' | 'client_secret_post' }
-  | { ok: false; error: 'invalid_client' | 'invalid_request'; description: string };
+  | OAuthRefusal;
+
+/**
+ * The client address's budget of bad keys, as on the search API (limits/request-limits.ts), bound
+ * to the request by the route. Past the budget it throws `rate_limited`, which each route's error
+ * handler answers as it answers every address refusal.
+ */
+export interface AddressBudget {
+  check(): Promise<void> | null | undefined;
+  failed(): Promise<void> | undefined;
+}
 
 const formDecode = (value: string) => decodeURIComponent(value.replace(/\+/g, ' '));
 
@@ -31,37 +41,28 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 }
 
 export async function authenticateClient(
-  request: FastifyRequest,
-  body: Record<string, string | undefined>,
-  deps: { verifier: KeyVerifier; environment: Environment; limits?: RequestLimits },
+  input: { authorization: string | undefined; form: TokenForm; budget: AddressBudget },
+  deps: { verifier: KeyVerifier; environment: Environment },
 ): Promise<ClientAuthentication> {
-  const invalid = (description: string) => ({ ok: false, error: 'invalid_client', description }) as const;
-  const basic = basicCredentials(request.headers.authorization);
+  const { form } = input;
+  const invalid = (description: string) => oauthRefusal('invalid_client', description);
+  const basic = basicCredentials(input.authorization);
   if (basic === 'malformed') return invalid('The Authorization header is not valid HTTP Basic credentials.');
-  const posted = body.client_secret !== undefined;
-  if (basic && posted) {
-    return {
-      ok: false,
-      error: 'invalid_request',
-      description: 'Use one client authentication method, not two.',
-    };
-  }
-  const id = basic ? basic.id : body.client_id;
-  const secret = basic ? basic.secret : body.client_secret;
+  const posted = form.client_secret !== undefined;
+  if (basic && posted)
+    return oauthRefusal('invalid_request', 'Use one client authentication method, not two.');
+  const id = basic ? basic.id : form.client_id;
+  const secret = basic ? basic.secret : form.client_secret;
   if (!id || !secret)
     return invalid('Authenticate with the key id as client_id and the secret key as client_secret.');
-  if (basic && body.client_id !== undefined && body.client_id !== basic.id) {
-    return {
-      ok: false,
-      error: 'invalid_request',
-      description: 'client_id differs from the authenticated client.',
-    };
+  if (basic && form.client_id !== undefined && form.client_id !== basic.id) {
+    return oauthRefusal('invalid_request', 'client_id differs from the authenticated client.');
   }
   // Guessing secrets spends the client address's budget of bad keys, as on the search API.
-  await deps.limits?.checkAddress(request);
+  await input.budget.check();
   const verified = await deps.verifier.verify(secret, deps.environment);
   if (!verified.ok || verified.key.id !== id) {
-    await deps.limits?.addressFailed(request);
+    await input.budget.failed();
     return invalid('Client authentication failed.');
   }
   const refusal = oauthClientRefusal(verified.key);
