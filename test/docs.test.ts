@@ -4,6 +4,7 @@ import { CONFIG_SPEC } from '../src/config/config.js';
 import { renderConfigDocs } from '../src/config/config-docs.js';
 import { renderErrorDocs } from '../src/http/error-docs.js';
 import { ERRORS, PAGE_ERRORS } from '../src/http/errors.js';
+import { OAUTH_ERRORS } from '../src/http/oauth-errors.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -13,6 +14,8 @@ describe('generated docs', () => {
     for (const code of Object.keys(ERRORS)) expect(read('docs/errors.md')).toContain(`## ${code}`);
     for (const code of Object.keys(PAGE_ERRORS))
       expect(read('docs/errors.md')).toContain(`id="page-${code}"`);
+    for (const code of Object.keys(OAUTH_ERRORS))
+      expect(read('docs/errors.md')).toContain(`id="oauth-${code}"`);
   });
 
   it('docs/config.md matches the config table (run npm run docs:generate)', () => {

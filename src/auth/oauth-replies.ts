@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OAUTH_ERRORS } from '../http/errors.js';
+import { OAUTH_ERRORS } from '../http/oauth-errors.js';
 import type { RequestLimits } from '../limits/request-limits.js';
 import type { OAuthRefusal } from './oauth.js';
 import type { AddressBudget } from './token/client-authentication.js';

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { decodeJwt } from 'jose';
 import { extractApiKey } from '../http/credentials.js';
-import { ERRORS, OAUTH_ERRORS } from '../http/errors.js';
+import { ERRORS } from '../http/errors.js';
+import { OAUTH_ERRORS } from '../http/oauth-errors.js';
 import { toProblem } from '../http/problem.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLimits } from '../limits/request-limits.js';

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { OAuthErrorCode } from '../http/errors.js';
+import type { OAuthErrorCode } from '../http/oauth-errors.js';
 import type { KeyRecord } from '../keys/model.js';
 import type { IssuedTokens } from './tokens.js';
 

@@ -1,4 +1,5 @@
 import { ERRORS, PAGE_ERRORS } from './errors.js';
+import { OAUTH_ERRORS } from './oauth-errors.js';
 
 /** Renders `docs/errors.md` from the error table; `npm run docs:generate` writes it. */
 export function renderErrorDocs(): string {
@@ -10,6 +11,9 @@ export function renderErrorDocs(): string {
   );
   const pageRows = Object.entries(PAGE_ERRORS).map(
     ([code, e]) => `| <a id="page-${code}"></a>\`${code}\` | ${e.status} | ${e.title} | ${e.help} |`,
+  );
+  const oauthRows = Object.entries(OAUTH_ERRORS).map(
+    ([code, e]) => `| <a id="oauth-${code}"></a>\`${code}\` | \`${e.error}\` | ${e.status} | ${e.help} |`,
   );
   return [
     '# Errors',
@@ -52,6 +56,19 @@ export function renderErrorDocs(): string {
     '| code | status | title | meaning |',
     '|---|---|---|---|',
     ...pageRows,
+    '',
+    '# Errors of the OAuth door',
+    '',
+    'The OAuth 2.0 / OpenID Connect endpoints answer as their RFCs ask, not with problem+json:',
+    '`{"error": "<error>", "error_description": "…"}` with `Cache-Control: no-store` at `/token`,',
+    '`/userinfo` and the client authentication of `/revoke`, with the status below; at `/authorize`, an',
+    'error redirect to the verified `redirect_uri` carrying `error`, `error_description`, `state` and',
+    '`iss` (until the client and its redirect URI are verified, an error is a page, above). The codes',
+    'come from `OAUTH_ERRORS` in src/http/oauth-errors.ts; clients branch on `error`.',
+    '',
+    '| code | `error` | status | meaning |',
+    '|---|---|---|---|',
+    ...oauthRows,
     '',
   ].join('\n');
 }
