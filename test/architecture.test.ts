@@ -161,7 +161,9 @@ describe('the layering of issue 14', () => {
     const steps = files.filter((f) => /^auth\/(authorize|token)\//.test(rel(f).split(path.sep).join('/')));
     expect(steps.length).toBeGreaterThan(10);
     const http = steps.flatMap((f) => [
-      ...(/from ['"](fastify|@fastify\/[^'"]+)['"]/.test(fs.readFileSync(f, 'utf8')) ? [`${rel(f)} → fastify`] : []),
+      ...(/from ['"](fastify|@fastify\/[^'"]+)['"]/.test(fs.readFileSync(f, 'utf8'))
+        ? [`${rel(f)} → fastify`]
+        : []),
       ...(graph.get(f) ?? [])
         .filter((e) => /(routes?|pages|replies)\.ts$/.test(e.to))
         .map((e) => `${rel(f)} → ${rel(e.to)}`),
