@@ -10,9 +10,9 @@ import { authorizeRequest } from './authorize/authorize-request.js';
 import { bearerToken } from './bearer-guard.js';
 import { type LoginFlow, redirectWithError } from './login.js';
 import { sendLoginPage, sendRefusal } from './login-routes.js';
-import { SCOPES } from './oauth.js';
+import { GRANT_TYPES, SCOPES } from './oauth.js';
 import { addressBudget, noStore, sendOAuthError } from './oauth-replies.js';
-import { GRANT_TYPES, type OAuthService } from './oauth-service.js';
+import type { OAuthService } from './oauth-service.js';
 import {
   AUTHORIZE_ROUTE,
   DISCOVERY_ROUTE,

@@ -4,15 +4,11 @@ import type { User } from '../users/model.js';
 import { CODE_TTL_MS, hashCode } from './authorization-codes.js';
 import type { IdTokenDeps } from './id-token.js';
 import type { OAuthRequest } from './login-ticket.js';
-import { type Grant, scopeIncludes } from './oauth.js';
+import { type Grant, type GrantType, scopeIncludes } from './oauth.js';
 import { type AuthorizationCodeGrantDeps, authorizationCodeGrant } from './token/authorization-code-grant.js';
 import { refreshTokenGrant } from './token/refresh-token-grant.js';
 import type { LoginOrigin } from './token-families.js';
 import type { TokenService } from './tokens.js';
-
-/** The grant types `/token` serves (RFC 6749 §4.1.3, §6), one file each in token/. */
-export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
-export type GrantType = (typeof GRANT_TYPES)[number];
 
 export interface OAuthService {
   /** After a successful login through `/authorize`: a fresh code for the redirect. */

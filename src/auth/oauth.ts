@@ -97,5 +97,9 @@ export type GrantResult = { ok: true; response: TokenResponse } | OAuthRefusal;
 /** The form of a `/token` request: each parameter once (token/token-form.ts). */
 export type TokenForm = Readonly<Record<string, string | undefined>>;
 
+/** The grant types `/token` serves (RFC 6749 §4.1.3, §6), one file each in token/. */
+export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
 /** One grant type of `/token` (RFC 6749 §4): for an authenticated client, its form → tokens. */
 export type Grant = (key: KeyRecord, form: TokenForm) => Promise<GrantResult>;

@@ -1,6 +1,4 @@
-import type { Grant } from '../oauth.js';
-import { type OAuthRefusal, oauthRefusal } from '../oauth.js';
-import { GRANT_TYPES, type GrantType } from '../oauth-service.js';
+import { GRANT_TYPES, type Grant, type GrantType, type OAuthRefusal, oauthRefusal } from '../oauth.js';
 
 /** The grant a `grant_type` names (RFC 6749 §4): one of ours, or the error that says why not. */
 export function selectGrant(
