@@ -17,13 +17,16 @@ export interface Declaration {
   sort: boolean;
 }
 
-/** Five attributes of the seed (src/offers/seed-data.ts): goods, furniture, vehicles, flats. */
+/**
+ * Five attributes of the seed (src/offers/seed-data.ts): a brand and a condition on goods, a
+ * material on furniture, the storage of phones and tablets, a vehicle's model year.
+ */
 export const BENCH_ATTRIBUTES: readonly Declaration[] = [
   { name: 'brand', type: 'string', facet: true, sort: false },
   { name: 'condition', type: 'string', facet: true, sort: false },
   { name: 'material', type: 'string', facet: true, sort: false },
+  { name: 'storageGb', type: 'number', facet: true, sort: true },
   { name: 'year', type: 'number', facet: true, sort: true },
-  { name: 'areaM2', type: 'number', facet: true, sort: true },
 ];
 
 /**
@@ -127,7 +130,7 @@ function source(): Source {
 function attr(): string[] {
   return distinct((r) => {
     const facets = (...f: string[]) => `facets=${[...f, 'price'].join(',')}`;
-    if (r() < 0.6) {
+    if (r() < 0.5) {
       // Vehicles: a model-year range, alone, in the category, after a word, sorted by it.
       const min = int(r, 2008, 2024);
       const parts = [`attr.year.min=${min}`];
@@ -136,16 +139,19 @@ function attr(): string[] {
       if (r() < 0.3) parts.unshift(`q=${pick(['car', 'diesel', 'petrol', 'hybrid', 'automatic', 'km'], r)}`);
       if (r() < 0.3) parts.push(`country=${pick(COUNTRIES, r)}`);
       if (r() < 0.2) parts.push(`sort=${pick(['-attr.year', 'attr.year'], r)}`);
-      return [...parts, facets('attr.year', ...(r() < 0.5 ? ['attr.brand'] : []))].join('&');
+      return [...parts, facets('attr.year')].join('&');
     }
-    // Flats and houses: a floor-area range.
-    const min = int(r, 10, 120);
-    const parts = [`attr.areaM2.min=${min}`];
-    if (r() < 0.7) parts.push(`attr.areaM2.max=${min + int(r, 10, 200)}`);
-    if (r() < 0.4) parts.unshift('category=real-estate');
-    if (r() < 0.3) parts.unshift(`q=${pick(['apartment', 'house', 'studio', 'balcony', 'garden'], r)}`);
-    if (r() < 0.2) parts.push(`sort=${pick(['-attr.areaM2', 'attr.areaM2'], r)}`);
-    return [...parts, facets('attr.areaM2')].join('&');
+    // Phones and tablets: a storage range, with their brands and conditions counted.
+    const min = pick([32, 64, 128], r);
+    const parts = [`attr.storageGb.min=${min}`];
+    if (r() < 0.6) parts.push(`attr.storageGb.max=${min * pick([2, 4, 8], r)}`);
+    if (r() < 0.3) parts.unshift('category=electronics');
+    if (r() < 0.5)
+      parts.unshift(`q=${pick(['phone', 'tablet', 'samsung', 'apple', 'galaxy', 'pixel', 'ipad'], r)}`);
+    if (r() < 0.3) parts.push(`attr.condition=${pick(['good', 'very-good', 'like-new'], r)}`);
+    if (r() < 0.3) parts.push(`priceMax=${50 * int(r, 2, 30)}`);
+    if (r() < 0.2) parts.push(`sort=${pick(['-attr.storageGb', 'attr.storageGb'], r)}`);
+    return [...parts, facets('attr.storageGb', 'attr.brand', 'attr.condition')].join('&');
   }, 11);
 }
 
@@ -254,6 +260,35 @@ function typing(s: Source): string[] {
     16,
     TYPING_LENGTH,
   );
+}
+
+/**
+ * Issue 23: the declared attributes and the synonyms of the catalogue scenarios, through the CLI
+ * before the server starts (its index then carries the attribute columns). Only what is missing
+ * or different: a reused data set keeps its settings (and their version) from one run to the next.
+ */
+export function declareCatalogue(vitrine: (args: string[]) => string): void {
+  const json = <T>(args: string[]) => JSON.parse(vitrine([...args, '--env', 'testing', '--json'])) as T;
+  const { attributes } = json<{ attributes: Declaration[] }>(['attributes', 'list']);
+  for (const a of BENCH_ATTRIBUTES) {
+    const declared = attributes.find((d) => d.name === a.name);
+    if (declared && declared.type === a.type && declared.facet === a.facet && declared.sort === a.sort)
+      continue;
+    json([
+      'attributes',
+      'set',
+      a.name,
+      '--type',
+      a.type,
+      ...(a.facet ? ['--facet'] : []),
+      ...(a.sort ? ['--sort'] : []),
+    ]);
+  }
+  const { synonyms } = json<{ synonyms: { words: string[]; oneWay: boolean }[] }>(['synonyms', 'list']);
+  const rule = (s: { words: string[]; oneWay: boolean }) => `${s.oneWay}:${s.words.join('|').toLowerCase()}`;
+  for (const s of BENCH_SYNONYMS)
+    if (!synonyms.some((t) => rule(t) === rule(s)))
+      json(['synonyms', 'add', ...(s.oneWay ? ['--one-way'] : []), ...s.words]);
 }
 
 export interface CatalogueType {

@@ -4,14 +4,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { BENCH_ATTRIBUTES, BENCH_SYNONYMS, catalogueTypes, type Declaration } from './catalogue.js';
+import { catalogueTypes, declareCatalogue } from './catalogue.js';
 import { compareLimits, type LimitsComparison } from './limits.js';
 import { limitsMicro } from './limits-micro.js';
 import { type Result, run, type Scenario } from './load.js';
 import { DEEP_PAGE, SEARCH_MIX } from './mix.js';
 import { compareOverhead, type OverheadComparison } from './overhead.js';
 import { admin, adminUrl } from './postgres-admin.js';
-import { describeProbe, type Probe, probe, spread } from './probe.js';
+import { probeCatalogue } from './probe.js';
 import { overheadRatios, round2, table } from './report.js';
 import { secondStart } from './second-start.js';
 import { cpuMicros, rssMb, waitReady } from './server-process.js';
@@ -143,35 +143,6 @@ async function prepare(): Promise<{ key: string; importRate: number }> {
   return prepared;
 }
 
-/**
- * Issue 23: the declared attributes and the synonyms of the catalogue scenarios, through the CLI
- * before the server starts (its index then carries the attribute columns). Only what is missing
- * or different: a reused data set keeps its settings (and their version) from one run to the next.
- */
-function declareCatalogue(): void {
-  const json = <T>(args: string[]) => JSON.parse(vitrine([...args, '--env', 'testing', '--json'])) as T;
-  const { attributes } = json<{ attributes: Declaration[] }>(['attributes', 'list']);
-  for (const a of BENCH_ATTRIBUTES) {
-    const declared = attributes.find((d) => d.name === a.name);
-    if (declared && declared.type === a.type && declared.facet === a.facet && declared.sort === a.sort)
-      continue;
-    json([
-      'attributes',
-      'set',
-      a.name,
-      '--type',
-      a.type,
-      ...(a.facet ? ['--facet'] : []),
-      ...(a.sort ? ['--sort'] : []),
-    ]);
-  }
-  const { synonyms } = json<{ synonyms: { words: string[]; oneWay: boolean }[] }>(['synonyms', 'list']);
-  const rule = (s: { words: string[]; oneWay: boolean }) => `${s.oneWay}:${s.words.join('|').toLowerCase()}`;
-  for (const s of BENCH_SYNONYMS)
-    if (!synonyms.some((t) => rule(t) === rule(s)))
-      json(['synonyms', 'add', ...(s.oneWay ? ['--one-way'] : []), ...s.words]);
-}
-
 async function main(): Promise<void> {
   // BENCH_IMPORT=1: only the import rate (bench/import-rate.ts), no server and no load.
   // BENCH_WEBHOOKS=1: only saved-search alerts during an import (bench/webhooks.ts).
@@ -185,7 +156,7 @@ async function main(): Promise<void> {
     return;
   }
   const { key, importRate } = await prepare();
-  declareCatalogue();
+  declareCatalogue(vitrine);
   try {
     const measured = await measure(key, importRate);
     // ADR 0024: the first server wrote its snapshot after its build (and waited for it on exit).
@@ -210,36 +181,6 @@ async function main(): Promise<void> {
       if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
     }
   }
-}
-
-/**
- * Issue 23's scenarios, each probed before the load (bench/probe.ts). `distinct` is skipped, with
- * the reason in the report, while the server refuses `distinct=publisher` (400): the bench runs
- * before and after the parameter lands.
- */
-async function probeCatalogue(
-  origin: string,
-  scenarios: (Scenario & { id: string })[],
-  headers: Record<string, string>,
-): Promise<{ probes: Probe[]; skipped: { id: string; reason: string }[] }> {
-  const count = Number(process.env.BENCH_PROBE ?? 20);
-  const probes: Probe[] = [];
-  const skipped: { id: string; reason: string }[] = [];
-  for (const scenario of scenarios) {
-    // Typing's last queries: its load starts at the first and never comes round to them.
-    const paths = scenario.id === 'typing' ? scenario.paths.slice(-count) : spread(scenario.paths, count);
-    const result = await probe(origin, scenario.id, paths, headers);
-    process.stderr.write(`${describeProbe(result)}\n`);
-    probes.push(result);
-    if (scenario.id === 'distinct' && result.statuses[400] === result.requests) {
-      skipped.push({
-        id: 'distinct',
-        reason: `the server answers 400 to distinct=publisher (${result.refusal}): not built in this version`,
-      });
-      process.stderr.write('distinct: skipped, the server refuses distinct=publisher\n');
-    }
-  }
-  return { probes, skipped };
 }
 
 /** One server: started, measured scenario by scenario, stopped. */
