@@ -34,6 +34,10 @@ import { variedMix } from './varied.js';
  *   rate-limit comparison), e.g. the overhead lines of issue #3 in a minute with BENCH_OFFERS=2000.
  *   With both `bare` and `key`, the overhead ratio is also measured in BENCH_OVERHEAD_ROUNDS
  *   (default 7) alternating rounds of BENCH_OVERHEAD_SECONDS (default 1) each (bench/overhead.ts).
+ *   Issue 23: five attributes and a few synonyms declared through the CLI before serving, the
+ *   catalogue scenarios of bench/catalogue.ts, each probed with BENCH_PROBE (default 20) requests
+ *   first (`distinct` skipped while the server refuses it), and after the load a second start on
+ *   the same data (ready from the snapshot the first server wrote; BENCH_SNAPSHOT_START=0 skips it).
  *   BENCH_DATASET names the reused data (default `vitrine-bench-<backend>-<offers>`: the temp dir,
  *   and with `-` as `_` the PostgreSQL database): a branch with a new migration measures on a
  *   copy of its own, not on the data set other checkouts reuse.
