@@ -160,8 +160,8 @@ async function main(): Promise<void> {
     return;
   }
   const { key, importRate } = await prepare();
-  declareCatalogue(vitrine);
   try {
+    declareCatalogue(vitrine);
     const measured = await measure(key, importRate);
     // ADR 0024: the first server wrote its snapshot after its build (and waited for it on exit).
     const snapshotStart =
