@@ -38,6 +38,7 @@ import { variedMix } from './varied.js';
  *   catalogue scenarios of bench/catalogue.ts, each probed with BENCH_PROBE (default 20) requests
  *   first (`distinct` skipped while the server refuses it), and after the load a second start on
  *   the same data (ready from the snapshot the first server wrote; BENCH_SNAPSHOT_START=0 skips it).
+ *   BENCH_DECLARE=0 declares nothing.
  *   BENCH_DATASET names the reused data (default `vitrine-bench-<backend>-<offers>`: the temp dir,
  *   and with `-` as `_` the PostgreSQL database): a branch with a new migration measures on a
  *   copy of its own, not on the data set other checkouts reuse.
@@ -161,7 +162,8 @@ async function main(): Promise<void> {
   }
   const { key, importRate } = await prepare();
   try {
-    declareCatalogue(vitrine);
+    // BENCH_DECLARE=0: none (a reused data set keeps what it has), e.g. to see a snapshot start.
+    if (process.env.BENCH_DECLARE !== '0') declareCatalogue(vitrine);
     const measured = await measure(key, importRate);
     // ADR 0024: the first server wrote its snapshot after its build (and waited for it on exit).
     const snapshotStart =
