@@ -9,6 +9,11 @@ export interface Scenario {
   /** Paths to cycle through (a fixed, seeded mix). */
   paths: string[];
   headers?: Record<string, string>;
+  /**
+   * Where the next run continues the list, shared by every run of the scenario: a list of
+   * never-repeated requests stays so across connection counts. Absent: each run starts over.
+   */
+  position?: { next: number };
 }
 
 export interface Result {
@@ -36,10 +41,10 @@ export async function run(
   const agent = new Agent({ connections: options.connections, pipelining: 1 });
   const latencies: number[] = [];
   let errors = 0;
-  let index = 0;
+  const position = scenario.position ?? { next: 0 };
   const worker = async (until: number, record: boolean) => {
     while (performance.now() < until) {
-      const path = scenario.paths[index++ % scenario.paths.length] ?? '/';
+      const path = scenario.paths[position.next++ % scenario.paths.length] ?? '/';
       const started = performance.now();
       const res = await request(`${origin}${path}`, { dispatcher: agent, headers: scenario.headers });
       await res.body.dump();

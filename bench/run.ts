@@ -4,12 +4,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { catalogueTypes, declareCatalogue } from './catalogue.js';
 import { compareLimits, type LimitsComparison } from './limits.js';
 import { limitsMicro } from './limits-micro.js';
 import { type Result, run, type Scenario } from './load.js';
 import { DEEP_PAGE, SEARCH_MIX } from './mix.js';
 import { compareOverhead, type OverheadComparison } from './overhead.js';
 import { admin, adminUrl } from './postgres-admin.js';
+import { probeCatalogue } from './probe.js';
+import { overheadRatios, round2, table } from './report.js';
+import { secondStart } from './second-start.js';
+import { cpuMicros, rssMb, waitReady } from './server-process.js';
 import { variedMix } from './varied.js';
 
 /**
@@ -29,6 +34,11 @@ import { variedMix } from './varied.js';
  *   rate-limit comparison), e.g. the overhead lines of issue #3 in a minute with BENCH_OFFERS=2000.
  *   With both `bare` and `key`, the overhead ratio is also measured in BENCH_OVERHEAD_ROUNDS
  *   (default 7) alternating rounds of BENCH_OVERHEAD_SECONDS (default 1) each (bench/overhead.ts).
+ *   Issue 23: five attributes and a few synonyms declared through the CLI before serving, the
+ *   catalogue scenarios of bench/catalogue.ts, each probed with BENCH_PROBE (default 20) requests
+ *   first (`distinct` skipped while the server refuses it), and after the load a second start on
+ *   the same data (ready from the snapshot the first server wrote; BENCH_SNAPSHOT_START=0 skips it).
+ *   BENCH_DECLARE=0 declares nothing.
  *   BENCH_DATASET names the reused data (default `vitrine-bench-<backend>-<offers>`: the temp dir,
  *   and with `-` as `_` the PostgreSQL database): a branch with a new migration measures on a
  *   copy of its own, not on the data set other checkouts reuse.
@@ -92,19 +102,6 @@ function vitrine(args: string[]): string {
   });
 }
 
-/** Until /readyz answers 200: the database answers and the search index is built (up to 5 min at 1M+ offers). */
-async function waitReady(origin: string): Promise<void> {
-  for (let i = 0; i < 3000; i += 1) {
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
-}
-
 function sqliteBytes(): number {
   return ['vitrine.db', 'vitrine.db-wal']
     .map((f) => path.join(dataDir, f))
@@ -120,18 +117,6 @@ async function postgresBytes(): Promise<number> {
   } finally {
     await client.end();
   }
-}
-
-/** CPU time (user + system) a process has used, in µs: fields 14 and 15 of /proc/<pid>/stat, in clock ticks. */
-function cpuMicros(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const ticksPerSecond = 100; // USER_HZ on Linux
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
-}
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 async function prepare(): Promise<{ key: string; importRate: number }> {
@@ -176,7 +161,36 @@ async function main(): Promise<void> {
     return;
   }
   const { key, importRate } = await prepare();
+  try {
+    // BENCH_DECLARE=0: none (a reused data set keeps what it has), e.g. to see a snapshot start.
+    if (process.env.BENCH_DECLARE !== '0') declareCatalogue(vitrine);
+    const measured = await measure(key, importRate);
+    // ADR 0024: the first server wrote its snapshot after its build (and waited for it on exit).
+    const snapshotStart =
+      limitsOnly || process.env.BENCH_SNAPSHOT_START === '0'
+        ? null
+        : await secondStart({ root, env, origin: `http://127.0.0.1:${port}` });
+    if (snapshotStart)
+      process.stderr.write(
+        `second start: ready in ${snapshotStart.readyMs} ms, ${snapshotStart.fromSnapshot ? 'from the snapshot' : 'not from a snapshot'} (${snapshotStart.log.join('; ')})\n`,
+      );
+    const summary = { ...measured, snapshotStart };
+    fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    const suffix = limitsOnly ? '-limits' : only ? `-${only.join('-')}` : '';
+    const out = path.join(root, 'bench/results', `${backend}-${offers}${suffix}.json`);
+    fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
+    process.stdout.write(`${table(summary)}\nwrote ${path.relative(root, out)}\n`);
+  } finally {
+    if (!reuse) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      // Only the database this run created.
+      if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    }
+  }
+}
 
+/** One server: started, measured scenario by scenario, stopped. */
+async function measure(key: string, importRate: number) {
   const server: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(root, 'src/main.ts'), 'serve', '--env', 'testing'],
@@ -241,6 +255,12 @@ async function main(): Promise<void> {
     });
     // The same five types with every request different: what the engine does without the cache.
     all.push({ id: 'varied', name: 'the mix, no search repeated', paths: variedMix(), headers });
+    // Issue 23: the catalogue-search query types; typing continues its list from run to run.
+    const typing = { next: 0 };
+    const catalogue = catalogueTypes();
+    for (const type of catalogue)
+      all.push({ ...type, headers, ...(type.id === 'typing' ? { position: typing } : {}) });
+    const typingScenario = all.find((s) => s.id === 'typing');
     if (only) {
       const unknown = only.filter((id) => id !== 'limits' && !all.some((s) => s.id === id));
       if (unknown.length > 0)
@@ -248,7 +268,12 @@ async function main(): Promise<void> {
           `BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${all.map((s) => s.id).join(', ')}, limits)`,
         );
     }
-    const scenarios = all.filter((s) => selected(s.id));
+    const { probes, skipped } = await probeCatalogue(
+      origin,
+      all.filter((s) => selected(s.id) && catalogue.some((c) => c.id === s.id)),
+      headers,
+    );
+    const scenarios = all.filter((s) => selected(s.id) && !skipped.some((k) => k.id === s.id));
     const results: Result[] = [];
     const trivial = all[1] as Scenario;
     const limitsRuns: LimitsComparison[] = [];
@@ -299,7 +324,7 @@ async function main(): Promise<void> {
           })
         : [];
     const dbBytes = backend === 'sqlite' ? sqliteBytes() : await postgresBytes();
-    const summary = {
+    return {
       date: new Date().toISOString(),
       backend,
       offers,
@@ -313,111 +338,23 @@ async function main(): Promise<void> {
       scenarios: only ?? 'all',
       /** `uptime`'s 1-, 5- and 15-minute load averages before and after: this machine is shared. */
       loadAverage: { before: loadBefore.map(round2), after: os.loadavg().map(round2) },
-      overheadSingleWindow: overheadRatios(results),
+      overheadSingleWindow: overheadRatios(results, connectionsList),
       overhead,
       limits: limitsRuns,
       limitsMicro: micro,
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
       results,
+      probes,
+      skipped,
+      typing:
+        typingScenario && selected('typing')
+          ? { distinct: typingScenario.paths.length, sent: typing.next }
+          : null,
     };
-    fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const suffix = limitsOnly ? '-limits' : only ? `-${only.join('-')}` : '';
-    const out = path.join(root, 'bench/results', `${backend}-${offers}${suffix}.json`);
-    fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
-    process.stdout.write(`${table(summary)}\nwrote ${path.relative(root, out)}\n`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
-    if (!reuse) {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      // Only the database this run created.
-      if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
-    }
   }
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/**
- * Issue #3's overhead target: the trivial authenticated route's req/s as a share of the bare
- * route's, per connection count, both measured in this run (the machine is shared: only ratios
- * from one run compare).
- */
-function overheadRatios(results: Result[]): { connections: number; ratio: number }[] {
-  return connectionsList.flatMap((connections) => {
-    const bare = results.find((r) => r.name.startsWith('bare') && r.connections === connections);
-    const key = results.find((r) => r.name.startsWith('trivial') && r.connections === connections);
-    return bare && key ? [{ connections, ratio: round2(key.rps / bare.rps) }] : [];
-  });
-}
-
-function table(s: {
-  backend: string;
-  offers: number;
-  importRatePerSecond: number;
-  databaseMb: number | null;
-  serverRssMb: number | null;
-  startupSeconds: number;
-  startupCpuSeconds: number | null;
-  rssAtReadyMb: number | null;
-  loadAverage: { before: number[]; after: number[] };
-  overheadSingleWindow: { connections: number; ratio: number }[];
-  overhead: OverheadComparison[];
-  results: Result[];
-  limits: LimitsComparison[];
-  limitsMicro: { limitsMicros: number; meterMicros: number } | null;
-}): string {
-  const bare = s.results.find((r) => r.name.startsWith('bare') && r.connections === 1);
-  const lines = [
-    `${s.backend}, ${s.offers} offers — seed ${s.importRatePerSecond} offers/s, database ${s.databaseMb ?? '?'} MB, server ready in ${s.startupSeconds} s (${s.startupCpuSeconds} s of its CPU) with RSS ${s.rssAtReadyMb} MB, RSS ${s.serverRssMb} MB at the end`,
-    '',
-    '| scenario | conns | req/s | p50 ms | p95 ms | p99 ms | errors |',
-    '|---|---|---|---|---|---|---|',
-    ...s.results.map(
-      (r) => `| ${r.name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`,
-    ),
-  ];
-  if (s.overheadSingleWindow.length > 0)
-    lines.push(
-      '',
-      `Trivial authenticated ÷ bare route req/s, from the table's single windows: ${s.overheadSingleWindow.map((o) => `${o.ratio} at ${o.connections} conn`).join(', ')}.`,
-    );
-  if (s.overhead.length > 0)
-    lines.push(
-      '',
-      'Trivial authenticated ÷ bare route req/s in alternating rounds (issue #3 target ≥ 0.85):',
-      '',
-      '| conns | rounds | bare req/s (each round) | trivial req/s (each round) | ratio median | ratio min–max | server CPU µs/req bare / trivial (ratio) |',
-      '|---|---|---|---|---|---|---|',
-      ...s.overhead.map(
-        (o) =>
-          `| ${o.connections} | ${o.rounds} | ${o.bareRps.join(', ')} | ${o.trivialRps.join(', ')} | ${o.ratio} | ${Math.min(...o.ratios)}–${Math.max(...o.ratios)} | ${o.bareCpuMicros} / ${o.trivialCpuMicros} (${o.cpuRatio}) |`,
-      ),
-    );
-  lines.push(
-    '',
-    `Load average (1, 5, 15 min) before ${s.loadAverage.before.join(' ')}, after ${s.loadAverage.after.join(' ')}.`,
-  );
-  if (s.limitsMicro)
-    lines.push(
-      '',
-      'Rate limiting + usage metering on the trivial authenticated route (median of alternating rounds):',
-      '',
-      '| limiter | conns | off req/s | on req/s | on/off |',
-      '|---|---|---|---|---|',
-      ...s.limits.map(
-        (l) =>
-          `| ${l.redis ? 'Redis' : 'memory'} | ${l.connections} | ${l.offRps.join(', ')} | ${l.onRps.join(', ')} | ${l.ratio} |`,
-      ),
-      '',
-      `In process, without HTTP: limits ${s.limitsMicro.limitsMicros} µs and metering ${s.limitsMicro.meterMicros} µs per request.`,
-    );
-  if (bare)
-    lines.push(
-      '',
-      `Bare route at 1 connection: ${bare.rps} req/s (the floor the other scenarios compare to).`,
-    );
-  return lines.join('\n');
 }
 
 main().catch((error: unknown) => {

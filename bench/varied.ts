@@ -7,6 +7,7 @@
  * interleaved. At the bench's rates no search comes back within a run, so none is a cache hit.
  */
 import { generateOffers } from '../src/offers/seed.js';
+import { random } from './random.js';
 
 const TYPE_LENGTH = 8_000;
 const COMMON = ['condition', 'delivery', 'new', 'used', 'good', 'price', 'contact', 'available'];
@@ -30,18 +31,6 @@ const CENTRES = [
   [41.9028, 12.4964],
   [52.2297, 21.0122],
 ];
-
-/** A small deterministic generator (mulberry32): the same requests every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** How a person types a word: whole, cut short (still typing), or with one letter dropped or swapped. */
 function typed(word: string, r: () => number): string {
