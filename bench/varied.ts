@@ -18,7 +18,7 @@ const CATEGORIES = [
   'electronics',
   'fashion',
   'sports',
-  'property',
+  'real-estate',
   'jobs',
   'services',
 ];
