@@ -33,10 +33,10 @@ const offer = (externalId: string, title: string, day: number): OfferInput => ({
 for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`synonyms on ${dialect}`, () => {
     let t: TestContext;
-    const titles = async (q: string) => {
+    const titles = async (q: string, more = '') => {
       const res = await t.apps.testing.inject({
         method: 'GET',
-        url: `/v1/offers/?q=${encodeURIComponent(q)}`,
+        url: `/v1/offers/?q=${encodeURIComponent(q)}${more}`,
         headers: { 'x-api-key': t.fixtures.keys.testing.key },
       });
       expect(res.statusCode, res.body).toBe(200);
@@ -73,6 +73,16 @@ for (const { dialect, available } of backends()) {
       await t.deps.synonyms.add(actor, 'testing', ['sofa', 'couch'], true);
       expect(await titles('sofa ')).toEqual(['Velvet couch', 'Leather sofa']);
       expect(await titles('couch ')).toEqual(['Velvet couch']);
+    });
+
+    it('a word carried by its synonym gets no typo variants under auto (only under all)', async () => {
+      await t.deps.offers.upsertMany('testing', [offer('f', 'Setter dog lead', 6)]);
+      // `settee` is in no offer; `setter` is one edit away from it.
+      expect(await titles('settee ')).toEqual(['Setter dog lead']);
+      const rule = await t.deps.synonyms.add(actor, 'testing', ['settee', 'sofa'], false);
+      expect(await titles('settee ')).toEqual(['Leather sofa']);
+      expect(await titles('settee ', '&typoTolerance=all')).toEqual(['Leather sofa', 'Setter dog lead']);
+      await t.deps.synonyms.remove(actor, 'testing', rule.id);
     });
 
     it('reaches another process by its change-bus message, or else by its poll of the version', async () => {

@@ -6,6 +6,7 @@ import type { SynonymRule } from '../../src/search/query/synonyms.js';
  * run of consecutive query words that spells a rule's word (stem by stem), each word the rule
  * says it finds is added to each of those words, as typed; one word as a stem (and its exact
  * form counting as typed), several as a sequence to be found one after the other, exact.
+ * Answers which words a synonym carried (the `auto` typo policy then drops their typo variants).
  */
 
 interface ReferenceUnit {
@@ -24,7 +25,8 @@ export function applySynonyms(
   dict: Array<[string, string]>,
   docs: readonly ReferenceDoc[],
   rules: readonly SynonymRule[],
-): void {
+): boolean[] {
+  const carried = units.map(() => false);
   const stems = new Set(dict.map(([, s]) => s));
   const words = new Set<string>();
   for (const doc of docs) for (const field of doc.fields) for (const t of field) words.add(t.word);
@@ -39,6 +41,7 @@ export function applySynonyms(
         if (!run.every((unit, k) => stem(unit.typed) === stem(from[k] as string))) continue;
         spelled.forEach((to, j) => {
           if (j === i || !to.every((w) => stems.has(stem(w)))) return;
+          for (let k = 0; k < run.length; k += 1) carried[u + k] = true;
           for (const unit of run) {
             if (to.length > 1) unit.sequences.push({ stems: to.map(stem), exact: true });
             else {
@@ -50,4 +53,5 @@ export function applySynonyms(
       }
     });
   }
+  return carried;
 }

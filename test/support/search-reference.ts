@@ -385,7 +385,10 @@ function referenceWith(
   const units: Unit[] = text ? text.terms.map((t) => termUnit(t.word, dict, tolerance)) : [];
   if (text?.prefix) units.push(prefixUnit(text.prefix, dict, tolerance));
   compounds(units, dict, docs, Boolean(text?.prefix));
-  applySynonyms(units, dict, docs, query.synonyms);
+  const carried = applySynonyms(units, dict, docs, query.synonyms);
+  carried.forEach((c, i) => {
+    if (c) units[i] = narrow(units[i] as Unit, tolerance, true);
+  });
   const phrases = text?.phrases ?? [];
   const excluded = text?.excluded ?? [];
 

@@ -65,16 +65,20 @@ function unit(
     if (known === undefined || edits < known) costs.set(s, edits);
     if (edits === 0) asTyped = true;
   });
-  if (tolerance === 'auto' && asTyped) {
-    for (const [s, edits] of costs)
-      if (edits > 0) {
-        costs.delete(s);
-        narrowed.value = true;
-      }
-  }
   // Split pairs for complete words only: the word being typed would check them at every key.
   const sequences = prefix ? [] : splitPairs(dict, typed);
-  return { costs, wordId: dict.wordIds.get(typed) ?? -1, sequences, exactWords: [] };
+  const result = { costs, wordId: dict.wordIds.get(typed) ?? -1, sequences, exactWords: [] };
+  if (tolerance === 'auto' && asTyped) dropTypos(result, narrowed);
+  return result;
+}
+
+/** `auto`: a word the index holds as typed (or through a synonym) is matched without typo variants. */
+function dropTypos(unit: Unit, narrowed: { value: boolean }): void {
+  for (const [s, edits] of unit.costs)
+    if (edits > 0) {
+      unit.costs.delete(s);
+      narrowed.value = true;
+    }
 }
 
 const DIGIT = /[0-9]/;
@@ -117,7 +121,13 @@ export function planText(
   const typed = query.terms.map((t) => t.word);
   if (query.prefix !== null) typed.push(query.prefix);
   joinNeighbours(dict, units, typed, query.prefix !== null);
-  if (synonyms.length > 0) applySynonyms(dict, units, typed, synonyms);
+  if (synonyms.length > 0) {
+    const carried = applySynonyms(dict, units, typed, synonyms);
+    if (tolerance === 'auto')
+      units.forEach((u, i) => {
+        if (carried[i]) dropTypos(u, narrowed);
+      });
+  }
   if (units.some((u) => u.costs.size === 0 && u.sequences.length === 0)) return 'nothing';
   const phrases: number[][] = [];
   for (const phrase of query.phrases) {

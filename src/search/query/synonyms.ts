@@ -53,13 +53,18 @@ function compile(rules: readonly SynonymRule[]): { map: Compiled; longest: numbe
   return result;
 }
 
-/** Adds to the units (typed words `typed`) what the synonyms of their words find. */
+/**
+ * Adds to the units (typed words `typed`) what the synonyms of their words find. Answers, per
+ * unit, whether a synonym of it occurs in the index: such a word is carried as typed (a synonym
+ * counts as the word typed), so the `auto` typo policy leaves out its typo variants.
+ */
 export function applySynonyms(
   dict: DictionaryView,
   units: Unit[],
   typed: readonly string[],
   rules: readonly SynonymRule[],
-): void {
+): boolean[] {
+  const carried = units.map(() => false);
   const { map, longest } = compile(rules);
   const stems = typed.map(stem);
   for (let u = 0; u < units.length; u += 1) {
@@ -70,6 +75,8 @@ export function applySynonyms(
       for (const words of found) {
         const ids = words.map((w) => dict.stemIds.get(stem(w)));
         if (ids.some((id) => id === undefined)) continue;
+        if (ids.every((id) => (dict.stemDocs.data[id as number] as number) > 0))
+          for (let c = u; c < u + k; c += 1) carried[c] = true;
         if (words.length === 1) {
           const word = dict.wordIds.get(words[0] as string);
           for (const unit of covered) {
@@ -80,4 +87,5 @@ export function applySynonyms(
       }
     }
   }
+  return carried;
 }
