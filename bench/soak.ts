@@ -11,8 +11,9 @@ import { variedMix } from './varied.js';
  * `npm run bench:soak` (issue 26): memory and latency under writes. A fresh server with
  * SOAK_OFFERS seeded offers serves SOAK_CONNECTIONS closed-loop connections of the varied search
  * mix (bench/varied.ts) for SOAK_MINUTES while one HTTP import streams SOAK_IMPORT_OFFERS new
- * offers, paced over the run. Reports the server's RSS every 10 s (and its peak, sampled each
- * second), the p99 of each minute, errors, and whether SOAK_SAMPLE imported offers are found by a
+ * offers, paced over the run. Reports the server's memory every 10 s with its breakdown (heap,
+ * external, native: see `sample`), its RSS peak (sampled each second), the p99 of each minute,
+ * errors, the server's CPU per request, and whether SOAK_SAMPLE imported offers are found by a
  * search at the end. The issue's figure is SQLite at 1M offers, 10 minutes, 8 connections,
  * 100 000 imported; on a shared machine run it smaller and say so:
  *   SOAK_OFFERS=200000 SOAK_MINUTES=3 SOAK_IMPORT_OFFERS=20000 npm run bench:soak
