@@ -20,6 +20,15 @@ export interface BenchServer {
   key: string;
   projectId: string;
   rssMiB(): number;
+  /** CPU time the server has used (user + system, all threads), seconds. */
+  cpuSeconds(): number;
+  /**
+   * The server's resident memory from /proc, MiB: anonymous (heaps, caches), file-backed, and the
+   * main thread's malloc heap (`brk`, the `[heap]` mapping: SQLite's page caches of the event
+   * loop's connections, better-sqlite3's statements; worker threads allocate from arenas of their
+   * own).
+   */
+  residentMiB(): { rss: number; anon: number; file: number; brk: number };
   /** Streams `body` to `POST /v1/offers/import`; resolves to the status and answer. */
   importNdjson(body: Readable): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
@@ -91,8 +100,20 @@ export async function startBenchServer(options: {
     key: issued.key,
     projectId,
     rssMiB() {
+      return procStatusMiB(pid, 'VmRSS');
+    },
+    cpuSeconds() {
+      // /proc/<pid>/stat: utime and stime are fields 14 and 15, in clock ticks (100 a second).
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
+    residentMiB() {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+      const field = (name: string) =>
+        Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+      const smaps = fs.readFileSync(`/proc/${pid}/smaps`, 'utf8');
+      const brk = Number(/\[heap\]\n(?:.*\n)*?Rss:\s+(\d+) kB/.exec(smaps)?.[1] ?? 0) / 1024;
+      return { rss: field('VmRSS'), anon: field('RssAnon'), file: field('RssFile'), brk };
     },
     importNdjson(body) {
       return new Promise((resolve, reject) => {
@@ -124,6 +145,11 @@ export async function startBenchServer(options: {
       if (options.backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${dbName}`);
     },
   };
+}
+
+function procStatusMiB(pid: number, name: string): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** A developer, a project and a testing key granted offers:write, through the CLI (`vitrine`). */

@@ -11,8 +11,9 @@ import { variedMix } from './varied.js';
  * `npm run bench:soak` (issue 26): memory and latency under writes. A fresh server with
  * SOAK_OFFERS seeded offers serves SOAK_CONNECTIONS closed-loop connections of the varied search
  * mix (bench/varied.ts) for SOAK_MINUTES while one HTTP import streams SOAK_IMPORT_OFFERS new
- * offers, paced over the run. Reports the server's RSS every 10 s (and its peak, sampled each
- * second), the p99 of each minute, errors, and whether SOAK_SAMPLE imported offers are found by a
+ * offers, paced over the run. Reports the server's memory every 10 s with its breakdown (heap,
+ * external, native: see `sample`), its RSS peak (sampled each second), the p99 of each minute,
+ * errors, the server's CPU per request, and whether SOAK_SAMPLE imported offers are found by a
  * search at the end. The issue's figure is SQLite at 1M offers, 10 minutes, 8 connections,
  * 100 000 imported; on a shared machine run it smaller and say so:
  *   SOAK_OFFERS=200000 SOAK_MINUTES=3 SOAK_IMPORT_OFFERS=20000 npm run bench:soak
@@ -53,25 +54,46 @@ try {
   const paths = variedMix();
   const rssAtReady = server.rssMiB();
   let peak = rssAtReady;
-  /** The JavaScript heap in use (the server's /metrics): RSS also holds SQLite's page caches. */
-  const heapMiB = async () => {
-    const text = await fetch(`${server.origin}/metrics`).then((r) => r.text());
-    return Math.round(Number(/^vitrine_nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? 0) / 2 ** 20);
+  /**
+   * One memory sample, MiB: the server's RSS from /proc, split into anonymous memory (`anon`) and
+   * file-backed pages (`file`: the program, mapped files), and the main thread's JavaScript heap
+   * (`heapUsed` of `heapTotal`) and `external` memory (buffers, typed arrays: the index's
+   * columns) from its /metrics. `native` = anon − heapTotal − external: what is neither, mostly
+   * SQLite's page caches, the worker threads' own heaps and the allocator's free lists; of it,
+   * `brk` is the main thread's malloc heap (the event loop's SQLite connections).
+   */
+  const sample = async (second: number) => {
+    const mem = server.residentMiB();
+    const text = await fetch(`${server.origin}/metrics`).then(
+      (r) => r.text(),
+      () => '',
+    );
+    const metric = (name: string) =>
+      Math.round(Number(new RegExp(`^vitrine_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20);
+    const heapUsed = metric('nodejs_heap_size_used_bytes');
+    const heapTotal = metric('nodejs_heap_size_total_bytes');
+    const external = metric('nodejs_external_memory_bytes');
+    return {
+      second,
+      rss: Math.round(mem.rss),
+      anon: Math.round(mem.anon),
+      file: Math.round(mem.file),
+      heapUsed,
+      heapTotal,
+      external,
+      native: Math.round(mem.anon - heapTotal - external),
+      brk: Math.round(mem.brk),
+    };
   };
-  const rss: { second: number; mib: number; heapMib: number }[] = [
-    { second: 0, mib: Math.round(rssAtReady), heapMib: await heapMiB() },
-  ];
+  type Sample = Awaited<ReturnType<typeof sample>>;
+  const rss: Sample[] = [await sample(0)];
   const started = performance.now();
+  const cpuAtStart = server.cpuSeconds();
   const peakTimer = setInterval(() => {
     peak = Math.max(peak, server.rssMiB());
   }, 1000);
   const rssTimer = setInterval(() => {
-    const second = Math.round((performance.now() - started) / 1000);
-    const mib = Math.round(server.rssMiB());
-    heapMiB().then(
-      (heapMib) => rss.push({ second, mib, heapMib }),
-      () => rss.push({ second, mib, heapMib: -1 }),
-    );
+    sample(Math.round((performance.now() - started) / 1000)).then((s) => rss.push(s));
   }, 10_000);
   const importing = server.importNdjson(Readable.from(paced()));
 
@@ -103,6 +125,8 @@ try {
   clearInterval(rssTimer);
   const rssEnd = server.rssMiB();
   peak = Math.max(peak, rssEnd);
+  const cpuSeconds = server.cpuSeconds() - cpuAtStart;
+  const atEnd = await sample(Math.round((performance.now() - started) / 1000));
 
   // Imported offers, evenly spread over the body, each looked for by its title within its city.
   let found = 0;
@@ -145,10 +169,17 @@ try {
           atReady: Math.round(rssAtReady),
           peak: Math.round(peak),
           end: Math.round(rssEnd),
-          every10s: rss,
+          // One line per sample (MiB; see `sample` above).
+          columns: 'second rss anon file heapUsed heapTotal external native brk',
+          every10s: [...rss, atEnd].map((r) =>
+            [r.second, r.rss, r.anon, r.file, r.heapUsed, r.heapTotal, r.external, r.native, r.brk].join(' '),
+          ),
         },
         p99PerMinuteMs: p99s,
         requests,
+        // The server's CPU per request (the import's included): what a setting costs in work.
+        serverCpuSeconds: Math.round(cpuSeconds),
+        serverCpuMsPerRequest: Number(((cpuSeconds * 1000) / requests).toFixed(2)),
         errors,
         sampledFound: `${found}/${sampled.length}`,
         criteria: {

@@ -91,9 +91,9 @@ export const CONFIG_SPEC = {
   ),
   sqliteCacheMb: variable(
     'SQLITE_CACHE_MB',
-    '256',
+    '32',
     parseInteger(2, 65_536),
-    'SQLite only: page cache of each read connection (the one on the event loop and one per read worker), in MiB, filled only as pages are read. The rows of a search page are read by key on the event loop connection: from this cache they cost memory copies, from the operating system a system call or a disk read each.',
+    "SQLite only: page cache of each read connection (the one on the event loop and one per read worker), in MiB, filled as pages are read and then kept: the process's memory grows by up to this much per connection (ADR 0044). The rows of a search page are read by key on the event loop connection; a page not in this cache comes from the operating system's file cache (measured: the same CPU per search page with 8, 32 or 256 MiB when the file is in that cache).",
   ),
   redisUrl: variable(
     'REDIS_URL',
@@ -179,6 +179,12 @@ export const CONFIG_SPEC = {
     '64',
     parseInteger(0, 4096),
     'Memory for recent search answers per process (MB, estimated). A cached answer is used only while it is exactly what a fresh search would return: no offer written and no offer expired since (ADR 0025). `0` computes every search.',
+  ),
+  heapGrowthPercent: variable(
+    'HEAP_GROWTH_PERCENT',
+    '25',
+    parseInteger(0, 300),
+    "How far the JavaScript heap may grow past what the last full collection kept before the next one, in percent, once the search indexes are built (ADR 0044). Left to itself Node lets a busy server's heap grow to about four times what is live between collections: under a stream of searches and writes, hundreds of MB of garbage. `0` leaves it to Node.",
   ),
   searchStartWorker: variable(
     'SEARCH_START_WORKER',

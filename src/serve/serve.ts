@@ -13,6 +13,7 @@ import {
 import type { Deps } from '../deps.js';
 import { baseUrls, origins } from '../http/urls.js';
 import type { Environment } from '../platform/environment.js';
+import { boundHeapGrowth } from '../platform/heap-growth.js';
 
 export interface ServeOptions {
   environments: Environment[];
@@ -58,6 +59,9 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
   deps.synonyms.startPolling(options.environments, config.searchPollMs);
   const searchBuilt = deps.searchIndexes.start(options.environments, config.searchPollMs).then(
     () => {
+      // Issue 26: once the indexes are built (the build itself grows the heap freely), garbage
+      // between collections is bounded (HEAP_GROWTH_PERCENT, ADR 0044).
+      boundHeapGrowth(config.heapGrowthPercent);
       process.stdout.write(banner(deps, options.environments, revealDemoPasswords(deps, demo)));
     },
     (error: unknown) => {
