@@ -7,7 +7,21 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * two-minute CLI file last. The files below (slowest first, measured one by one) run before
  * everything else; the rest keep Vitest's order.
  */
-const SLOW_FIRST = ['test/cli/cli.test.ts'];
+const SLOW_FIRST = [
+  'test/cluster/webhooks-delivery.test.ts',
+  'test/cli/cli.test.ts',
+  'test/cluster/multi-instance.test.ts',
+  'test/contract/search-paging.property.contract.test.ts',
+  'test/cluster/oauth-revocation.test.ts',
+  'test/e2e/phone-pages.browser.test.ts',
+  'test/cluster/search-freshness.test.ts',
+  'test/http/auth.security.test.ts',
+  'test/fuzz/pages-and-me.fuzz.test.ts',
+  'test/sdk/pack-install.test.ts',
+  'test/docs/readme-runs.test.ts',
+  'test/e2e/portal-quickstart.browser.test.ts',
+  'test/contract/search.contract.test.ts',
+];
 
 function rank(spec: TestSpecification): number {
   const file = spec.moduleId.replaceAll('\\', '/');
