@@ -79,6 +79,7 @@ export async function preparePostgresRun(
           }),
         ),
       );
+      // VITRINE_TEST_TIMINGS=1: how many databases the run made, and the time their drop took.
       if (process.env.VITRINE_TEST_TIMINGS === '1') {
         process.stderr.write(
           `dropped ${names.length} test databases in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
