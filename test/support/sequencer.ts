@@ -12,6 +12,7 @@ const SLOW_FIRST = [
   'test/cli/cli.test.ts',
   'test/cluster/multi-instance.test.ts',
   'test/contract/search-paging.property.contract.test.ts',
+  'test/fuzz/search.fuzz.test.ts',
   'test/cluster/oauth-revocation.test.ts',
   'test/e2e/phone-pages.browser.test.ts',
   'test/cluster/search-freshness.test.ts',
@@ -20,6 +21,7 @@ const SLOW_FIRST = [
   'test/sdk/pack-install.test.ts',
   'test/docs/readme-runs.test.ts',
   'test/e2e/portal-quickstart.browser.test.ts',
+  'test/http/me.test.ts',
   'test/contract/search.contract.test.ts',
 ];
 
