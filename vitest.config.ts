@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/sequencer.js';
 
 export default defineConfig({
   resolve: {
@@ -9,6 +11,11 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     pool: 'forks',
+    // Issue 26: Vitest's default is one worker fewer than the cores: one file at a time on a 2-core
+    // machine, where many files spend much of their time waiting on processes, browsers and
+    // PostgreSQL. At least two files at once, the longest first (test/support/sequencer.ts).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 20_000,
     hookTimeout: 120_000,
     // Tests that need PostgreSQL decide for themselves whether to skip (laptop) or fail (CI=true).

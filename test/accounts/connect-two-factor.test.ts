@@ -19,7 +19,7 @@ for (const { dialect, available } of backends()) {
     let ref: { kind: 'user'; id: string; email: string; environment: 'testing' };
 
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       const user = await t.deps.users.add({ environment: 'testing', ...USER });
       ref = { kind: 'user', id: user.id, email: user.email, environment: 'testing' };
       secret = (await t.deps.secondFactors.begin(ref)).secret;

@@ -16,7 +16,7 @@ for (const { dialect, available } of backends()) {
     let t: TestContext;
     const actions = () => t.deps.operatorActions;
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
     });
     afterAll(async () => {
       await t.close();

@@ -10,7 +10,7 @@ for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`key applications on ${dialect}`, () => {
     let t: TestContext;
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: [] });
     });
     afterAll(async () => {
       await t.close();

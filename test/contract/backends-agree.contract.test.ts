@@ -54,7 +54,11 @@ describe.skipIf(!bothAvailable)('SQLite and PostgreSQL agree', () => {
   beforeAll(async () => {
     for (const dialect of ['sqlite', 'postgres'] as const) {
       // One master secret for both: their (signed) cursors must be identical too.
-      const t = await createTestContext(dialect, { MASTER_SECRET: SHARED_MASTER_SECRET });
+      const t = await createTestContext(
+        dialect,
+        { MASTER_SECRET: SHARED_MASTER_SECRET },
+        { environments: ['testing'] },
+      );
       await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 1500, seed: 11 })]);
       contexts.push(t);
     }

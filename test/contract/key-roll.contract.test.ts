@@ -20,7 +20,7 @@ for (const { dialect, available } of backends()) {
     const actions = () => t.deps.operatorActions;
     const call = (key: string) => t.apps.testing.inject({ url: '/v1/key', headers: { 'x-api-key': key } });
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
     });
     afterAll(async () => {
       await t.close();

@@ -13,7 +13,7 @@ for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`one transaction for an offer and what goes with it on ${dialect}`, () => {
     let t: TestContext;
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: [] });
     });
     afterAll(async () => {
       await t.close();

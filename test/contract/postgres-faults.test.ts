@@ -76,6 +76,7 @@ describe.skipIf(!postgres?.available)('PostgreSQL cut mid-transaction', () => {
             viaProxy.port = String(proxy.port);
             return withCut(openPostgres(viaProxy.toString(), { poolMax: 5 }));
           },
+          environments: ['testing'],
         },
       );
     });

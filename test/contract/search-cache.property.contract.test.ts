@@ -91,7 +91,7 @@ for (const { dialect, available } of backends()) {
     let cache: ReturnType<typeof createSearchCache<SearchAnswer>>;
     const start = Date.UTC(2026, 10, 1, 12);
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: [] });
       const store = createOfferStore(t.deps.db);
       const cursorKey = Buffer.alloc(32, 7);
       cache = createSearchCache<SearchAnswer>(8 * 1024 * 1024);

@@ -288,7 +288,7 @@ for (const { dialect, available } of backends()) {
     let t: TestContext;
     let docs: IndexDocument[];
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       const offers = fc.sample(fc.tuple(...Array.from({ length: 160 }, (_, i) => offerArb(i))), {
         numRuns: 1,
         seed: dialect === 'sqlite' ? 12 : 13,

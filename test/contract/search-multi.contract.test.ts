@@ -11,7 +11,7 @@ for (const { dialect, available } of backends()) {
     let t: TestContext;
     let headers: Record<string, string>;
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       headers = { 'x-api-key': t.fixtures.keys.testing.key };
       await t.deps.offers.upsertMany('testing', offers);
     });

@@ -43,7 +43,7 @@ for (const { dialect, available } of backends()) {
       return (res.json() as { data: { title: string }[] }).data.map((o) => o.title);
     };
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       await t.deps.offers.upsertMany('testing', [
         offer('a', 'Samsung TV 55 inch', 1),
         offer('b', 'Old television set, works', 2),

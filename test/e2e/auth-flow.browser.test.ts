@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)('browser login flow (headless Chromium)', () => {
   beforeAll(async () => {
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: origin });
+    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: origin }, { environments: ['testing'] });
     await t.apps.testing.listen({ port, host: '127.0.0.1' });
 
     dest = destinationServer();

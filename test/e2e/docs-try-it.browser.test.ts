@@ -20,7 +20,7 @@ describe.skipIf(!hasChromium)('/docs "Try it" with a testing key (headless Chrom
   beforeAll(async () => {
     const port = await freePort();
     origin = `http://localhost:${port}`;
-    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: origin });
+    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: origin }, { environments: ['testing'] });
     await t.apps.testing.listen({ port, host: '127.0.0.1' });
     await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 30, seed: 25 })]);
     browser = await launchChromium();

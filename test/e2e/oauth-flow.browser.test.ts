@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('browser OAuth 2.0 + PKCE flow (headless Chromium,
   beforeAll(async () => {
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: origin });
+    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: origin }, { environments: ['testing'] });
     t.clock.set(Date.now()); // openid-client checks iat and exp against the real time
     await t.apps.testing.listen({ port, host: '127.0.0.1' });
 

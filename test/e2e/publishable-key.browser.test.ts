@@ -73,7 +73,11 @@ describe.skipIf(!hasChromium)('publishable key in a browser (headless Chromium)'
   beforeAll(async () => {
     const apiPort = await freePort();
     api = `http://127.0.0.1:${apiPort}`;
-    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: api, RATE_LIMITING: 'true' });
+    t = await createTestContext(
+      'sqlite',
+      { TESTING_PUBLIC_ORIGIN: api, RATE_LIMITING: 'true' },
+      { environments: ['testing'] },
+    );
     await t.apps.testing.listen({ port: apiPort, host: '127.0.0.1' });
     await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 20, seed: 16 })]);
 

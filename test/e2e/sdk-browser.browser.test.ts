@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium)(
     beforeAll(async () => {
       const apiPort = await freePort();
       const api = `http://127.0.0.1:${apiPort}`;
-      t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: api });
+      t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: api }, { environments: ['testing'] });
       await t.apps.testing.listen({ port: apiPort, host: '127.0.0.1' });
       await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 30, seed: 15 })]);
       const bundle = await build({

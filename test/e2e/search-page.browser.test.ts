@@ -25,7 +25,11 @@ describe.skipIf(!hasChromium)('examples/search-page in Chromium', () => {
   beforeAll(async () => {
     const apiPort = await freePort();
     const pagePort = await freePort();
-    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: `http://localhost:${apiPort}` });
+    t = await createTestContext(
+      'sqlite',
+      { TESTING_PUBLIC_ORIGIN: `http://localhost:${apiPort}` },
+      { environments: ['testing'] },
+    );
     await t.apps.testing.listen({ port: apiPort, host: '127.0.0.1' });
     await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 600, seed: 25 })]);
     pageUrl = `http://localhost:${pagePort}/`;

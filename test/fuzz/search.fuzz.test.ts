@@ -114,7 +114,7 @@ for (const { dialect, available } of backends()) {
     let t: TestContext;
     const cursors: string[] = [];
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 300, seed: 5 })]);
       const headers = { 'x-api-key': t.fixtures.keys.testing.key };
       for (const query of [

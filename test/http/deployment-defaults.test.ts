@@ -72,8 +72,12 @@ describe('TRUST_PROXY', () => {
   let plain: TestContext;
   let proxied: TestContext;
   beforeAll(async () => {
-    plain = await createTestContext('sqlite');
-    proxied = await createTestContext('sqlite', { TRUST_PROXY: '198.51.100.7' });
+    plain = await createTestContext('sqlite', {}, { environments: ['testing'] });
+    proxied = await createTestContext(
+      'sqlite',
+      { TRUST_PROXY: '198.51.100.7' },
+      { environments: ['testing'] },
+    );
   });
   afterAll(async () => {
     await plain.close();

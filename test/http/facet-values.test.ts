@@ -22,7 +22,7 @@ for (const { dialect, available } of backends()) {
     let t: TestContext;
     let headers: Record<string, string>;
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       const offers = [...generateOffers({ count: 60, seed: 23 })].map((o, i) => ({
         ...o,
         category: ['books', 'music', 'garden'][i % 3] as string,

@@ -17,7 +17,7 @@ for (const { dialect, available } of backends()) {
     let t: TestContext;
     let headers: Record<string, string>;
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       headers = { 'x-api-key': t.fixtures.keys.testing.key };
       await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 30, seed: 3 })]);
     });
@@ -121,7 +121,7 @@ for (const { dialect, available } of backends()) {
     });
 
     it('refuses a cursor signed by another instance with another master secret', async () => {
-      const other = await createTestContext('sqlite');
+      const other = await createTestContext('sqlite', {}, { environments: ['testing'] });
       try {
         const otherHeaders = { 'x-api-key': other.fixtures.keys.testing.key };
         await other.deps.offers.upsertMany('testing', [...generateOffers({ count: 5, seed: 3 })]);

@@ -21,7 +21,7 @@ for (const { dialect, available } of backends()) {
     let users = 0;
 
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       const issued = await t.deps.keys.issue({ projectId: t.fixtures.projectId, environment: 'testing' });
       await t.deps.keys.grantRefresh(issued.record.id);
       refreshKey = { id: issued.record.id, key: issued.key };

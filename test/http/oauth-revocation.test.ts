@@ -22,7 +22,11 @@ for (const { dialect, available } of backends()) {
     let aliceId: string;
 
     beforeAll(async () => {
-      t = await createTestContext(dialect, { REFRESH_TOKEN_ROTATION: 'on', REFRESH_TOKEN_REUSE_GRACE: '0s' });
+      t = await createTestContext(
+        dialect,
+        { REFRESH_TOKEN_ROTATION: 'on', REFRESH_TOKEN_REUSE_GRACE: '0s' },
+        { environments: ['testing'] },
+      );
       refreshKey = await refreshingKey();
       aliceId = (await t.deps.users.add({ environment: 'testing', ...ALICE })).id;
     });

@@ -25,7 +25,7 @@ for (const { dialect, available } of backends()) {
     beforeAll(async () => {
       const port = await freePort();
       origin = `http://127.0.0.1:${port}`;
-      t = await createTestContext(dialect, { TESTING_PUBLIC_ORIGIN: origin });
+      t = await createTestContext(dialect, { TESTING_PUBLIC_ORIGIN: origin }, { environments: ['testing'] });
       // openid-client checks iat/exp against the real time: start the injected clock there.
       t.clock.set(Date.now());
       await t.apps.testing.listen({ host: '127.0.0.1', port });

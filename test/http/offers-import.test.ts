@@ -32,10 +32,11 @@ for (const { dialect, available } of backends()) {
     let other: string;
     let otherProjectId: string;
     beforeAll(async () => {
-      t = await createTestContext(dialect, {
-        IMPORT_MAX_BYTES: String(MAX_BYTES),
-        IMPORT_MAX_FAILED_LINES: String(MAX_FAILED),
-      });
+      t = await createTestContext(
+        dialect,
+        { IMPORT_MAX_BYTES: String(MAX_BYTES), IMPORT_MAX_FAILED_LINES: String(MAX_FAILED) },
+        { environments: ['testing'] },
+      );
       writer = t.fixtures.keys.testing.key;
       await t.deps.keys.grantWrite(t.fixtures.keys.testing.id);
       const project = await t.deps.projects.add({

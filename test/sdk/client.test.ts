@@ -28,7 +28,7 @@ for (const { dialect, available } of backends()) {
     };
 
     beforeAll(async () => {
-      t = await createTestContext(dialect, { REFRESH_TOKEN_ROTATION: 'on' });
+      t = await createTestContext(dialect, { REFRESH_TOKEN_ROTATION: 'on' }, { environments: ['testing'] });
       await t.deps.offers.upsertMany('testing', [...generateOffers({ count: OFFERS })]);
       const origin = await t.apps.testing.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = `${origin}/v1`;
@@ -247,7 +247,11 @@ describe('@vitrine/client rate limits', () => {
   it.skipIf(!sqlite?.available)(
     'waits Retry-After on 429 and retries, at most maxRetries times',
     async () => {
-      t = await createTestContext('sqlite', { RATE_LIMITING: 'true', RATE_LIMIT_TESTING: '1' });
+      t = await createTestContext(
+        'sqlite',
+        { RATE_LIMITING: 'true', RATE_LIMIT_TESTING: '1' },
+        { environments: ['testing'] },
+      );
       const origin = await t.apps.testing.listen({ port: 0, host: '127.0.0.1' });
       let attempts = 0;
       const statuses: number[] = [];

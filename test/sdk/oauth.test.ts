@@ -17,7 +17,7 @@ for (const { dialect, available } of backends()) {
     let origin: string;
     let client: { id: string; key: string };
     beforeAll(async () => {
-      t = await createTestContext(dialect);
+      t = await createTestContext(dialect, {}, { environments: ['testing'] });
       const issued = await t.deps.keys.issue({ projectId: t.fixtures.projectId, environment: 'testing' });
       await t.deps.keys.grantRefresh(issued.record.id);
       client = { id: issued.record.id, key: issued.key };

@@ -35,7 +35,11 @@ describe('the SDK tarball in an empty project', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    t = await createTestContext('sqlite', { TESTING_PUBLIC_ORIGIN: `http://localhost:${port}` });
+    t = await createTestContext(
+      'sqlite',
+      { TESTING_PUBLIC_ORIGIN: `http://localhost:${port}` },
+      { environments: ['testing'] },
+    );
     await t.apps.testing.listen({ port, host: '127.0.0.1' });
     base = `http://localhost:${port}/v1`;
     await t.deps.offers.upsertMany('testing', [...generateOffers({ count: 200, seed: 25 })]);

@@ -33,8 +33,16 @@ export interface TestContext {
 export async function createTestContext(
   dialect: Dialect,
   env: NodeJS.ProcessEnv = {},
-  /** Issue 26: serve through another connection to the same database (a TCP proxy's). */
-  options: { db?: (database: TestDatabase) => Database } = {},
+  options: {
+    /** Issue 26: serve through another connection to the same database (a TCP proxy's). */
+    db?: (database: TestDatabase) => Database;
+    /**
+     * Issue 26: the environments whose app is built (default both). Building one compiles its
+     * routes' schemas, about half of a context's start: a file that never calls the production
+     * app builds the testing one only; `apps.production` then throws, naming the option.
+     */
+    environments?: readonly Environment[];
+  } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
   // Issue 27: without SMTP_URL mail goes to $DATA_DIR/outbox: a directory of this context's own.
@@ -58,9 +66,21 @@ export async function createTestContext(
   // Issue 12: searches are answered by the in-memory index, built as `serve` builds it.
   await deps.searchIndexes.start(['production', 'testing'], config.searchPollMs);
   const apps = {} as Record<Environment, FastifyInstance>;
+  const built: FastifyInstance[] = [];
   for (const environment of ['production', 'testing'] as const) {
-    apps[environment] = await buildApp(deps, environment);
-    await apps[environment].ready();
+    if (options.environments && !options.environments.includes(environment)) {
+      Object.defineProperty(apps, environment, {
+        enumerable: false,
+        get() {
+          throw new Error(`createTestContext: the ${environment} app was not built (option environments)`);
+        },
+      });
+      continue;
+    }
+    const app = await buildApp(deps, environment);
+    await app.ready();
+    apps[environment] = app;
+    built.push(app);
   }
   await deps.developers.add({ email: 'integrator@example.com', name: 'Integrator' });
   const project = await deps.projects.add({
@@ -84,7 +104,7 @@ export async function createTestContext(
       },
     },
     async close() {
-      await Promise.all(Object.values(apps).map((app) => app.close()));
+      await Promise.all(built.map((app) => app.close()));
       await deps.usageMeter?.stop().catch(() => undefined);
       await deps.keyVerifier.stop();
       deps.searchIndexes.stop();

@@ -35,7 +35,13 @@ export async function createTestDatabase(
   dialect: Dialect,
   options: { upTo?: number } = {},
 ): Promise<TestDatabase> {
-  const created = dialect === 'sqlite' ? await sqliteTestDatabase() : await postgresTestDatabase();
+  // PostgreSQL: a copy of the run's migrated template (test/support/postgres-run.ts), unless the
+  // test wants an older version. Migrating it again then only checks that it is up to date.
+  const template =
+    dialect === 'postgres' && options.upTo === undefined ? inject('postgresRun')?.template : undefined;
+  const created = dialect === 'sqlite' ? await sqliteTestDatabase() : await postgresTestDatabase(template);
+  // A fresh database has an identity of its own (migration 80), which a copy keeps: a new one.
+  if (template) await created.db.run('UPDATE database_identity SET id = gen_random_uuid()::text');
   await migrate(created.db, options);
   return created;
 }
@@ -70,9 +76,14 @@ async function asAdmin(sql: string): Promise<void> {
   }
 }
 
-/** A database this run creates (empty, or a copy of `template`, one this run created too). */
+/**
+ * A database this run creates (empty, or a copy of `template`, one this run created too), named
+ * with the run's prefix: the global teardown drops it (`drop()` disconnects).
+ */
 async function postgresTestDatabase(template?: string): Promise<TestDatabase> {
-  const name = `vitrine_test_${randomBase62(10).toLowerCase()}`;
+  const run = inject('postgresRun');
+  if (!run) throw new Error('PostgreSQL is not available for this run');
+  const name = `${run.prefix}${randomBase62(10).toLowerCase()}`;
   await asAdmin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(inject('postgresAdminUrl') as string);
   url.pathname = `/${name}`;
@@ -93,9 +104,9 @@ async function postgresTestDatabase(template?: string): Promise<TestDatabase> {
       }
     },
     async drop() {
+      // The global teardown drops it, with the run's other databases (dropping one waits for a
+      // checkpoint: concurrent drops share theirs).
       await db.close().catch(() => undefined);
-      // Only the database this run created, never anything else.
-      await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { buildForTests } from './cli-build.js';
+import { preparePostgresRun } from './postgres-run.js';
 
 /**
  * Decides once per run whether the PostgreSQL half of the contract suite runs.
@@ -17,11 +18,24 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
-  await findPostgres(project);
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const adminUrl = await findPostgres(project);
   await findRedis(project);
-  // Issue 26: the CLI and server processes of the tests run one transpiled copy of src/
-  // (VITRINE_TEST_BUILD=0: through tsx, from the sources, as before).
+  // Issue 26: one migrated template database per run, the test databases are copies of it.
+  const postgres = adminUrl ? await preparePostgresRun(adminUrl) : null;
+  project.provide('postgresRun', postgres?.run ?? null);
+  const removeBuild = await testBuild(project);
+  return async () => {
+    removeBuild();
+    await postgres?.finish();
+  };
+}
+
+/**
+ * Issue 26: the CLI and server processes of the tests run one transpiled copy of src/
+ * (VITRINE_TEST_BUILD=0: through tsx, from the sources, as before). Returns its removal.
+ */
+async function testBuild(project: TestProject): Promise<() => void> {
   if (process.env.VITRINE_TEST_BUILD === '0') {
     project.provide('vitrineEntry', null);
     return () => undefined;
@@ -68,13 +82,14 @@ async function findRedis(project: TestProject): Promise<void> {
   }
 }
 
-async function findPostgres(project: TestProject): Promise<void> {
+async function findPostgres(project: TestProject): Promise<string | null> {
   const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_ADMIN_URL;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
     await client.query('SELECT 1');
     project.provide('postgresAdminUrl', url);
+    return url;
   } catch (error) {
     const reason = (error as Error).message;
     if (process.env.CI === 'true') {
@@ -85,6 +100,7 @@ async function findPostgres(project: TestProject): Promise<void> {
       `\n${line}\n!! PostgreSQL unreachable at ${url} (${reason}).\n!! The PostgreSQL half of the contract suite is SKIPPED. Start it, or set TEST_POSTGRES_URL.\n${line}\n\n`,
     );
     project.provide('postgresAdminUrl', null);
+    return null;
   } finally {
     await client.end().catch(() => undefined);
   }
