@@ -136,6 +136,9 @@ for (const { dialect, available } of backends()) {
         ['sort=attr.brand', 'sort'],
         ['sort=-attr.colour', 'sort'],
         ['facets=attr.rooms', 'facets'],
+        ['attr.year.min=0x7e0', 'attr.year.min'],
+        ['attr.year.max=2e3', 'attr.year.max'],
+        ['attr.year.min=%202015', 'attr.year.min'],
       ];
       for (const [query, parameter] of cases) {
         const response = await get(query);
