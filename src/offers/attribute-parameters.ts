@@ -72,6 +72,9 @@ export function attributeFilters(
     }
     filter.values = [...new Set([...filter.values, ...parsed])].sort();
   }
+  for (const { name, min, max } of byName.values())
+    if (min !== null && max !== null && min > max)
+      errors.push({ parameter: `attr.${name}.min`, message: `must not be greater than attr.${name}.max` });
   return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 

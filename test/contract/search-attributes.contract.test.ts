@@ -139,6 +139,7 @@ for (const { dialect, available } of backends()) {
         ['attr.year.min=0x7e0', 'attr.year.min'],
         ['attr.year.max=2e3', 'attr.year.max'],
         ['attr.year.min=%202015', 'attr.year.min'],
+        ['attr.year.min=2020&attr.year.max=2010', 'attr.year.min'],
       ];
       for (const [query, parameter] of cases) {
         const response = await get(query);
