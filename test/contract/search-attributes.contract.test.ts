@@ -148,6 +148,11 @@ for (const { dialect, available } of backends()) {
         expect(body.code).toBe('invalid_parameter');
         expect(body.errors.map((e) => e.parameter)).toEqual([parameter]);
       }
+      const many = await get(Array.from({ length: 21 }, (_, i) => `attr.brand=b${i}`).join('&'));
+      expect(many.statusCode).toBe(400);
+      expect((many.json() as { errors: unknown[] }).errors).toEqual([
+        { parameter: 'attr.brand', message: 'must NOT have more than 20 items' },
+      ]);
       const multi = await t.apps.testing.inject({
         method: 'POST',
         url: '/v1/multi-search',
