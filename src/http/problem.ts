@@ -71,6 +71,7 @@ export function parameterErrors(
   // A union of literals fails as one `const` error per alternative: list them as the choices.
   const choices = new Map<string, unknown[]>();
   const patterns = new Map<string, string>();
+  const given = new Set<string>();
   for (const error of validation) {
     // Query parameters are flat (`category/0` is `category`); body fields are named by their
     // dotted path (`location.country`, `query.priceMin`), array positions left out.
@@ -102,16 +103,20 @@ export function parameterErrors(
     } else if (error.keyword === 'required') {
       parameter = within(String(error.params.missingProperty));
       message = 'is required';
+    } else if (error.keyword === 'type' && Array.isArray(error.data)) {
+      // Repeated: unless a repeatable branch of a union says why the values were refused
+      // (`attr.brand` given 21 times is too many, not a parameter to give once).
+      given.add(parameter);
+      continue;
     } else if (error.keyword === 'type') {
-      message = Array.isArray(error.data)
-        ? 'must be given once'
-        : `must be ${articled(String(error.params.type))}`;
+      message = `must be ${articled(String(error.params.type))}`;
     } else if (error.keyword === 'enum') {
       message = `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
     }
     // Report each parameter once, with its first (most specific) reason.
     if (parameter && !seen.has(parameter)) seen.set(parameter, message);
   }
+  for (const parameter of given) if (!seen.has(parameter)) seen.set(parameter, 'must be given once');
   for (const [parameter, values] of choices) {
     const pattern = patterns.get(parameter);
     const more = pattern ? `, or match ${pattern}` : '';

@@ -35,10 +35,15 @@ export function attributeFilters(
     byName.set(name, filter);
     const values = [given].flat() as Raw[];
     if (bound) {
-      const n = typeof values[0] === 'string' ? Number(values[0]) : values[0];
+      // Written as an offer's number is (`3`, `-2.5`): not `0x10`, `1e3` or ` 3`.
+      const given = values[0];
+      const n =
+        typeof given === 'boolean' || (typeof given === 'string' && given.trim() !== given)
+          ? undefined
+          : attributeValue('number', given);
       if (declared.type !== 'number')
         errors.push({ parameter, message: `${name} is a ${declared.type}: min and max are for numbers` });
-      else if (values.length !== 1 || typeof n !== 'number' || !Number.isFinite(n))
+      else if (values.length !== 1 || typeof n !== 'number')
         errors.push({ parameter, message: 'must be one finite number' });
       else filter[bound] = n;
       continue;
@@ -67,6 +72,9 @@ export function attributeFilters(
     }
     filter.values = [...new Set([...filter.values, ...parsed])].sort();
   }
+  for (const { name, min, max } of byName.values())
+    if (min !== null && max !== null && min > max)
+      errors.push({ parameter: `attr.${name}.min`, message: `must not be greater than attr.${name}.max` });
   return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 

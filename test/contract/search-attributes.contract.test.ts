@@ -136,6 +136,10 @@ for (const { dialect, available } of backends()) {
         ['sort=attr.brand', 'sort'],
         ['sort=-attr.colour', 'sort'],
         ['facets=attr.rooms', 'facets'],
+        ['attr.year.min=0x7e0', 'attr.year.min'],
+        ['attr.year.max=2e3', 'attr.year.max'],
+        ['attr.year.min=%202015', 'attr.year.min'],
+        ['attr.year.min=2020&attr.year.max=2010', 'attr.year.min'],
       ];
       for (const [query, parameter] of cases) {
         const response = await get(query);
@@ -144,6 +148,11 @@ for (const { dialect, available } of backends()) {
         expect(body.code).toBe('invalid_parameter');
         expect(body.errors.map((e) => e.parameter)).toEqual([parameter]);
       }
+      const many = await get(Array.from({ length: 21 }, (_, i) => `attr.brand=b${i}`).join('&'));
+      expect(many.statusCode).toBe(400);
+      expect((many.json() as { errors: unknown[] }).errors).toEqual([
+        { parameter: 'attr.brand', message: 'must NOT have more than 20 items' },
+      ]);
       const multi = await t.apps.testing.inject({
         method: 'POST',
         url: '/v1/multi-search',

@@ -209,6 +209,9 @@ const queryArb: fc.Arbitrary<Params> = fc
       Number(params.priceMin) > Number(params.priceMax)
     )
       delete params.priceMin;
+    const [roomsMin, roomsMax] = [params['attr.rooms.min'], params['attr.rooms.max']];
+    if (roomsMin !== undefined && roomsMax !== undefined && Number(roomsMin) > Number(roomsMax))
+      delete params['attr.rooms.min'];
     return params;
   });
 

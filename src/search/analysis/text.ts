@@ -41,6 +41,14 @@ export function words(text: string): string[] {
   return catalogueWords(fold(text), false).filter(fits);
 }
 
+/**
+ * A value's words without the joined forms `words` appends for search (`Émile-Co` is `emile co`,
+ * not `emile co emileco`): how attribute values and facet prefixes are compared.
+ */
+export function valueWords(text: string): string[] {
+  return catalogueWords(fold(text), false, false).filter(fits);
+}
+
 /** The words of a piece of query: as `words`, but a hyphenated word is its parts joined. */
 export function queryWords(text: string): string[] {
   return catalogueWords(fold(text), true).filter(fits);

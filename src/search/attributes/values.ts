@@ -1,10 +1,10 @@
-import { words } from '../analysis/text.js';
+import { valueWords } from '../analysis/text.js';
 import type { AttributeType } from '../engine.js';
 
 /**
  * How a declared attribute's raw value (an offer's `attributes.NAME`, or a filter's text) becomes
  * the value the index holds; undefined: the offer has none. Numbers: finite numbers, or decimal
- * strings (a CSV import gives strings); strings: folded like text (`words` joined by one space);
+ * strings (a CSV import gives strings); strings: folded like text (`valueWords` joined by one space);
  * booleans: `true` / `false` (folded) or 1 / 0, held as 1 / 0.
  */
 export function attributeValue(type: AttributeType, raw: unknown): number | string | undefined {
@@ -25,9 +25,12 @@ export function attributeValue(type: AttributeType, raw: unknown): number | stri
 
 const DECIMAL = /^-?\d{1,15}(\.\d{1,15})?$/;
 
-/** A string attribute's value as search compares it: lower case, no accents, words one space apart. */
+/**
+ * A string attribute's value as search compares it: lower case, no accents, words one space
+ * apart, a hyphen a space (`Café-Co` = `cafe co`).
+ */
 export function foldString(value: string): string {
-  return words(value).join(' ');
+  return valueWords(value).join(' ');
 }
 
 /** How a value the index holds is shown as a facet value. */
