@@ -87,7 +87,7 @@ export const SearchQuerySchema = Type.Object(
     q: Type.Optional(
       Type.String({
         maxLength: MAX_Q_LENGTH,
-        description: `Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; \`"a phrase"\` in quotes; \`-word\` or \`-"a phrase"\` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most ${MAX_Q_LENGTH} characters and ${MAX_QUERY_TERMS} words, phrases and exclusions.`,
+        description: `Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; \`"a phrase"\` in quotes; \`-word\` or \`-"a phrase"\` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most ${MAX_Q_LENGTH} characters; words, phrases and exclusions past the ${MAX_QUERY_TERMS}th are ignored.`,
       }),
     ),
     typoTolerance: Type.Optional(

@@ -127,14 +127,16 @@ function termUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoT
 }
 
 function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
-  const costs = new Map<string, number>();
+  // The typed word's own stem counts as typed, as for a whole word.
+  const ownStem = dict.some(([, s]) => s === stem(typed));
+  const costs = new Map<string, number>(ownStem ? [[stem(typed), 0]] : []);
   const budget = budgetOf(typed, tolerance);
   for (const [key, s] of dict) {
     let d = Number.POSITIVE_INFINITY;
     for (let j = 0; j <= key.length; j += 1) d = Math.min(d, osa(typed, key.slice(0, j)));
     if (d <= budget && d < (costs.get(s) ?? Number.POSITIVE_INFINITY)) costs.set(s, d);
   }
-  const asTyped = dict.some(([key]) => key.startsWith(typed));
+  const asTyped = ownStem || dict.some(([key]) => key.startsWith(typed));
   return narrow({ typed, costs, sequences: [], exactWords: new Set() }, tolerance, asTyped);
 }
 

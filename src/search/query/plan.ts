@@ -52,12 +52,12 @@ function unit(
 ): Unit {
   const costs = new Map<number, number>();
   let asTyped = false;
-  if (!prefix) {
-    const own = dict.stemIds.get(stem(typed));
-    if (own !== undefined) {
-      costs.set(own, 0);
-      asTyped = (dict.stemDocs.data[own] as number) > 0;
-    }
+  // The word's own stem, for the word being typed too: `tables` typed last finds `table` (no key
+  // starts with `tables`) rather than `cable`, one edit away.
+  const own = dict.stemIds.get(stem(typed));
+  if (own !== undefined) {
+    costs.set(own, 0);
+    asTyped = (dict.stemDocs.data[own] as number) > 0;
   }
   const budget = tolerance === 'off' || isNumber(typed) ? 0 : typoBudget(typed.length);
   dict.walk(typed, budget, prefix, (s, edits) => {
