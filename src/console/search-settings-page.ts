@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Environment } from '../platform/environment.js';
-import { ATTRIBUTE_TYPES, type AttributeDeclaration, type AttributeType } from '../search-settings/model.js';
+import {
+  ATTRIBUTE_TYPES,
+  type AttributeDeclaration,
+  type AttributeType,
+  formatRankBy,
+  parseRankBy,
+  type SearchSettings,
+} from '../search-settings/model.js';
 import type { SearchSettingsService } from '../search-settings/service.js';
 import type { Flashes } from '../web/flash.js';
 import { html, type SafeHtml } from '../web/html.js';
@@ -13,10 +20,11 @@ import { dataTable } from '../web/table.js';
  * declare or change one and a button to remove one (the service audits and re-indexes). Each
  * part of the page is a section of its own, so more settings (synonyms) add a section.
  */
-export type SearchSettingsFlash = 'attribute-set' | 'attribute-removed';
+export type SearchSettingsFlash = 'attribute-set' | 'attribute-removed' | 'ranking-set';
 export const SEARCH_SETTINGS_FLASHES: Record<SearchSettingsFlash, string> = {
   'attribute-set': 'Attribute saved; every serving process re-indexes in the background.',
   'attribute-removed': 'Attribute removed; every serving process re-indexes in the background.',
+  'ranking-set': 'Ranking saved; every serving process re-indexes in the background.',
 };
 
 const ENVIRONMENTS = ['production', 'testing'] as const satisfies readonly Environment[];
@@ -47,13 +55,38 @@ ${attributes.length === 0 ? html`<p>None declared: searches know only the built-
 </section>`;
 }
 
+/** The ranking tie-break: what orders matches the text rules leave tied, before the newest. */
+function rankingSection(csrf: string, environment: Environment, settings: SearchSettingsView): SafeHtml {
+  const current = settings.rankBy ? formatRankBy(settings.rankBy) : null;
+  const sortable = settings.attributes.filter((a) => a.type === 'number' && a.sort);
+  const options = sortable.flatMap((a) =>
+    (['desc', 'asc'] as const).map((d) => {
+      const value = `attr.${a.name}:${d}`;
+      const label = `${a.name}, ${d === 'desc' ? 'greatest' : 'least'} first`;
+      return value === current
+        ? html`<option value="${value}" selected>${label}</option>`
+        : html`<option value="${value}">${label}</option>`;
+    }),
+  );
+  return html`<section aria-labelledby="ranking-${environment}">
+<h2 id="ranking-${environment}">Ranking of ${environment}</h2>
+<p>Ties after the text rules: ${current ? html`<code>${current}</code>, then the newest` : 'the newest first'}.</p>
+<form method="post" action="/console/search-settings/${environment}/ranking">${csrfField(csrf)}
+<label for="rank-by-${environment}">Tie-break (a sort number attribute)</label><select id="rank-by-${environment}" name="rankBy"><option value="none">none: newest first</option>${options}</select>
+<button type="submit">Save ranking</button></form>
+</section>`;
+}
+
+/** What the page shows of one environment's settings. */
+export type SearchSettingsView = Pick<SearchSettings, 'attributes' | 'rankBy'>;
+
 export function searchSettingsBody(
   csrf: string,
-  settings: Readonly<Record<Environment, readonly AttributeDeclaration[]>>,
+  settings: Readonly<Record<Environment, SearchSettingsView>>,
 ): SafeHtml {
   return html`<h1>Search settings</h1>
 <p>What search knows of offers’ <code>attributes</code>. A change is audited and re-indexes the environment in the background; searches keep the previous declarations until then.</p>
-${ENVIRONMENTS.map((e) => attributesSection(csrf, e, settings[e]))}`;
+${ENVIRONMENTS.map((e) => html`${attributesSection(csrf, e, settings[e].attributes)}${rankingSection(csrf, e, settings[e])}`)}`;
 }
 
 /** The page's routes, inside the console's session area (its guard, CSRF and error pages). */
@@ -71,9 +104,10 @@ export function registerSearchSettingsPage(
   app.get('/console/search-settings', async (request, reply) => {
     const [production, testing] = await Promise.all(ENVIRONMENTS.map((e) => settings.read(e)));
     const s = area.signed(request);
+    const none: SearchSettingsView = { attributes: [], rankBy: null };
     const body = searchSettingsBody(s.session.csrfToken, {
-      production: production?.attributes ?? [],
-      testing: testing?.attributes ?? [],
+      production: production ?? none,
+      testing: testing ?? none,
     });
     return area.page(reply, 200, deps.render(request, body, flash.take(request, reply)));
   });
@@ -89,6 +123,16 @@ export function registerSearchSettingsPage(
       searchable: false,
     });
     return flash.redirect(reply, '/console/search-settings', 'attribute-set');
+  });
+  app.post('/console/search-settings/:environment/ranking', async (request, reply) => {
+    const environment = environmentOf((request.params as { environment?: string }).environment);
+    if (!environment) return area.fail(reply, 'not_found', 'There is no such environment.');
+    const raw = (area.form(request).rankBy ?? '').trim();
+    const rankBy = raw === 'none' ? null : parseRankBy(raw);
+    if (raw !== 'none' && rankBy === null)
+      return area.fail(reply, 'invalid', 'The tie-break is attr.NAME:desc, attr.NAME:asc or none.');
+    await settings.setRankBy(area.signed(request).actor, environment, rankBy);
+    return flash.redirect(reply, '/console/search-settings', 'ranking-set');
   });
   app.post('/console/search-settings/:environment/attributes/:name/remove', async (request, reply) => {
     const params = request.params as { environment?: string; name?: string };

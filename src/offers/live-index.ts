@@ -222,7 +222,7 @@ export function createLiveIndex(deps: {
     const started = performance.now();
     const settings = await deps.schemas?.read(environment);
     if (!settings || settings.version === schemaVersion) return;
-    const fresh = deps.createIndex({ attributes: settings.attributes });
+    const fresh = deps.createIndex({ attributes: settings.attributes, rankBy: settings.rankBy ?? null });
     const from = await store.changeSeq(environment);
     await readAll(fresh, started);
     let caughtUp = from;
@@ -319,7 +319,7 @@ export function createLiveIndex(deps: {
       const started = performance.now();
       const settings = await deps.schemas?.read(environment);
       if (settings && settings.attributes.length > 0) {
-        schema = { attributes: settings.attributes };
+        schema = { attributes: settings.attributes, rankBy: settings.rankBy ?? null };
         index = deps.createIndex(schema);
       }
       schemaVersion = settings?.version ?? 0;
