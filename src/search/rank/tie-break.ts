@@ -17,6 +17,7 @@ export function walkByTie(
   visit: (slot: number) => boolean,
   rounds = 8,
   start: { t: number; p: number; id: string } | null = null,
+  first = 64,
 ): boolean {
   const n = slots.length;
   const keyTie = new Float64Array(n);
@@ -32,14 +33,28 @@ export function walkByTie(
     return x === id ? 0 : x > id ? -1 : 1;
   };
   let from = start;
-  let batch = 64;
+  let batch = Math.max(1, first);
   for (let round = 0; round < rounds; round += 1) {
     const picked: number[] = [];
+    // The last of the best `batch` so far (-1: fewer yet): a member after it is out at once,
+    // most of them on the tie alone.
+    let bound = -1;
+    let boundTie = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < n; i += 1) {
+      if (bound >= 0) {
+        const t = keyTie[i] as number;
+        if (t < boundTie) continue;
+        const b = slots[bound] as number;
+        if (t === boundTie && before(i, boundTie, published[b] as number, ids[b] as string) >= 0) continue;
+      }
       if (from !== null && before(i, from.t, from.p, from.id) <= 0) continue;
       picked.push(i);
       // Keep it bounded: sort and cut whenever it doubles past the batch.
-      if (picked.length >= 2 * batch) cut(picked, batch);
+      if (picked.length >= 2 * batch) {
+        cut(picked, batch);
+        bound = picked[batch - 1] as number;
+        boundTie = keyTie[bound] as number;
+      }
     }
     cut(picked, batch);
     for (const i of picked) {
@@ -75,7 +90,7 @@ export function tiePager(ix: IndexView, tie: Tie): ClassPager {
         page.push(slot);
         return page.length >= k;
       };
-      walkByTie(slots, tie, ix.publishedAt.data, ix.ids, visit, Number.POSITIVE_INFINITY, start);
+      walkByTie(slots, tie, ix.publishedAt.data, ix.ids, visit, Number.POSITIVE_INFINITY, start, k);
       return page;
     },
   };
