@@ -112,4 +112,41 @@ describe('console search settings', () => {
       'production "attr.popularity:desc" ops@example.com',
     ]);
   });
+
+  it('lists, adds and removes synonym rules per environment, audited, refusing bad ones as pages', async () => {
+    await browser.get('/console/search-settings');
+    const added = await browser.post('/console/search-settings/testing/synonyms', {
+      words: 'tv,  television set ,',
+      oneWay: 'yes',
+    });
+    expect(added.statusCode).toBe(303);
+    const [rule] = await t.deps.synonyms.list('testing');
+    expect(rule).toMatchObject({ oneWay: true, words: ['tv', 'television set'] });
+    expect(await t.deps.synonyms.list('production')).toEqual([]);
+    const page = await browser.get('/console/search-settings');
+    expect(page.body).toContain('Synonyms of testing');
+    expect(page.body).toContain('<code>tv</code> finds <code>television set</code>');
+    expect(page.body).toContain(`/console/search-settings/testing/synonyms/${rule?.id}/remove`);
+    const one = await browser.post('/console/search-settings/testing/synonyms', { words: 'sofa' });
+    expect(one.statusCode).toBe(400);
+    expect(one.headers['content-type']).toContain('text/html');
+    expect(one.body).toContain('2 to 20 words');
+    await browser.get('/console/search-settings');
+    const elsewhere = await browser.post(
+      `/console/search-settings/production/synonyms/${rule?.id}/remove`,
+      {},
+    );
+    expect(elsewhere.statusCode).toBe(404);
+    await browser.get('/console/search-settings');
+    const removed = await browser.post(`/console/search-settings/testing/synonyms/${rule?.id}/remove`, {});
+    expect(removed.statusCode).toBe(303);
+    expect(await t.deps.synonyms.list('testing')).toEqual([]);
+    const actions = (await t.deps.audit.list({ action: 'synonyms.' })).map(
+      (e) => `${e.action} ${e.targetId} ${e.actorEmail}`,
+    );
+    expect(actions).toEqual([
+      `synonyms.remove ${rule?.id} ops@example.com`,
+      `synonyms.add ${rule?.id} ops@example.com`,
+    ]);
+  });
 });
