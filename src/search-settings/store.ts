@@ -59,12 +59,17 @@ export function createSearchSettingsStore(db: Database): SearchSettingsStore {
   return {
     async read(environment) {
       return db.transaction(async (tx) => {
-        const rows = await tx.all<AttributeRow>(
-          'SELECT name, type, facet, sortable, searchable FROM search_attributes WHERE environment = ? ORDER BY name',
+        // The version first: under READ COMMITTED (PostgreSQL) each statement sees its own
+        // moment, so a change committing in between leaves the version older than the rows, and
+        // the next check re-indexes again; read after them, a newer version could pass for rows
+        // that lack the change, and no check would ever re-index it. The rank-by and the version
+        // are one row, changed together.
+        const settings = await tx.get<{ rank_by: string | null; version: number }>(
+          'SELECT rank_by, version FROM search_settings WHERE environment = ?',
           [environment],
         );
-        const settings = await tx.get<{ rank_by: string | null }>(
-          'SELECT rank_by FROM search_settings WHERE environment = ?',
+        const rows = await tx.all<AttributeRow>(
+          'SELECT name, type, facet, sortable, searchable FROM search_attributes WHERE environment = ? ORDER BY name',
           [environment],
         );
         return {
@@ -76,7 +81,7 @@ export function createSearchSettingsStore(db: Database): SearchSettingsStore {
             sort: Number(r.sortable) === 1,
             searchable: Number(r.searchable) === 1,
           })),
-          version: await version(tx, environment),
+          version: Number(settings?.version ?? 0),
         };
       });
     },
