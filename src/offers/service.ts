@@ -101,7 +101,11 @@ export function createOfferService(deps: {
       const { normalised, text, sort, facets } = normaliseSearch(environment, query, schema, errors);
       const fingerprint = queryFingerprint(normalised);
       // Relevance pages are ordered by the index's tie-break too (its cursor keys carry it).
-      const ranking = sort === 'relevance' ? (schema.rankBy ?? null) : null;
+      const rankBy = schema.rankBy ?? null;
+      const ranking =
+        sort === 'relevance' && rankBy && schema.attributes.some((a) => a.name === rankBy.name)
+          ? rankBy
+          : null;
       let after: CursorValue[] | null = null;
       if (query.cursor !== undefined) {
         const decoded = decodeCursor(

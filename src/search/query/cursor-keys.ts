@@ -41,7 +41,7 @@ export function position(ix: IndexView, query: EngineQuery): Position | null {
     const [typos, proximity, attribute, inexact, ...rest] = after;
     const primary = packRank(Number(typos), Number(proximity), Number(attribute), Number(inexact));
     // With a ranking tie-break the attribute's value comes before publishedAt (tie-break.ts).
-    if (ix.attributes.schema.rankBy) {
+    if (rankTie(ix.attributes) !== null) {
       const [value, published, id] = rest;
       return { primary, tie: tieOfKey(ix.attributes, value), published: Number(published), id: String(id) };
     }
