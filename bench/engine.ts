@@ -10,7 +10,8 @@
  * (what follows the build: `finish`, the index's finishBuild() as `serve` calls it, by default;
  * `orders`, its sorted orders without compact(); `compact`, compact() alone, as this bench did
  * before finishBuild; `none`), BENCH_ENGINE_ATTRIBUTES (`1`: five attributes of the seed declared,
- * ADR 0029, and two query types on them). The first query of a few types after it is timed on its own.
+ * ADR 0029, and two query types on them), BENCH_ENGINE_RANK_BY (`attr.year:desc`: the ranking
+ * tie-break, ADR 0039). The first query of a few types after it is timed on its own.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +29,7 @@ import {
   type SearchSchema,
 } from '../src/search/engine.js';
 import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
+import { parseRankBy } from '../src/search/rules.js';
 import { engineQuery } from '../test/support/engine-query.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
@@ -53,6 +55,12 @@ const SCHEMA: SearchSchema =
         ],
       }
     : NO_ATTRIBUTES;
+/** BENCH_ENGINE_RANK_BY=attr.NAME:desc|asc (with BENCH_ENGINE_ATTRIBUTES=1): the ranking tie-break (ADR 0039). */
+const RANK_BY = process.env.BENCH_ENGINE_RANK_BY ? parseRankBy(process.env.BENCH_ENGINE_RANK_BY) : null;
+if (process.env.BENCH_ENGINE_RANK_BY && !RANK_BY)
+  throw new Error(
+    `BENCH_ENGINE_RANK_BY: not attr.NAME:desc or attr.NAME:asc: ${process.env.BENCH_ENGINE_RANK_BY}`,
+  );
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
@@ -331,7 +339,7 @@ function foldAfterWrites(index: ReturnType<typeof createSearchIndex>): string {
 
 function main() {
   const before = memory();
-  const index = createSearchIndex({}, SCHEMA);
+  const index = createSearchIndex({}, RANK_BY ? { ...SCHEMA, rankBy: RANK_BY } : SCHEMA);
   let buildMs = 0;
   let buildCpuMs = 0;
   let generated = 0;

@@ -133,6 +133,7 @@ export async function buildApp(deps: Deps, environment: Environment): Promise<Fa
         require2fa: config.consoleRequire2fa,
         consoleSearch: deps.consoleSearch,
         searchSettings: deps.searchSettings,
+        synonyms: deps.synonyms,
         offerCount: (env) => deps.offers.count(env),
         operators: deps.operators,
         developers: deps.developers,

@@ -6,6 +6,7 @@ import { registerAttributeCommands } from './cli/attributes.js';
 import { registerImportCommand } from './cli/import.js';
 import { print } from './cli/io.js';
 import { registerPortalCommands } from './cli/portal.js';
+import { registerSearchSettingsCommands } from './cli/search-settings.js';
 import { registerSynonymCommands } from './cli/synonyms.js';
 import { registerAuthCommands } from './cli/users.js';
 import { registerWebhookCommands } from './cli/webhooks.js';
@@ -168,6 +169,7 @@ async function main(argv: string[]): Promise<void> {
   registerImportCommand(program, withDeps, parseEnv);
   registerAccountCommands(program, withDeps, parseEnv);
   registerAttributeCommands(program, withDeps, parseEnv);
+  registerSearchSettingsCommands(program, withDeps, parseEnv);
   registerAuthCommands(program, withDeps, parseEnv);
   registerPortalCommands(program, withDeps);
   registerResetLinkCommands(program, withDeps);

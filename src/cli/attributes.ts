@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Deps } from '../deps.js';
 import type { Environment } from '../platform/environment.js';
-import { ATTRIBUTE_TYPES, type AttributeType } from '../search-settings/model.js';
+import { ATTRIBUTE_TYPES, type AttributeType, formatRankBy } from '../search-settings/model.js';
 import { cliActor } from './actor.js';
 import { print, table } from './io.js';
 
@@ -67,7 +67,12 @@ export function registerAttributeCommands(
       const yes = (b: boolean) => (b ? 'yes' : '-');
       print(
         {
-          json: { environment: o.env, version: settings.version, attributes: settings.attributes },
+          json: {
+            environment: o.env,
+            version: settings.version,
+            attributes: settings.attributes,
+            rankBy: settings.rankBy ? formatRankBy(settings.rankBy) : null,
+          },
           text: table(
             ['NAME', 'TYPE', 'FACET', 'SORT'],
             settings.attributes.map((a) => [a.name, a.type, yes(a.facet), yes(a.sort)]),

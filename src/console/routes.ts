@@ -18,6 +18,7 @@ import type { Project } from '../projects/model.js';
 import type { ProjectService } from '../projects/service.js';
 import type { SearchSettingsService } from '../search-settings/service.js';
 import type { SessionService } from '../sessions/service.js';
+import type { SynonymService } from '../synonyms/service.js';
 import type { UsageService } from '../usage/service.js';
 import { CONFIRMATION_MISMATCH, confirmed } from '../web/confirm.js';
 import { offerCounts } from '../web/empty-environments.js';
@@ -61,6 +62,8 @@ export interface ConsoleDeps {
   consoleSearch: ConsoleSearch;
   /** Issue 23: the declared attributes (the page "Search settings"). */
   searchSettings: SearchSettingsService;
+  /** Issue 23: the synonym rules (the page "Search settings"). */
+  synonyms: Pick<SynonymService, 'list' | 'add' | 'remove'>;
   /** Issue 25: an empty environment says so on the console's first page. */
   offerCount?: (environment: Environment) => Promise<number>;
 }
@@ -283,6 +286,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, deps: ConsoleD
     area,
     flash,
     settings: deps.searchSettings,
+    synonyms: deps.synonyms,
     render: (request, body, message) =>
       consolePage(view(request), 'Search settings', body, '/console/search-settings', message),
   });

@@ -21,6 +21,8 @@ interface CursorPayload {
   v: 1;
   f: string;
   k: CursorValue[];
+  /** Relevance under a ranking tie-break: it (`attr.NAME:desc`); absent: none. */
+  r?: string;
 }
 
 /** 128 bits of HMAC-SHA256: forging one is out of reach, and cursors stay short. */
@@ -44,8 +46,13 @@ function sign(key: Buffer, payload: string): Buffer {
   return createHmac('sha256', key).update(payload).digest().subarray(0, SIGNATURE_BYTES);
 }
 
-export function encodeCursor(key: Buffer, fingerprint: string, keys: CursorValue[]): string {
-  const payload: CursorPayload = { v: 1, f: fingerprint, k: keys };
+export function encodeCursor(
+  key: Buffer,
+  fingerprint: string,
+  keys: CursorValue[],
+  ranking: string | null = null,
+): string {
+  const payload: CursorPayload = { v: 1, f: fingerprint, k: keys, ...(ranking ? { r: ranking } : {}) };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${sign(key, body).toString('base64url')}${body}`;
 }
@@ -56,7 +63,17 @@ const validKey = (k: unknown): k is CursorValue =>
   (typeof k === 'string' && KEY_STRING.test(k)) ||
   (typeof k === 'number' && Number.isFinite(k) && Math.abs(k) <= MAX_KEY_MAGNITUDE);
 
-export function decodeCursor(key: Buffer, cursor: string, fingerprint: string, arity: number): DecodedCursor {
+/**
+ * `ranking`: the tie-break a relevance page is ordered by now (null: none). A cursor issued
+ * under another one is refused plainly (its keys are of another order), not misread.
+ */
+export function decodeCursor(
+  key: Buffer,
+  cursor: string,
+  fingerprint: string,
+  arity: number,
+  ranking: string | null = null,
+): DecodedCursor {
   const signature = Buffer.from(cursor.slice(0, SIGNATURE_CHARS), 'base64url');
   const body = cursor.slice(SIGNATURE_CHARS);
   if (
@@ -73,6 +90,13 @@ export function decodeCursor(key: Buffer, cursor: string, fingerprint: string, a
     return { ok: false, message: NOT_OURS };
   }
   const p = payload as Partial<CursorPayload> | null;
+  if (p?.v === 1 && typeof p.f === 'string' && p.f === fingerprint && (p.r ?? null) !== ranking) {
+    return {
+      ok: false,
+      message:
+        'was issued before the ranking tie-break changed (vitrine settings); search again without a cursor',
+    };
+  }
   if (
     p?.v !== 1 ||
     typeof p.f !== 'string' ||

@@ -36,7 +36,9 @@ export async function readInto(
 
 /** The declared attributes of each environment and their version (search-settings/, ADR 0029). */
 export interface SchemaSource {
-  read(environment: Environment): Promise<{ attributes: SearchSchema['attributes']; version: number }>;
+  read(
+    environment: Environment,
+  ): Promise<{ attributes: SearchSchema['attributes']; rankBy?: SearchSchema['rankBy']; version: number }>;
   version(environment: Environment): Promise<number>;
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
+import { NO_ATTRIBUTES, type SearchSchema } from '../search/engine.js';
 import type { Index, Tuning } from '../search/index/search-index.js';
 import { captureIndex, readIndex, writeIndex } from '../search/snapshot/snapshot.js';
 import {
@@ -27,6 +28,8 @@ export interface IndexSnapshots {
     environment: Environment,
     changeSeq: number,
     tuning: Tuning,
+    /** The declarations now (a snapshot built under others is not used); none: no attributes. */
+    schema?: SearchSchema,
   ): Promise<{ index: Index; applied: number; header: SnapshotHeader } | null>;
   /**
    * Captures `index` at once (call it between catch-ups: `applied` must be what it reflects),
@@ -90,7 +93,7 @@ export function createIndexSnapshots(deps: {
   }
 
   return {
-    async load(environment, changeSeq, tuning) {
+    async load(environment, changeSeq, tuning, schema = NO_ATTRIBUTES) {
       const file = fileOf(environment);
       const started = performance.now();
       let opened: Awaited<ReturnType<typeof openSnapshot>> | null = null;
@@ -107,7 +110,7 @@ export function createIndexSnapshots(deps: {
         }
         const header = await opened.reader.json<SnapshotHeader>();
         const problem =
-          headerProblem(header, { environment, databaseId: await databaseId(), changeSeq }) ??
+          headerProblem(header, { environment, databaseId: await databaseId(), changeSeq, schema }) ??
           markProblem(header, (await marks.find(environment, header.mark))?.applied ?? null);
         if (problem !== null) {
           logger.warn(
@@ -116,7 +119,7 @@ export function createIndexSnapshots(deps: {
           );
           return null;
         }
-        const index = await readIndex(opened.reader, tuning);
+        const index = await readIndex(opened.reader, tuning, schema);
         logger.info(
           {
             environment,

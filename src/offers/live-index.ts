@@ -161,9 +161,8 @@ export function createLiveIndex(deps: {
 
   /** Starts writing a snapshot of the index as it is now (call between catch-ups only). */
   function snapshot(): Promise<void> {
-    // An index with declared attributes is not written (ADR 0029: the format holds no attribute columns).
-    if (!snapshots || !(index instanceof Index) || saving || schema.attributes.length > 0)
-      return saving ?? Promise.resolve();
+    // With its attribute columns and the declarations' fingerprint (ADR 0039).
+    if (!snapshots || !(index instanceof Index) || saving) return saving ?? Promise.resolve();
     sinceSnapshot = 0;
     lastSnapshotAt = now();
     saving = snapshots.save(environment, index, applied).finally(() => {
@@ -182,9 +181,14 @@ export function createLiveIndex(deps: {
 
   /** The environment's snapshot, loaded and brought up to date; false when there is none to use. */
   async function fromSnapshot(started: number): Promise<boolean> {
-    // A snapshot holds no attribute columns: with declarations, a full build (ADR 0029).
-    if (!snapshots || !(index instanceof Index) || schema.attributes.length > 0) return false;
-    const loaded = await snapshots.load(environment, await store.changeSeq(environment), index.tuning);
+    // Only one built under the declarations of now (its header's fingerprint, ADR 0039).
+    if (!snapshots || !(index instanceof Index)) return false;
+    const loaded = await snapshots.load(
+      environment,
+      await store.changeSeq(environment),
+      index.tuning,
+      schema,
+    );
     if (loaded === null) return false;
     index = loaded.index;
     applied = loaded.applied;
@@ -222,7 +226,7 @@ export function createLiveIndex(deps: {
     const started = performance.now();
     const settings = await deps.schemas?.read(environment);
     if (!settings || settings.version === schemaVersion) return;
-    const fresh = deps.createIndex({ attributes: settings.attributes });
+    const fresh = deps.createIndex({ attributes: settings.attributes, rankBy: settings.rankBy ?? null });
     const from = await store.changeSeq(environment);
     await readAll(fresh, started);
     let caughtUp = from;
@@ -319,7 +323,7 @@ export function createLiveIndex(deps: {
       const started = performance.now();
       const settings = await deps.schemas?.read(environment);
       if (settings && settings.attributes.length > 0) {
-        schema = { attributes: settings.attributes };
+        schema = { attributes: settings.attributes, rankBy: settings.rankBy ?? null };
         index = deps.createIndex(schema);
       }
       schemaVersion = settings?.version ?? 0;

@@ -4,7 +4,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { highlight } from '../search/analysis/highlight.js';
 import { type EngineResult, FACET_NAMES, type FacetCount, NO_ATTRIBUTES } from '../search/engine.js';
-import { sortKeysOf } from '../search/rules.js';
+import { formatRankBy, sortKeysOf } from '../search/rules.js';
 import type { SynonymService } from '../synonyms/service.js';
 import { type CursorValue, decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
 import type { LiveIndexes } from './live-indexes.js';
@@ -100,9 +100,21 @@ export function createOfferService(deps: {
       const schema = live?.index.schema ?? NO_ATTRIBUTES;
       const { normalised, text, sort, facets } = normaliseSearch(environment, query, schema, errors);
       const fingerprint = queryFingerprint(normalised);
+      // Relevance pages are ordered by the index's tie-break too (its cursor keys carry it).
+      const rankBy = schema.rankBy ?? null;
+      const ranking =
+        sort === 'relevance' && rankBy && schema.attributes.some((a) => a.name === rankBy.name)
+          ? rankBy
+          : null;
       let after: CursorValue[] | null = null;
       if (query.cursor !== undefined) {
-        const decoded = decodeCursor(deps.cursorKey, query.cursor, fingerprint, sortKeysOf(sort).length);
+        const decoded = decodeCursor(
+          deps.cursorKey,
+          query.cursor,
+          fingerprint,
+          sortKeysOf(sort, ranking).length,
+          ranking ? formatRankBy(ranking) : null,
+        );
         if (decoded.ok) after = decoded.keys;
         else errors.push({ parameter: 'cursor', message: decoded.message });
       }
@@ -151,7 +163,9 @@ export function createOfferService(deps: {
         total: { value: result.total, relation: 'eq' },
         facets: result.facets,
         ...(result.facetStats ? { facetStats: result.facetStats } : {}),
-        nextCursor: result.nextKeys ? encodeCursor(deps.cursorKey, fingerprint, result.nextKeys) : null,
+        nextCursor: result.nextKeys
+          ? encodeCursor(deps.cursorKey, fingerprint, result.nextKeys, ranking ? formatRankBy(ranking) : null)
+          : null,
       };
       // Kept only if the index did not change while the rows were read (another write's catch-up).
       if (deps.cache && current && live.version === version) {

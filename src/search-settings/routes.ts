@@ -3,6 +3,7 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { API_KEY_SECURITY, problemResponses } from '../http/schemas.js';
 import type { Environment } from '../platform/environment.js';
+import { formatRankBy } from './model.js';
 import type { SearchSettingsService } from './service.js';
 
 export const AttributeSchema = Type.Object(
@@ -21,7 +22,13 @@ export const AttributeSchema = Type.Object(
 );
 
 export const AttributesResponseSchema = Type.Object(
-  { data: Type.Array(AttributeSchema) },
+  {
+    data: Type.Array(AttributeSchema),
+    rankBy: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The ranking tie-break: `attr.NAME:desc` or `attr.NAME:asc` orders the matches the text rules leave tied, before the newest; null: the newest first.',
+    }),
+  },
   { additionalProperties: false, title: 'Attributes' },
 );
 
@@ -50,6 +57,9 @@ export function registerSearchSettingsRoutes(
         response: { 200: AttributesResponseSchema, ...problemResponses(401, 403) },
       },
     },
-    async () => ({ data: (await deps.settings.read(deps.environment)).attributes }),
+    async () => {
+      const settings = await deps.settings.read(deps.environment);
+      return { data: settings.attributes, rankBy: settings.rankBy ? formatRankBy(settings.rankBy) : null };
+    },
   );
 }

@@ -6,7 +6,9 @@ import {
   ATTRIBUTE_NAME,
   ATTRIBUTE_TYPES,
   type AttributeDeclaration,
+  formatRankBy,
   MAX_ATTRIBUTES,
+  type RankBy,
   type SearchSettings,
 } from './model.js';
 import type { SearchSettingsStore } from './store.js';
@@ -25,6 +27,20 @@ export interface SearchSettingsService {
     attribute: AttributeDeclaration,
   ): Promise<AttributeDeclaration>;
   removeAttribute(actor: Actor, environment: Environment, name: string): Promise<void>;
+  /**
+   * The ranking tie-break after the text rules (null: none, newest first): a declared `--sort`
+   * number attribute. Re-indexes in the background like a declaration.
+   */
+  setRankBy(actor: Actor, environment: Environment, rankBy: RankBy | null): Promise<RankBy | null>;
+}
+
+/** Why a tie-break is refused with these declarations (null: it is fine). */
+export function rankByProblem(rankBy: RankBy, attributes: readonly AttributeDeclaration[]): string | null {
+  const a = attributes.find((x) => x.name === rankBy.name);
+  if (!a) return `no attribute ${rankBy.name} is declared`;
+  if (a.type !== 'number' || !a.sort)
+    return `the tie-break must be a number attribute declared with --sort (${a.name} is ${a.type}${a.sort ? '' : ', not --sort'})`;
+  return null;
 }
 
 /** Why a declaration is refused (null: it is fine). */
@@ -51,6 +67,12 @@ export function createSearchSettingsService(deps: {
     async setAttribute(actor, environment, attribute) {
       const problem = declarationProblem(attribute);
       if (problem) throw new UsageError(problem);
+      const current = await store.read(environment);
+      if (current.rankBy?.name === attribute.name && rankByProblem(current.rankBy, [attribute]))
+        throw new UsageError(
+          `${attribute.name} is the ranking tie-break: it stays a --sort number attribute (clear it first: vitrine settings set --rank-by none)`,
+          'conflict',
+        );
       if (!(await store.putAttribute(environment, attribute, clock.now(), MAX_ATTRIBUTES)))
         throw new UsageError(`at most ${MAX_ATTRIBUTES} attributes per environment`, 'conflict');
       await audit.record(
@@ -63,6 +85,11 @@ export function createSearchSettingsService(deps: {
       return attribute;
     },
     async removeAttribute(actor, environment, name) {
+      if ((await store.read(environment)).rankBy?.name === name)
+        throw new UsageError(
+          `${name} is the ranking tie-break (clear it first: vitrine settings set --rank-by none)`,
+          'conflict',
+        );
       if (!(await store.removeAttribute(environment, name, clock.now())))
         throw new UsageError(`no attribute ${name} is declared in ${environment}`, 'not_found');
       await audit.record(
@@ -72,6 +99,21 @@ export function createSearchSettingsService(deps: {
         { environment, name },
       );
       await deps.announce(environment);
+    },
+    async setRankBy(actor, environment, rankBy) {
+      if (rankBy) {
+        const problem = rankByProblem(rankBy, (await store.read(environment)).attributes);
+        if (problem) throw new UsageError(problem);
+      }
+      await store.setRankBy(environment, rankBy, clock.now());
+      await audit.record(
+        actor,
+        'search.settings_changed',
+        { type: 'search_settings', id: environment },
+        { environment, rankBy: rankBy ? formatRankBy(rankBy) : null },
+      );
+      await deps.announce(environment);
+      return rankBy;
     },
   };
 }

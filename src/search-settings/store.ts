@@ -1,6 +1,13 @@
 import type { Database, Queryable } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
-import type { AttributeDeclaration, AttributeType, SearchSettings } from './model.js';
+import { parseRankBy } from '../search/rules.js';
+import {
+  type AttributeDeclaration,
+  type AttributeType,
+  formatRankBy,
+  type RankBy,
+  type SearchSettings,
+} from './model.js';
 
 interface AttributeRow {
   name: string;
@@ -24,6 +31,8 @@ export interface SearchSettingsStore {
   ): Promise<boolean>;
   /** False when there was none by that name. */
   removeAttribute(environment: Environment, name: string, now: number): Promise<boolean>;
+  /** Sets (null: clears) the ranking tie-break. */
+  setRankBy(environment: Environment, rankBy: RankBy | null, now: number): Promise<void>;
 }
 
 async function bump(tx: Queryable, environment: Environment, now: number): Promise<void> {
@@ -50,11 +59,21 @@ export function createSearchSettingsStore(db: Database): SearchSettingsStore {
   return {
     async read(environment) {
       return db.transaction(async (tx) => {
+        // The version first: under READ COMMITTED (PostgreSQL) each statement sees its own
+        // moment, so a change committing in between leaves the version older than the rows, and
+        // the next check re-indexes again; read after them, a newer version could pass for rows
+        // that lack the change, and no check would ever re-index it. The rank-by and the version
+        // are one row, changed together.
+        const settings = await tx.get<{ rank_by: string | null; version: number }>(
+          'SELECT rank_by, version FROM search_settings WHERE environment = ?',
+          [environment],
+        );
         const rows = await tx.all<AttributeRow>(
           'SELECT name, type, facet, sortable, searchable FROM search_attributes WHERE environment = ? ORDER BY name',
           [environment],
         );
         return {
+          rankBy: settings?.rank_by ? parseRankBy(settings.rank_by) : null,
           attributes: rows.map((r) => ({
             name: r.name,
             type: r.type,
@@ -62,7 +81,7 @@ export function createSearchSettingsStore(db: Database): SearchSettingsStore {
             sort: Number(r.sortable) === 1,
             searchable: Number(r.searchable) === 1,
           })),
-          version: await version(tx, environment),
+          version: Number(settings?.version ?? 0),
         };
       });
     },
@@ -92,6 +111,15 @@ export function createSearchSettingsStore(db: Database): SearchSettingsStore {
         }
         await bump(tx, environment, now);
         return true;
+      });
+    },
+    async setRankBy(environment, rankBy, now) {
+      await db.transaction(async (tx) => {
+        await bump(tx, environment, now);
+        await tx.run('UPDATE search_settings SET rank_by = ? WHERE environment = ?', [
+          rankBy ? formatRankBy(rankBy) : null,
+          environment,
+        ]);
       });
     },
     async removeAttribute(environment, name, now) {

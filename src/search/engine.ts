@@ -56,9 +56,20 @@ export interface AttributeDeclaration {
   searchable: boolean;
 }
 
+/**
+ * The ranking tie-break (`vitrine settings set --rank-by attr.NAME:desc`): a declared `--sort`
+ * number attribute ordering the matches the text rules leave tied, before the newest.
+ */
+export interface RankBy {
+  name: string;
+  descending: boolean;
+}
+
 /** The declarations an index is built with: a change builds a new index. */
 export interface SearchSchema {
   attributes: readonly AttributeDeclaration[];
+  /** The tie-break after the text rules (absent or null: newest first, then id). */
+  rankBy?: RankBy | null;
 }
 
 /** An environment with no declared attribute. */

@@ -42,8 +42,22 @@ export const ENGINE_SORT_KEYS: Readonly<Record<SortOrder, readonly KeyDirection[
   distance: ['asc', 'asc'],
 };
 
-/** The sort keys of any order, `attr.NAME` ones included: (value, id), both one way. */
-export function sortKeysOf(sort: string): readonly KeyDirection[] {
+/**
+ * The sort keys of any order, `attr.NAME` ones included: (value, id), both one way. With a
+ * ranking tie-break, relevance carries the attribute's value (its direction) before publishedAt.
+ */
+export function sortKeysOf(sort: string, rankBy?: { descending: boolean } | null): readonly KeyDirection[] {
+  if (sort === 'relevance' && rankBy) {
+    const [typos, proximity, attribute, inexact, ...rest] = ENGINE_SORT_KEYS.relevance;
+    return [
+      typos,
+      proximity,
+      attribute,
+      inexact,
+      rankBy.descending ? 'desc' : 'asc',
+      ...rest,
+    ] as KeyDirection[];
+  }
   const keys = (ENGINE_SORT_KEYS as Readonly<Record<string, readonly KeyDirection[]>>)[sort];
   if (keys) return keys;
   return sort.startsWith('-') ? ['desc', 'desc'] : ['asc', 'asc'];
@@ -54,4 +68,15 @@ export function attributeSort(sort: string): { name: string; descending: boolean
   const descending = sort.startsWith('-');
   const bare = descending ? sort.slice(1) : sort;
   return bare.startsWith('attr.') ? { name: bare.slice(5), descending } : null;
+}
+
+/** `attr.NAME:desc` / `attr.NAME:asc` (the stored `--rank-by`), null when it is not that shape. */
+export function parseRankBy(text: string): { name: string; descending: boolean } | null {
+  const m = /^attr\.([a-zA-Z][a-zA-Z0-9_]{0,39}):(asc|desc)$/.exec(text);
+  return m ? { name: m[1] as string, descending: m[2] === 'desc' } : null;
+}
+
+/** The stored, typed shape of a tie-break: `attr.NAME:desc` / `attr.NAME:asc`. */
+export function formatRankBy(rankBy: { name: string; descending: boolean }): string {
+  return `attr.${rankBy.name}:${rankBy.descending ? 'desc' : 'asc'}`;
 }

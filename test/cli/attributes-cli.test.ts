@@ -21,6 +21,7 @@ describe('attribute commands', { timeout: 180_000 }, () => {
         { name: 'brand', type: 'string', facet: true, sort: false, searchable: false },
         { name: 'rooms', type: 'number', facet: false, sort: false, searchable: false },
       ],
+      rankBy: null,
     });
     expect(json(['attributes', 'list', '--env', 'production']).attributes).toEqual([]);
     expect(vitrine(['attributes', 'list', '--env', 'testing']).stdout).toMatch(
@@ -59,6 +60,43 @@ describe('attribute commands', { timeout: 180_000 }, () => {
       'search.attribute_set testing:brand',
       'search.attribute_set testing:rooms',
       'search.attribute_removed testing:brand',
+    ]);
+  });
+
+  it('sets, shows and clears the ranking tie-break, refusing what is not a --sort number, audited', () => {
+    json(['attributes', 'set', 'popularity', '--env', 'production', '--type', 'number', '--sort']);
+    json(['attributes', 'set', 'stock', '--env', 'production', '--type', 'number']);
+    expect(json(['settings', 'set', '--env', 'production', '--rank-by', 'attr.popularity:desc'])).toEqual({
+      environment: 'production',
+      rankBy: 'attr.popularity:desc',
+    });
+    expect(json(['settings', 'show', '--env', 'production'])).toEqual({
+      environment: 'production',
+      version: 3,
+      rankBy: 'attr.popularity:desc',
+    });
+    const refused: Array<[string[], string]> = [
+      [['settings', 'set', '--env', 'production', '--rank-by', 'popularity'], 'attr.NAME:desc'],
+      [['settings', 'set', '--env', 'production', '--rank-by', 'attr.stock:desc'], 'declared with --sort'],
+      [['settings', 'set', '--env', 'production', '--rank-by', 'attr.colour:asc'], 'no attribute colour'],
+      [['attributes', 'remove', 'popularity', '--env', 'production'], 'ranking tie-break'],
+      [['attributes', 'set', 'popularity', '--env', 'production', '--type', 'number'], 'ranking tie-break'],
+    ];
+    for (const [args, message] of refused) {
+      const result = vitrine(args);
+      expect(result.status, args.join(' ')).not.toBe(0);
+      expect(result.stderr).toContain(message);
+    }
+    expect(vitrine(['settings', 'show', '--env', 'production']).stdout).toContain('attr.popularity:desc');
+    expect(json(['settings', 'set', '--env', 'production', '--rank-by', 'none']).rankBy).toBeNull();
+    const entries = json(['audit', 'list']).entries.filter(
+      (e: { action: string }) => e.action === 'search.settings_changed',
+    );
+    expect(
+      entries.map((e: { targetId: string; detail: unknown }) => [e.targetId, e.detail]).reverse(),
+    ).toEqual([
+      ['production', { environment: 'production', rankBy: 'attr.popularity:desc' }],
+      ['production', { environment: 'production', rankBy: null }],
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toIndexDocument } from '../../src/offers/live-index.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import { createOfferStore } from '../../src/offers/store-sql.js';
+import { parseTextQuery } from '../../src/search/analysis/text.js';
 import type { EngineQuery, IndexDocument, SearchSchema } from '../../src/search/engine.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
@@ -58,6 +59,7 @@ for (const { dialect, available } of backends()) {
         expect(response.statusCode).toBe(200);
         expect(response.json()).toEqual({
           data: [...SCHEMA.attributes].sort((a, b) => (a.name < b.name ? -1 : 1)),
+          rankBy: null,
         });
       }
       const production = await t.apps.production.inject({
@@ -65,7 +67,7 @@ for (const { dialect, available } of backends()) {
         url: '/v1/attributes',
         headers: { 'x-api-key': t.fixtures.keys.production.key },
       });
-      expect(production.json()).toEqual({ data: [] });
+      expect(production.json()).toEqual({ data: [], rankBy: null });
     });
 
     it('filters, facets with stats and sorts like the reference, through every cursor', async () => {
@@ -232,6 +234,59 @@ for (const { dialect, available } of backends()) {
       );
       await t.deps.searchIndexes.checkSchema('testing');
       expect((await get('attr.condition=new')).statusCode).toBe(200);
+    });
+
+    it('orders relevance ties by the --rank-by attribute, pages exactly, and refuses a cursor of another tie-break', async () => {
+      await t.deps.searchSettings.setRankBy(actor, 'testing', { name: 'year', descending: true });
+      await t.deps.searchIndexes.checkSchema('testing');
+      const attributes = await t.apps.testing.inject({ method: 'GET', url: '/v1/attributes', headers });
+      expect(attributes.json().rankBy).toBe('attr.year:desc');
+      const ranked: SearchSchema = { ...SCHEMA, rankBy: { name: 'year', descending: true } };
+      for (const q of ['car', 'good condition', 'condition', 'accessories', 'sale']) {
+        const expected = referenceSearch(
+          docs,
+          engineQuery(t.clock.now(), {
+            limit: 10_000,
+            sort: 'relevance',
+            text: q ? parseTextQuery(q) : null,
+          }),
+          [],
+          ranked,
+        );
+        expect(expected.total, q).toBeGreaterThan(10);
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        for (let page = 0; page < 100; page += 1) {
+          const res = await get(
+            `${q ? `q=${q}&` : ''}sort=relevance&limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+          );
+          expect(res.statusCode, res.body).toBe(200);
+          ids.push(...res.json().data.map((o: { id: string }) => o.id));
+          cursor = res.json().nextCursor;
+          if (!cursor) break;
+        }
+        expect(ids, q).toEqual(expected.ids);
+      }
+      const first = (await get('q=car&sort=relevance&limit=3')).json().nextCursor as string;
+      // Another tie-break: the cursor's keys are of another order.
+      await t.deps.searchSettings.setRankBy(actor, 'testing', { name: 'rooms', descending: false });
+      await t.deps.searchIndexes.checkSchema('testing');
+      const stale = await get(`q=car&sort=relevance&limit=3&cursor=${first}`);
+      expect(stale.statusCode).toBe(400);
+      expect(stale.json().code).toBe('invalid_parameter');
+      expect(stale.body).toContain('ranking tie-break changed');
+      await t.deps.searchSettings.setRankBy(actor, 'testing', null);
+      await t.deps.searchIndexes.checkSchema('testing');
+      expect((await get(`q=car&sort=relevance&limit=3&cursor=${first}`)).body).toContain(
+        'ranking tie-break changed',
+      );
+      // A sort of its own keeps its cursors whatever the tie-break.
+      const byYear = (await get('sort=attr.year&limit=3')).json().nextCursor as string;
+      await t.deps.searchSettings.setRankBy(actor, 'testing', { name: 'year', descending: false });
+      await t.deps.searchIndexes.checkSchema('testing');
+      expect((await get(`sort=attr.year&limit=3&cursor=${byYear}`)).statusCode).toBe(200);
+      await t.deps.searchSettings.setRankBy(actor, 'testing', null);
+      await t.deps.searchIndexes.checkSchema('testing');
     });
   });
 }

@@ -16,6 +16,7 @@ import {
   CITIES,
   DAY,
   qArb,
+  RANKED_SCHEMAS,
   SYNONYMS,
   sometimes,
   T0,
@@ -383,6 +384,39 @@ for (const { dialect, available } of backends()) {
         }),
         { numRuns: 120, seed: 20_261_127 },
       );
+    }, 300_000);
+
+    it('ranks ties by the --rank-by attribute like the reference, page after page (issue 23)', async () => {
+      const headers = { 'x-api-key': t.fixtures.keys.testing.key };
+      const actor = { kind: 'cli' as const, id: 'test', email: null, ip: null };
+      for (const [, schema] of RANKED_SCHEMAS) {
+        await t.deps.searchSettings.setRankBy(actor, 'testing', schema.rankBy ?? null);
+        await t.deps.searchIndexes.checkSchema('testing');
+        await fc.assert(
+          fc.asyncProperty(
+            queryArb.filter((p) => p.q !== undefined),
+            async (raw) => {
+              const params: Params = { ...raw, sort: 'relevance' };
+              const expected = referenceSearch(docs, engineQuery(params, t.clock.now()), [], schema);
+              const seen: string[] = [];
+              let cursor: string | null = null;
+              for (let page = 0; page < 200; page += 1) {
+                const res = await t.apps.testing.inject({ method: 'GET', url: url(params, cursor), headers });
+                expect(res.statusCode, res.body).toBe(200);
+                const body = res.json() as Page;
+                seen.push(...body.data.map((o) => o.id));
+                expect(body.total.value).toBe(expected.total);
+                cursor = body.nextCursor;
+                if (!cursor) break;
+              }
+              expect(seen).toEqual(expected.ids);
+            },
+          ),
+          { numRuns: 60, seed: 20_261_128 },
+        );
+      }
+      await t.deps.searchSettings.setRankBy(actor, 'testing', null);
+      await t.deps.searchIndexes.checkSchema('testing');
     }, 300_000);
   });
 }

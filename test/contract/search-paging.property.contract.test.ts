@@ -212,6 +212,72 @@ for (const { dialect, available } of backends()) {
       }
     });
 
+    it('pages through relevance ties broken by --rank-by: title first, then the attribute (none last), newest, id', {
+      timeout: 120_000,
+    }, async () => {
+      // 900 offers saying "popular", popularity in 7 values or none, published in ties of three.
+      const ranked: OfferInput[] = Array.from({ length: 900 }, (_, i) => ({
+        ...(OFFERS[i % OFFERS.length] as OfferInput),
+        externalId: `ranked-${i}`,
+        title: i % 3 === 0 ? `popular oak ${i}` : `oak ${i}`,
+        description: i % 3 === 0 ? 'plain' : 'a popular pick',
+        status: 'active',
+        expiresAt: null,
+        publishedAt: NOW - Math.floor(i / 3) * 60_000,
+        attributes: i % 5 === 0 ? {} : ({ popularity: i % 7 } as OfferInput['attributes']),
+      }));
+      await t.deps.offers.upsertMany('production', ranked);
+      const actor = { kind: 'cli' as const, id: 'test', email: null, ip: null };
+      await t.deps.searchSettings.setAttribute(actor, 'production', {
+        name: 'popularity',
+        type: 'number',
+        facet: false,
+        sort: true,
+        searchable: false,
+      });
+      for (const descending of [true, false]) {
+        await t.deps.searchSettings.setRankBy(actor, 'production', { name: 'popularity', descending });
+        await t.deps.searchIndexes.checkSchema('production');
+        const id = (o: OfferInput) => offerIdFor('production', o.externalId);
+        const tie = (o: OfferInput) => {
+          const v = o.attributes.popularity as number | undefined;
+          return v === undefined ? Number.NEGATIVE_INFINITY : descending ? v : -v;
+        };
+        const expected = [...ranked]
+          .sort(
+            (a, b) =>
+              Number(b.title.startsWith('popular')) - Number(a.title.startsWith('popular')) ||
+              tie(b) - tie(a) ||
+              b.publishedAt - a.publishedAt ||
+              (id(a) < id(b) ? 1 : id(a) > id(b) ? -1 : 0),
+          )
+          .map(id);
+        for (const q of ['popular', 'popular oak']) {
+          const ids: string[] = [];
+          let cursor: string | null = null;
+          do {
+            const params = new URLSearchParams({
+              q,
+              sort: 'relevance',
+              limit: '9',
+              ...(cursor ? { cursor } : {}),
+            });
+            const res = await t.apps.production.inject({
+              url: `/v1/offers/?${params.toString()}`,
+              headers: { 'x-api-key': t.fixtures.keys.production.key },
+            });
+            expect(res.statusCode, res.body).toBe(200);
+            const body = res.json();
+            ids.push(...body.data.map((o: { id: string }) => o.id));
+            cursor = body.nextCursor;
+          } while (cursor);
+          // "popular oak": every match holds both words; the title ones are adjacent ("popular oak").
+          expect(ids, `${q} ${descending}`).toEqual(expected);
+        }
+      }
+      await t.deps.searchSettings.setRankBy(actor, 'production', null);
+    });
+
     it('pages through text queries in every order: each match once, every one containing the words', async () => {
       const textQuery = fc.record({
         words: fc.subarray(WORDS, { minLength: 1, maxLength: 2 }),

@@ -8,12 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/http/logger.js';
 import { createIndexSnapshots } from '../../src/offers/index-snapshots.js';
-import { createLiveIndex } from '../../src/offers/live-index.js';
+import { createLiveIndex, toIndexDocument } from '../../src/offers/live-index.js';
 import { offerIdFor } from '../../src/offers/rows.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import { createSnapshotMarks, type SnapshotMarks } from '../../src/offers/snapshot-marks.js';
 import { createOfferStore } from '../../src/offers/store-sql.js';
+import { parseTextQuery } from '../../src/search/analysis/text.js';
 import { DEFAULT_TUNING } from '../../src/search/columns/tuning.js';
+import type { SearchSchema } from '../../src/search/engine.js';
 import { createSearchIndex, type Index } from '../../src/search/index/search-index.js';
 import { captureIndex, writeIndex } from '../../src/search/snapshot/snapshot.js';
 import type { SnapshotHeader } from '../../src/search/snapshot/snapshot-header.js';
@@ -65,7 +67,7 @@ function start(
     ...more,
     environment: 'testing',
     store: createOfferStore(db),
-    createIndex: () => createSearchIndex(),
+    createIndex: (schema) => createSearchIndex({}, schema),
     pageSize: 7,
     ...snapshotsOf(db, dir, lines, marks),
   });
@@ -262,7 +264,7 @@ for (const { dialect, available } of backends()) {
       await rewrite(database.db);
       const { applied } = headerOf(file());
       rewriteHeader(file(), { format: 1 });
-      await expectFullBuild(database.db, /format 1, not 2/);
+      await expectFullBuild(database.db, /format 1, not 3/);
       await rewrite(database.db);
       rewriteHeader(file(), { applied: applied - 1 });
       await expectFullBuild(
@@ -272,6 +274,56 @@ for (const { dialect, available } of backends()) {
       await rewrite(database.db);
       rewriteHeader(file(), { mark: randomUUID() });
       await expectFullBuild(database.db, /another timeline of this database/);
+    });
+
+    it('loads a snapshot with its attribute columns under the same declarations, and builds under others', async () => {
+      const own = fs.mkdtempSync(path.join(dir, 'attributes-'));
+      const schema: SearchSchema = {
+        attributes: [
+          { name: 'brand', type: 'string', facet: true, sort: false, searchable: false },
+          { name: 'condition', type: 'string', facet: true, sort: false, searchable: false },
+          { name: 'ramGb', type: 'number', facet: true, sort: true, searchable: false },
+        ],
+        rankBy: { name: 'ramGb', descending: true },
+      };
+      const schemas = (declared: SearchSchema) => ({
+        read: async () => ({ attributes: declared.attributes, rankBy: declared.rankBy ?? null, version: 1 }),
+        version: async () => 1,
+      });
+      const queries = [
+        engineQuery(NOW, { attributes: [{ name: 'condition', values: ['good'], min: null, max: null }] }),
+        engineQuery(NOW, { sort: '-attr.ramGb', limit: 100 }),
+        engineQuery(NOW, { text: parseTextQuery('for'), sort: 'relevance', limit: 100 }),
+      ];
+      const answers = (index: Index) =>
+        queries.map((q) => index.search(q, ['attr.brand', 'attr.ramGb', 'attr.condition']));
+      const first = start(database.db, own, [], { schemas: schemas(schema) });
+      await first.build();
+      await first.close();
+      expect(headerOf(path.join(own, 'testing.snapshot')).schema).toMatch(/^[0-9a-f]{32}$/);
+
+      const lines: string[] = [];
+      const second = start(database.db, own, lines, { schemas: schemas(schema) });
+      await second.build();
+      expect(lines.some((l) => l.includes('search index: loaded snapshot'))).toBe(true);
+      const fresh = createSearchIndex({}, schema) as Index;
+      for (const row of await createOfferStore(database.db).scan('testing', 0, 10_000))
+        fresh.upsert(toIndexDocument(row, true));
+      const loaded = answers(second.index as Index);
+      expect(loaded).toEqual(answers(fresh));
+      expect((loaded[0] as { total: number }).total).toBeGreaterThan(0);
+      await second.close();
+
+      // Other declarations (the tie-break alone differs): the snapshot is not used.
+      const otherLines: string[] = [];
+      const third = start(database.db, own, otherLines, { schemas: schemas({ ...schema, rankBy: null }) });
+      await third.build();
+      expect(otherLines.some((l) => l.includes('loaded snapshot'))).toBe(false);
+      expect(otherLines.join('\n')).toContain(
+        'built under other declared attributes or another ranking tie-break',
+      );
+      expect(third.index.size).toBe(fresh.size);
+      await third.close();
     });
 
     it('writes no snapshot when its mark cannot be recorded, and the start goes on', async () => {

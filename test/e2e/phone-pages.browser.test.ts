@@ -13,7 +13,7 @@ import { Receiver } from '../webhooks/receiver.js';
  * the portal's Webhooks pages (an endpoint with a delivery and its Resend button), the Account
  * page of both areas (two sessions, an End button), two-factor enrolment, recovery codes and the
  * code step, forgot-password and reset, the console's Developer access and Search settings (a
- * declared attribute in each environment), and the forms and confirmations (sign-in, sign-up, a
+ * declared attribute in each environment, a synonym rule, one added through its form), and the forms and confirmations (sign-in, sign-up, a
  * project's form, roll and revoke, a signing secret). Each at 390 × 844: no sideways scrolling,
  * every action button inside the viewport, every table cell labelled with its column. The
  * changed list pages are also shot at 1280 px, where their tables stay tables.
@@ -71,6 +71,12 @@ describe.skipIf(!hasChromium)('the newer portal and console pages at 390 px (hea
         searchable: false,
       });
     }
+    await t.deps.synonyms.add(
+      ACTOR,
+      'testing',
+      ['television', 'tv', 'flat screen television set with a remarkably long name'],
+      false,
+    );
     keyId = (await t.deps.keys.issue({ projectId, environment: 'testing' })).record.id;
     browser = await launchChromium();
   }, 120_000);
@@ -202,7 +208,19 @@ describe.skipIf(!hasChromium)('the newer portal and console pages at 390 px (hea
       ...(await check(page, '/console/developer-access', 'console-developer-access')),
       ...(await check(page, '/console/search-settings', 'console-search-settings')),
     ];
-    expect(await page.getByRole('button', { name: 'Remove' }).count()).toBe(2);
+    // Two attributes and one synonym rule; a rule added through the page's form, at phone width.
+    expect(await page.getByRole('button', { name: 'Remove' }).count()).toBe(3);
+    await page.locator('#words-production').fill('sofa, couch, settee');
+    await page
+      .locator('section[aria-labelledby="synonyms-production"]')
+      .getByRole('button', { name: 'Add synonyms' })
+      .click();
+    await page.getByText('Synonyms added').waitFor();
+    expect(await page.getByRole('button', { name: 'Remove' }).count()).toBe(4);
+    found.push(...(await phoneProblems(page, 'synonym added', 'console-search-settings-synonyms')));
+    expect((await t.deps.synonyms.list('production')).map((r) => r.words)).toEqual([
+      ['sofa', 'couch', 'settee'],
+    ]);
     const visitor = await anonymous();
     found.push(...(await check(visitor, '/console/forgot', 'console-forgot')));
     const reset = await t.deps.accountRecovery.resetLink({ kind: 'operator' }, operatorId);

@@ -136,6 +136,12 @@ export const ATTRIBUTE_SCHEMA: SearchSchema = {
     { name: 'used', type: 'boolean', facet: true, sort: true, searchable: false },
   ],
 };
+/** The same declarations with a ranking tie-break: rooms (ties and missing values) ascending, rating descending. */
+export const RANKED_SCHEMAS: ReadonlyArray<[string, SearchSchema]> = [
+  ['--rank-by attr.rooms:asc', { ...ATTRIBUTE_SCHEMA, rankBy: { name: 'rooms', descending: false } }],
+  ['--rank-by attr.rating:desc', { ...ATTRIBUTE_SCHEMA, rankBy: { name: 'rating', descending: true } }],
+];
+
 /** Brands spelt as catalogues do: cases and accents fold together. */
 export const BRANDS = ['Apple', 'apple', 'ÄCME', 'acme', 'Café Co', 'cafe-co', 'Zorglub'];
 

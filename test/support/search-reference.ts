@@ -403,9 +403,16 @@ function referenceWith(
     if (r === null) continue;
     let keys: Key[];
     switch (query.sort) {
-      case 'relevance':
-        keys = [...r, d.publishedAt, d.id];
+      case 'relevance': {
+        // The ranking tie-break: the attribute's value (none last either way) before newest.
+        const by = schema.rankBy;
+        if (by) {
+          const v = attr(d, declared(schema, by.name));
+          const t = v === undefined ? (by.descending ? -Infinity : Infinity) : (v as number);
+          keys = [...r, t, d.publishedAt, d.id];
+        } else keys = [...r, d.publishedAt, d.id];
         break;
+      }
       case '-publishedAt':
       case 'publishedAt':
         keys = [d.publishedAt, d.id];
@@ -426,11 +433,13 @@ function referenceWith(
     }
     matches.push({ doc: d, keys });
   }
-  const directions = sortKeysOf(query.sort);
+  const rankBy = query.sort === 'relevance' ? (schema.rankBy ?? null) : null;
+  const directions = sortKeysOf(query.sort, rankBy);
   matches.sort((a, b) => compareKeys(a.keys, b.keys, directions));
-  // An attribute sort's offers without the attribute travel as `none` in cursors.
-  const none = query.sort.startsWith('-') ? -Infinity : Infinity;
-  const after = query.after?.map((k, i) => (i === 0 && k === 'none' ? none : k)) ?? null;
+  // An attribute sort's (or tie-break's) offers without the attribute travel as `none` in cursors.
+  const valueAt = rankBy ? 4 : query.sort === 'relevance' ? -1 : 0;
+  const none = (rankBy ? !rankBy.descending : !query.sort.startsWith('-')) ? Infinity : -Infinity;
+  const after = query.after?.map((k, i) => (i === valueAt && k === 'none' ? none : k)) ?? null;
   const rest = after ? matches.filter((m) => compareKeys(m.keys, after, directions) > 0) : matches;
   const page = rest.slice(0, query.limit);
   const facets: Facets = {};
@@ -463,7 +472,9 @@ function referenceWith(
     ...(extra ? { facetStats } : {}),
     nextKeys:
       rest.length > page.length && last
-        ? last.keys.map((k, i) => (i === 0 && typeof k === 'number' && !Number.isFinite(k) ? 'none' : k))
+        ? last.keys.map((k, i) =>
+            i === valueAt && typeof k === 'number' && !Number.isFinite(k) ? 'none' : k,
+          )
         : null,
   };
 }

@@ -1,3 +1,4 @@
+import { rankTie } from '../attributes/rank-tie.js';
 import {
   type EngineQuery,
   type EngineResult,
@@ -43,7 +44,7 @@ export function answer(
     return extra.length > 0 ? { ...none, facetStats: {} } : none;
   }
   ix.growScratch();
-  const after = position(query);
+  const after = position(ix, query);
   const quick = plan === null && extra.length === 0 ? statusOnly(ix, query, after, facetNames) : null;
   if (quick !== null) return quick;
   const units = plan ? unitSets(ix, plan) : [];
@@ -79,6 +80,22 @@ export function answer(
   }
   let ordered: Int32Array;
   let primary: Float64Array;
+  const tie = relevance ? rankTie(ix.attributes) : null;
+  if (tie !== null) {
+    // Relevance without `q` leaves every match tied: the tie-break, then newest, then id.
+    ordered = membersOf(bits, ix.matchBuffer);
+    primary = ix.primaries(count);
+    for (let i = 0; i < ordered.length; i += 1) primary[i] = tie(ordered[i] as number);
+    const rows = { slots: ordered, primary, published: ix.publishedAt.data, ids: ix.ids };
+    const from = after ? { ...after, primary: after.tie ?? Number.NEGATIVE_INFINITY } : null;
+    const order = { primaryDescending: true, relevance: true };
+    const selected = selectPage(rows, ordered.length, order, from, query.limit);
+    return page(
+      selected.page.map((i) => ordered[i] as number),
+      selected.more,
+      () => 0,
+    );
+  }
   if (query.sort === 'distance' && query.near !== null) {
     ({ slots: ordered, primary } = nearest(ix, query.near, bits, after, query.limit, query.radiusKm));
   } else {

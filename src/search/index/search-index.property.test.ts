@@ -12,12 +12,13 @@ import {
   nearestQueryArb,
   oneWordQueryArb,
   queryArb,
+  RANKED_SCHEMAS,
   rankingQueryArb,
   statusOnlyQueryArb,
   T0,
 } from '../../../test/support/search-arbitraries.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
-import type { EngineQuery, IndexDocument } from '../engine.js';
+import type { EngineQuery, IndexDocument, SearchSchema } from '../engine.js';
 import { createSearchIndex, type Tuning } from './search-index.js';
 
 /**
@@ -31,8 +32,11 @@ import { createSearchIndex, type Tuning } from './search-index.js';
 class World {
   readonly index: ReturnType<typeof createSearchIndex>;
 
-  constructor(tuning: Partial<Tuning>) {
-    this.index = createSearchIndex(tuning, ATTRIBUTE_SCHEMA);
+  constructor(
+    tuning: Partial<Tuning>,
+    readonly schema: SearchSchema = ATTRIBUTE_SCHEMA,
+  ) {
+    this.index = createSearchIndex(tuning, schema);
   }
 
   readonly docs = new Map<string, IndexDocument>();
@@ -222,6 +226,45 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
         },
       ),
       { numRuns: 100 },
+    );
+  }, 120_000);
+});
+
+/**
+ * The ranking tie-break (ADR 0039): the matches the text rules leave tied ordered by a declared
+ * number attribute before the newest, ascending and descending, offers without it last; every
+ * relevance path (rank buckets, walks, selections) and the cursor carrying the value.
+ */
+const RANKED_TUNINGS = TUNINGS.filter(([name]) => name !== 'facet counts kept for a few stems');
+describe.each(
+  RANKED_SCHEMAS.flatMap(([rank, schema]) =>
+    RANKED_TUNINGS.map(([name, tuning]) => [`${rank}, ${name}`, tuning, schema] as const),
+  ),
+)('search engine = reference search (%s)', (_, tuning, schema) => {
+  it('pages every query like the reference, with writes between pages', () => {
+    fc.assert(
+      fc.property(
+        initialDocs,
+        fc.oneof(queryArb(4, true), queryArb(20, true), rankingQueryArb, oneWordQueryArb),
+        fc.array(fc.array(changeArb, { maxLength: 3 }), { maxLength: 8 }),
+        fc.integer({ min: 0, max: 3 }),
+        (docs, { query: base, facets }, changes, finishAt) => {
+          const query = { ...base, sort: 'relevance' as const };
+          const world = new World(tuning, schema);
+          for (const doc of docs) world.apply({ kind: 'upsert', doc });
+          let after: EngineQuery['after'] = null;
+          for (let page = 0; page < 100; page += 1) {
+            if (page === finishAt) world.index.finishBuild?.();
+            const q = { ...query, after };
+            const { matchedStems: _, ...got } = world.index.search(q, facets);
+            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets, schema));
+            if (got.nextKeys === null) break;
+            after = got.nextKeys;
+            for (const change of changes[page] ?? []) world.apply(change);
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   }, 120_000);
 });

@@ -12,6 +12,8 @@ export interface Order {
 
 export interface Position {
   primary: number;
+  /** Relevance with a ranking tie-break (rank/tie-break.ts): the tie, greater first. */
+  tie?: number;
   published: number;
   id: string;
 }

@@ -1,3 +1,4 @@
+import { rankTie, tieKey, tieOfKey } from '../attributes/rank-tie.js';
 import type { CursorValue, EngineQuery } from '../engine.js';
 import type { IndexView } from '../index-view.js';
 import type { Position } from '../order/top-k.js';
@@ -33,16 +34,19 @@ export function unpackRank(packed: number): number[] {
 }
 
 /** The cursor as a position in the order (cursor values are trusted only to be numbers or strings). */
-export function position(query: EngineQuery): Position | null {
+export function position(ix: IndexView, query: EngineQuery): Position | null {
   const after = query.after;
   if (after === null) return null;
   if (query.sort === 'relevance') {
-    const [typos, proximity, attribute, inexact, published, id] = after;
-    return {
-      primary: packRank(Number(typos), Number(proximity), Number(attribute), Number(inexact)),
-      published: Number(published),
-      id: String(id),
-    };
+    const [typos, proximity, attribute, inexact, ...rest] = after;
+    const primary = packRank(Number(typos), Number(proximity), Number(attribute), Number(inexact));
+    // With a ranking tie-break the attribute's value comes before publishedAt (tie-break.ts).
+    if (rankTie(ix.attributes) !== null) {
+      const [value, published, id] = rest;
+      return { primary, tie: tieOfKey(ix.attributes, value), published: Number(published), id: String(id) };
+    }
+    const [published, id] = rest;
+    return { primary, published: Number(published), id: String(id) };
   }
   // An attribute sort's offers without the attribute (last either way) travel as `none`.
   const primary =
@@ -57,5 +61,8 @@ export function position(query: EngineQuery): Position | null {
 export function keysOf(ix: IndexView, query: EngineQuery, slot: number, primary: number): Keys {
   const id = ix.ids[slot] as string;
   if (query.sort !== 'relevance') return [Number.isFinite(primary) ? primary : NONE, id];
-  return [...unpackRank(primary), ix.publishedAt.data[slot] as number, id];
+  const tie = rankTie(ix.attributes);
+  const published = ix.publishedAt.data[slot] as number;
+  if (tie === null) return [...unpackRank(primary), published, id];
+  return [...unpackRank(primary), tieKey(ix.attributes, tie(slot)), published, id];
 }

@@ -18,7 +18,7 @@ export interface ClassPager {
    * Up to `k` members of `members`, newest first (then id descending), strictly after `from`
    * (publishedAt, id) in that order when given.
    */
-  newest(members: Bits, from: { value: number; id: string } | null, k: number): number[];
+  newest(members: Bits, from: { value: number; id: string; tie?: number } | null, k: number): number[];
 }
 
 export interface BucketPage {
@@ -66,7 +66,9 @@ export function bucketPage(
         } else members = e === 0 ? and(side, exact) : andNot(side, exact);
         if (members.size === 0) continue;
         const from =
-          after !== null && rank === after.primary ? { value: after.published, id: after.id } : null;
+          after !== null && rank === after.primary
+            ? { value: after.published, id: after.id, ...(after.tie !== undefined ? { tie: after.tie } : {}) }
+            : null;
         for (const slot of pager.newest(members, from, k - slots.length)) {
           slots.push(slot);
           ranks.push(rank);
@@ -89,13 +91,15 @@ export interface ScanSource {
   /** The typo count of a packed rank. */
   typosOf(rank: number): number;
   published: Float64Array;
+  /** The ranking tie-break (tie-break.ts), ordering ties before `published`; absent: none. */
+  tie?: (slot: number) => number;
   ids: readonly string[];
   /** Slots in the index (the length of the newest-first order). */
   size: number;
   /** Cost of one step of the newest-first walk against ranking one member (Tuning.walkCost). */
   walkCost: number;
   /**
-   * Visits the members newest first (then id descending) until `visit` returns true; false
+   * Visits the members newest first (then id descending; with a tie-break, by tie first) until `visit` returns true; false
    * when more than `maxSteps` slots were read first.
    */
   walkNewest(members: Bits, visit: (slot: number) => boolean, maxSteps: number): boolean;
@@ -160,9 +164,15 @@ export function scanPage(
   const slots: number[] = [];
   const ranks: number[] = [];
   const { published, ids } = source;
+  const tie = source.tie ?? null;
   // < 0 when (rank a, slot a) comes first in the relevance order.
   const compare = (ra: number, a: number, rb: number, b: number) => {
     if (ra !== rb) return ra - rb;
+    if (tie !== null) {
+      const ta = tie(a);
+      const tb = tie(b);
+      if (ta !== tb) return ta > tb ? -1 : 1;
+    }
     const pa = published[a] as number;
     const pb = published[b] as number;
     if (pa !== pb) return pb - pa;
@@ -173,6 +183,11 @@ export function scanPage(
   const isAfter = (rank: number, slot: number) => {
     if (after === null) return true;
     if (rank !== after.primary) return rank > after.primary;
+    if (tie !== null) {
+      const t = tie(slot);
+      const at = after.tie ?? Number.NEGATIVE_INFINITY;
+      if (t !== at) return t < at;
+    }
     const p = published[slot] as number;
     if (p !== after.published) return p < after.published;
     return (ids[slot] as string) < after.id;

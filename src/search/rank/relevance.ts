@@ -1,3 +1,4 @@
+import { rankTie } from '../attributes/rank-tie.js';
 import type { IndexView } from '../index-view.js';
 import { type Position, selectPage } from '../order/top-k.js';
 import { packRank, unpackRank } from '../query/cursor-keys.js';
@@ -8,6 +9,7 @@ import { sequenceAt } from '../query/split-pairs.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, andNot, type Bits, membersOf, unionOf } from '../sets/slot-sets.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
+import { tiePager, walkByTie } from './tie-break.js';
 
 /**
  * Relevance (ADR 0014, ADR 0019): a page of the matches of `q` in the relevance order, and the
@@ -32,10 +34,12 @@ export function relevancePage(
   k: number,
 ): BucketPage {
   const unit = units[0];
+  const tie = rankTie(ix.attributes);
   if (unit !== undefined && units.length === 1 && plan.phrases.length === 0 && !plan.hasSequences) {
     const exact = exactSet(ix, plan.units[0] as Unit, unit);
     const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
-    return bucketPage(bits, unit, title, exact, after, k, ix.pager, (t, a, e) => packRank(t, 0, a, e));
+    const pager = tie === null ? ix.pager : tiePager(ix, tie);
+    return bucketPage(bits, unit, title, exact, after, k, pager, (t, a, e) => packRank(t, 0, a, e));
   }
   // Read per word of the text: one lookup, not the word's stem and then the stem's bits.
   const wordBits = ix.wordBits;
@@ -49,18 +53,21 @@ export function relevancePage(
     split: (members, typos) => floor.split(members, typos, pairs),
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
+    ...(tie === null ? {} : { tie }),
     ids: ix.ids,
     size: ix.ids.length,
     walkCost: ix.tuning.rankWalkCost,
     walkNewest: (members, visit, maxSteps) =>
-      ix.byPublished.walk(
-        ix.ids.length,
-        true,
-        null,
-        (slot) => members.has(slot) && visit(slot),
-        1,
-        maxSteps,
-      ) !== null,
+      tie !== null
+        ? walkByTie(membersOf(members, ix.matchBuffer).slice(), tie, ix.publishedAt.data, ix.ids, visit)
+        : ix.byPublished.walk(
+            ix.ids.length,
+            true,
+            null,
+            (slot) => members.has(slot) && visit(slot),
+            1,
+            maxSteps,
+          ) !== null,
     members: (set) => membersOf(set, ix.matchBuffer),
   });
   for (const s of plan.unitsOfStem.keys()) for (const w of stemWords[s] as number[]) wordBits[w] = 0;

@@ -1,14 +1,29 @@
 import { createHash } from 'node:crypto';
 import { parseTextQuery } from '../analysis/text.js';
 import { forEachIndexWord } from '../analysis/tokens.js';
+import { NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
 import type { IndexCapture } from './snapshot.js';
 
 /**
  * A snapshot's header and the rules for using it (ADR 0024): the format, the byte order, the
  * analysis fingerprint, the environment, the database identity, the change sequence and the
- * mark. Format 2 added the mark: a file of format 1 is refused (a full build writes a new one).
+ * mark, and the declarations' fingerprint. Format 2 added the mark, format 3 the attribute
+ * columns and the declarations' fingerprint: a file of an older format is refused (a full
+ * build writes a new one).
  */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
+
+/**
+ * A hash of the declarations an index was built with (its attribute columns and the ranking
+ * tie-break, ADR 0039): a snapshot built under other declarations is not loaded.
+ */
+export function schemaFingerprint(schema: SearchSchema): string {
+  const attributes = [...schema.attributes]
+    .map((a) => [a.name, a.type, a.facet, a.sort, a.searchable])
+    .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+  const rankBy = schema.rankBy ? [schema.rankBy.name, schema.rankBy.descending] : null;
+  return createHash('sha256').update(JSON.stringify({ attributes, rankBy })).digest('hex').slice(0, 32);
+}
 
 /** Text covering folding, stop words, stemming, prefixes, phrases and exclusions. */
 const PROBE = [
@@ -46,6 +61,8 @@ export interface SnapshotHeader {
   applied: number;
   /** The token of the snapshot's mark in the database (migration 81), committed before the file. */
   mark: string;
+  /** schemaFingerprint of the declarations the index was built with. */
+  schema: string;
   offers: number;
   slots: number;
   writtenAt: string;
@@ -56,13 +73,15 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** Why a snapshot cannot be used against this process and database (null: it can). */
 export function headerProblem(
   header: SnapshotHeader,
-  expected: { environment: string; databaseId: string; changeSeq: number },
+  expected: { environment: string; databaseId: string; changeSeq: number; schema?: SearchSchema },
 ): string | null {
   if (header.format !== SNAPSHOT_FORMAT) return `format ${header.format}, not ${SNAPSHOT_FORMAT}`;
   if (header.littleEndian !== LITTLE_ENDIAN) return 'written on a machine of the other byte order';
   if (header.fingerprint !== analysisFingerprint()) return 'made by another version of the text analysis';
   if (header.environment !== expected.environment) return `of environment ${header.environment}`;
   if (header.databaseId !== expected.databaseId) return 'taken from another database';
+  if (header.schema !== schemaFingerprint(expected.schema ?? NO_ATTRIBUTES))
+    return 'built under other declared attributes or another ranking tie-break';
   if (header.applied > expected.changeSeq)
     return `ahead of the database (sequence ${header.applied} > ${expected.changeSeq}: a restored backup?)`;
   return null;
@@ -90,6 +109,7 @@ export function snapshotHeader(
     // No mark (bench/snapshot.ts writes files outside a server): no database has it, never loaded.
     mark: '',
     ...of,
+    schema: schemaFingerprint(capture.schema),
     offers: capture.live,
     slots: capture.slots,
     writtenAt: new Date().toISOString(),

@@ -13,16 +13,18 @@ import {
   NOW,
   nearestQueryArb,
   queryArb,
+  RANKED_SCHEMAS,
   rankingQueryArb,
   statusOnlyQueryArb,
 } from '../../../test/support/search-arbitraries.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
 import { parseTextQuery } from '../analysis/text.js';
 import { DEFAULT_TUNING } from '../columns/tuning.js';
-import type { EngineQuery, IndexDocument } from '../engine.js';
-import { FACET_NAMES } from '../engine.js';
+import type { EngineQuery, IndexDocument, SearchSchema } from '../engine.js';
+import { FACET_NAMES, NO_ATTRIBUTES } from '../engine.js';
 import { createSearchIndex, type Index } from '../index/search-index.js';
 import { captureIndex, readIndex, writeIndex } from './snapshot.js';
+import { headerProblem, snapshotHeader } from './snapshot-header.js';
 import { openSnapshot, writeAtomically } from './snapshot-io.js';
 
 /**
@@ -45,7 +47,11 @@ function apply(index: Index, docs: Map<string, IndexDocument>, change: Change): 
 }
 
 /** Writes `index` to a file, applying `during[i]` before section i is written; reads it back. */
-async function roundTrip(index: Index, during: readonly (() => void)[] = []): Promise<Index> {
+async function roundTrip(
+  index: Index,
+  during: readonly (() => void)[] = [],
+  schema: SearchSchema = NO_ATTRIBUTES,
+): Promise<Index> {
   const file = path.join(dir, `index-${files++}.snap`);
   const capture = captureIndex(index);
   await writeAtomically(file, async (writer) => {
@@ -59,7 +65,7 @@ async function roundTrip(index: Index, during: readonly (() => void)[] = []): Pr
   });
   const { reader, close } = await openSnapshot(file);
   try {
-    return await readIndex(reader, DEFAULT_TUNING);
+    return await readIndex(reader, DEFAULT_TUNING, schema);
   } finally {
     await close();
   }
@@ -91,8 +97,12 @@ const startDocs = fc.oneof(
 /** How the build ended: as a start does (finishBuild), compacted, or not at all (tests). */
 const ending = fc.constantFrom('finishBuild', 'compact', 'none');
 
-function build(docs: readonly IndexDocument[], end: 'finishBuild' | 'compact' | 'none') {
-  const index = createSearchIndex() as Index;
+function build(
+  docs: readonly IndexDocument[],
+  end: 'finishBuild' | 'compact' | 'none',
+  schema: SearchSchema = NO_ATTRIBUTES,
+) {
+  const index = createSearchIndex({}, schema) as Index;
   const live = new Map<string, IndexDocument>();
   for (const doc of docs) apply(index, live, { kind: 'upsert', doc });
   if (end === 'finishBuild') index.finishBuild();
@@ -106,15 +116,16 @@ function expectSameAsFresh(
   live: Map<string, IndexDocument>,
   queries: ReadonlyArray<{ query: EngineQuery; facets: Parameters<Index['search']>[1] }>,
   more: readonly Change[],
+  schema: SearchSchema = NO_ATTRIBUTES,
 ): void {
-  const fresh = createSearchIndex() as Index;
+  const fresh = createSearchIndex({}, schema) as Index;
   for (const doc of live.values()) fresh.upsert(doc);
   expect(loaded.size).toBe(live.size);
   for (const { query, facets } of queries) {
     const expected = pages(fresh, query, facets);
     expect(pages(loaded, query, facets)).toEqual(expected);
     expect(expected[0]).toMatchObject({
-      total: referenceSearch([...live.values()], query, facets).total,
+      total: referenceSearch([...live.values()], query, facets, schema).total,
     });
   }
   // The loaded index keeps taking writes.
@@ -128,6 +139,67 @@ function expectSameAsFresh(
 }
 
 describe('search index snapshot', () => {
+  it('reads back the attribute columns and the tie-break: attr.* filters, facets, sorts and ranking as a fresh build', async () => {
+    const schema = (RANKED_SCHEMAS[1] as [string, SearchSchema])[1];
+    const attributeQuery = fc.oneof(queryArb(4, true), queryArb(20, true), rankingQueryArb);
+    await fc.assert(
+      fc.asyncProperty(
+        startDocs,
+        ending,
+        fc.array(changeArb, { maxLength: 30 }),
+        fc.array(attributeQuery, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.array(changeArb, { maxLength: 2 }), { maxLength: 6 }),
+        async (docs, end, changes, queries, during) => {
+          const { index, live } = build(docs, end, schema);
+          for (const change of changes) apply(index, live, change);
+          // Writes while the file is written: the load drops their slots, the catch-up re-applies them.
+          const made: Change[] = [];
+          const loaded = await roundTrip(
+            index,
+            during.map((batch) => () => {
+              for (const change of batch) {
+                apply(index, new Map(), change);
+                made.push(change);
+              }
+            }),
+            schema,
+          );
+          expect(loaded.schema).toBe(schema);
+          for (const change of made) apply(loaded, live, change);
+          expectSameAsFresh(loaded, live, queries, changes.slice(0, 5), schema);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  }, 120_000);
+
+  it('refuses a snapshot built under other declarations (the header) and columns that are not the declared ones', async () => {
+    const [, ranked] = RANKED_SCHEMAS[1] as [string, SearchSchema];
+    const [, other] = RANKED_SCHEMAS[0] as [string, SearchSchema];
+    const { index } = build([], 'finishBuild', ranked);
+    const header = snapshotHeader(captureIndex(index), {
+      environment: 'testing',
+      databaseId: 'db',
+      applied: 0,
+    });
+    const expected = { environment: 'testing', databaseId: 'db', changeSeq: 0 };
+    expect(headerProblem(header, { ...expected, schema: ranked })).toBeNull();
+    // The same attributes in another order are the same declarations.
+    expect(
+      headerProblem(header, {
+        ...expected,
+        schema: { ...ranked, attributes: [...ranked.attributes].reverse() },
+      }),
+    ).toBeNull();
+    for (const schema of [other, NO_ATTRIBUTES, { ...ranked, rankBy: null }]) {
+      expect(headerProblem(header, { ...expected, schema })).toBe(
+        'built under other declared attributes or another ranking tie-break',
+      );
+    }
+    // Read under other columns than it holds: refused, never misread.
+    await expect(roundTrip(index, [], NO_ATTRIBUTES)).rejects.toThrow('not the declared ones');
+  });
+
   it('reads back an index that answers every query like a fresh build of the same offers', async () => {
     await fc.assert(
       fc.asyncProperty(

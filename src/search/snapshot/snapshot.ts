@@ -1,4 +1,5 @@
 import type { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../columns/growable.js';
+import { NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
 import { Index, type Tuning } from '../index/search-index.js';
 import { Bitmap, type Bits } from '../sets/slot-sets.js';
 import { type SectionReader, type SectionWriter, SnapshotFormatError } from './snapshot-io.js';
@@ -37,6 +38,10 @@ export interface IndexCapture {
   setCounts: Record<string, number>;
   cells: number;
   orders: Array<{ sorted: Int32Array; covered: number }>;
+  /** The declarations the index was built with (the header's fingerprint). */
+  schema: SearchSchema;
+  /** Each declared attribute's column (ADR 0029): values by slot, interned strings, value sets. */
+  attributes: Array<{ name: string; values: Float64Array; table: string[]; sets: number }>;
 }
 
 const COLUMNS = [
@@ -100,6 +105,13 @@ export function captureIndex(index: Index): IndexCapture {
     setCounts,
     cells: index.grid.cellCount,
     orders: ORDERS.map((name) => index[name].state()),
+    schema: index.schema,
+    attributes: [...index.attributes.byName.values()].map((column) => ({
+      name: column.declaration.name,
+      values: column.values.data.subarray(0, slots),
+      table: column.table.values.slice(),
+      sets: column.sets.length,
+    })),
   };
 }
 
@@ -216,6 +228,7 @@ export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture
     setCounts: c.setCounts,
     cells: c.cells,
     covered: c.orders.map((o) => o.covered),
+    attributes: c.attributes.map((a) => ({ name: a.name, table: a.table, sets: a.sets })),
   };
   await w.json(meta);
   await writeStrings(w, c.ids, c.slots);
@@ -245,6 +258,11 @@ export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture
   await w.typed(Int32Array.from(shape));
   await writeBitmaps(w, bitmaps);
   for (const order of c.orders) await w.typed(order.sorted);
+  for (const a of c.attributes) {
+    await w.typed(a.values);
+    const column = index.attributes.byName.get(a.name);
+    await writeBitmaps(w, column ? column.sets.flushed(a.sets) : []);
+  }
   await w.json({ end: true });
 }
 
@@ -259,6 +277,7 @@ type Meta = {
   setCounts: Record<string, number>;
   cells: number;
   covered: number[];
+  attributes?: Array<{ name: string; table: string[]; sets: number }>;
 };
 
 const int32 = (r: SectionReader) => r.typed((n) => new Int32Array(n), 4);
@@ -271,10 +290,20 @@ function fill(column: Column, data: Uint8Array | Int32Array | Float64Array, leng
   column.length = length;
 }
 
-/** Reads what writeIndex wrote into a new Index. */
-export async function readIndex(r: SectionReader, tuning: Tuning): Promise<Index> {
+/**
+ * Reads what writeIndex wrote into a new Index built for `schema` (the declarations the header
+ * was checked against: its attribute columns must be the snapshot's).
+ */
+export async function readIndex(
+  r: SectionReader,
+  tuning: Tuning,
+  schema: SearchSchema = NO_ATTRIBUTES,
+): Promise<Index> {
   const meta = await r.json<Meta>();
-  const index = new Index(tuning);
+  const index = new Index(tuning, schema);
+  const names = (meta.attributes ?? []).map((a) => a.name);
+  if (names.join(',') !== [...index.attributes.byName.keys()].join(','))
+    throw new SnapshotFormatError('snapshot attribute columns are not the declared ones');
   const { slots } = meta;
   await readStrings(r, slots, (id) => index.ids.push(id));
   if (index.ids.length !== slots) throw new SnapshotFormatError('snapshot ids do not match its slots');
@@ -322,6 +351,13 @@ export async function readIndex(r: SectionReader, tuning: Tuning): Promise<Index
   index.priceBuckets.sets.restore(await readBitmaps(r, meta.setCounts.price as number, slots));
   await readGrid(r, index, meta.cells, slots);
   for (const [i, name] of ORDERS.entries()) index[name].restore(await int32(r), meta.covered[i] as number);
+  for (const a of meta.attributes ?? []) {
+    const column = index.attributes.byName.get(a.name);
+    if (!column) throw new SnapshotFormatError('snapshot attribute columns are not the declared ones');
+    fill(column.values, await float64(r), slots);
+    for (const value of a.table) column.table.id(value);
+    column.sets.restore(await readBitmaps(r, a.sets, slots));
+  }
   const end = await r.json<{ end?: boolean }>();
   if (end.end !== true) throw new SnapshotFormatError('snapshot has no end mark');
   // The id lookup in steps, letting the event loop in between (a million Map entries take seconds).

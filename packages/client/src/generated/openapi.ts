@@ -241,6 +241,8 @@ export interface components {
     /** Attributes */
     Attributes: {
       data: components["schemas"]["Attribute"][];
+      /** @description The ranking tie-break: `attr.NAME:desc` or `attr.NAME:asc` orders the matches the text rules leave tied, before the newest; null: the newest first. */
+      rankBy: string | null;
     };
     /** CallingKey */
     CallingKey: {
