@@ -283,6 +283,7 @@ function toDocument(
     city: offer.location.city,
     country: offer.location.country,
     currency: offer.price.currency,
+    publisher: offer.publisher.id,
     price: priceToUnits(offer.price.amount),
     lat: offer.location.lat,
     lon: offer.location.lon,

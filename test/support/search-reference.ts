@@ -423,10 +423,15 @@ function referenceWith(
   }
   const directions = sortKeysOf(query.sort);
   matches.sort((a, b) => compareKeys(a.keys, b.keys, directions));
+  // distinct=publisher: the first match of each publisher in that order; the facets count every match.
+  const publishers = new Set<string>();
+  const kept = query.distinct
+    ? matches.filter((m) => !publishers.has(m.doc.publisher) && publishers.add(m.doc.publisher))
+    : matches;
   // An attribute sort's offers without the attribute travel as `none` in cursors.
   const none = query.sort.startsWith('-') ? -Infinity : Infinity;
   const after = query.after?.map((k, i) => (i === 0 && k === 'none' ? none : k)) ?? null;
-  const rest = after ? matches.filter((m) => compareKeys(m.keys, after, directions) > 0) : matches;
+  const rest = after ? kept.filter((m) => compareKeys(m.keys, after, directions) > 0) : kept;
   const page = rest.slice(0, query.limit);
   const facets: Facets = {};
   for (const name of facetNames)
@@ -453,7 +458,7 @@ function referenceWith(
   const extra = requested.some((f) => f === 'price' || f.startsWith('attr.'));
   return {
     ids: page.map((m) => m.doc.id),
-    total: matches.length,
+    total: kept.length,
     facets,
     ...(extra ? { facetStats } : {}),
     nextKeys:

@@ -76,6 +76,7 @@ const docArb = (i: number): fc.Arbitrary<IndexDocument> =>
       city: r.city,
       country: r.city.slice(1).toUpperCase().padEnd(2, 'X'),
       currency: 'EUR',
+      publisher: `pub_${r.city}`,
       price: r.price,
       lat: r.lat,
       lon: 2,

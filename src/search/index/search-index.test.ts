@@ -21,6 +21,7 @@ function doc(title: string, description = '', daysOld = 0, id?: string): IndexDo
     city: 'Paris',
     country: 'FR',
     currency: 'EUR',
+    publisher: 'pub_1',
     price: 10_000,
     lat: 48.85,
     lon: 2.35,

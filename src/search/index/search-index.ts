@@ -61,17 +61,21 @@ export class Index implements SearchIndex, AnswerIndex {
   readonly city = new GrowableInt32();
   readonly country = new GrowableInt32();
   readonly currency = new GrowableInt32();
+  /** Each slot's publisher id, interned (`distinct=publisher`). */
+  readonly publisher = new GrowableInt32();
   readonly categories = new Interned();
   readonly cities = new Interned();
   readonly countries = new Interned();
   readonly currencies = new Interned();
   readonly tags = new Interned();
+  readonly publishers = new Interned();
   readonly tables = {
     category: this.categories,
     city: this.cities,
     country: this.countries,
     currency: this.currencies,
     tag: this.tags,
+    publisher: this.publishers,
   };
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
   readonly tagOffsets = new GrowableInt32();
@@ -221,6 +225,7 @@ export class Index implements SearchIndex, AnswerIndex {
     this.city.push(this.cities.id(doc.city));
     this.country.push(this.countries.id(doc.country));
     this.currency.push(this.currencies.id(doc.currency));
+    this.publisher.push(this.publishers.id(doc.publisher));
     this.attributes.push(doc.attributes);
     for (const tag of new Set(doc.tags)) this.tagIds.push(this.tags.id(tag));
     this.tagOffsets.push(this.tagIds.length);
@@ -295,6 +300,7 @@ export class Index implements SearchIndex, AnswerIndex {
       this.city,
       this.country,
       this.currency,
+      this.publisher,
       this.tagOffsets,
       this.tagIds,
       this.text,

@@ -6,9 +6,10 @@ import type { IndexCapture } from './snapshot.js';
 /**
  * A snapshot's header and the rules for using it (ADR 0024): the format, the byte order, the
  * analysis fingerprint, the environment, the database identity, the change sequence and the
- * mark. Format 2 added the mark: a file of format 1 is refused (a full build writes a new one).
+ * mark. Format 2 added the mark, format 3 the publisher column and its values (`distinct`): a
+ * file of an older format is refused (a full build writes a new one).
  */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 /** Text covering folding, stop words, stemming, prefixes, phrases and exclusions. */
 const PROBE = [

@@ -51,6 +51,7 @@ const COLUMNS = [
   'city',
   'country',
   'currency',
+  'publisher',
   'tagOffsets',
   'tagIds',
   'textOffsets',

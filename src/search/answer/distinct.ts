@@ -1,0 +1,85 @@
+import type { EngineQuery } from '../engine.js';
+import type { IndexView } from '../index-view.js';
+import { comesAfter, type Position } from '../order/top-k.js';
+import { type Bits, membersOf } from '../sets/slot-sets.js';
+
+/**
+ * `distinct=publisher` (ADR 0038): of the matches, only the first of each publisher in the
+ * query's order is kept. The total counts the kept offers (one per publisher among the matches,
+ * exact); a page is the kept offers after the cursor.
+ *
+ * Whether an offer is kept depends on every match before it, so the order is walked from its
+ * start, a chunk at a time (each chunk the ordinary page machinery's, its size growing fourfold),
+ * marking each publisher at its first offer, until the page after the cursor is full or every
+ * publisher of the matches has been met (nothing after that point is kept). The cost grows with
+ * how far into the order the page's publishers first appear, not with the number of matches.
+ */
+
+/** A page of the plain order: its slots, whether more follow, each one's primary sort value. */
+export interface OrderedPage {
+  slots: readonly number[];
+  more: boolean;
+  primary: (i: number) => number;
+}
+
+/** The first chunk read: a page's worth at least (a chunk's fixed cost is a pass at most). */
+const FIRST_CHUNK = 64;
+
+export function distinctPage(
+  ix: IndexView,
+  query: EngineQuery,
+  bits: Bits,
+  after: Position | null,
+  pageAfter: (from: Position | null, limit: number) => OrderedPage,
+): { slots: number[]; primary: number[]; more: boolean; total: number } {
+  const publisher = ix.publisher.data;
+  const seen = new Uint8Array(ix.tables.publisher.values.length);
+  let total = 0;
+  const members = membersOf(bits, ix.matchBuffer);
+  for (let i = 0; i < members.length; i += 1) {
+    const p = publisher[members[i] as number] as number;
+    if (seen[p] === 0) {
+      seen[p] = 1;
+      total += 1;
+    }
+  }
+  seen.fill(0);
+  const order = { primaryDescending: query.sort.startsWith('-'), relevance: query.sort === 'relevance' };
+  const published = ix.publishedAt.data;
+  const slots: number[] = [];
+  const primary: number[] = [];
+  let met = 0;
+  let from: Position | null = null;
+  let chunk = Math.max(FIRST_CHUNK, query.limit + 1);
+  walk: while (met < total) {
+    const part = pageAfter(from, chunk);
+    const n = part.slots.length;
+    for (let i = 0; i < n; i += 1) {
+      const slot = part.slots[i] as number;
+      const p = publisher[slot] as number;
+      if (seen[p] === 1) continue;
+      seen[p] = 1;
+      met += 1;
+      const value = part.primary(i);
+      if (
+        after === null ||
+        comesAfter(order, value, published[slot] as number, ix.ids[slot] as string, after)
+      ) {
+        slots.push(slot);
+        primary.push(value);
+        if (slots.length > query.limit) break walk;
+      }
+      if (met === total) break walk;
+    }
+    if (!part.more || n === 0) break;
+    const last = part.slots[n - 1] as number;
+    from = { primary: part.primary(n - 1), published: published[last] as number, id: ix.ids[last] as string };
+    chunk = Math.min(chunk * 4, bits.size);
+  }
+  const more = slots.length > query.limit;
+  if (more) {
+    slots.length = query.limit;
+    primary.length = query.limit;
+  }
+  return { slots, primary, more, total };
+}
