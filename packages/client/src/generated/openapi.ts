@@ -486,6 +486,11 @@ export interface components {
         country?: string;
         /** @description ISO 4217. */
         currency?: string;
+        /**
+         * @description `publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match.
+         * @enum {string}
+         */
+        distinct?: "publisher";
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
         facets?: string;
         /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
@@ -548,6 +553,11 @@ export interface components {
         country?: string;
         /** @description ISO 4217. */
         currency?: string;
+        /**
+         * @description `publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match.
+         * @enum {string}
+         */
+        distinct?: "publisher";
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
         facets?: string;
         /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
@@ -2156,6 +2166,11 @@ export interface operations {
               currency?: string;
               /** @description Opaque; `nextCursor` of the previous page. */
               cursor?: string;
+              /**
+               * @description `publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match.
+               * @enum {string}
+               */
+              distinct?: "publisher";
               /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
               facets?: string;
               /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
@@ -2313,6 +2328,8 @@ export interface operations {
         status?: "active" | "expired" | "withdrawn";
         /** @description `attr.NAME` / `-attr.NAME`: by a declared `--sort` attribute (number or boolean), offers without it last either way. `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`). */
         sort?: ("relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance") | string;
+        /** @description `publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match. */
+        distinct?: "publisher";
         /** @description Page size, default 20. */
         limit?: number;
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). Example: `category,tag`. */
