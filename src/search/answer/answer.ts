@@ -67,8 +67,8 @@ export function answer(
       nextKeys: more && last >= 0 ? keysOf(ix, query, slots[last] as number, primary(last)) : null,
     });
   };
-  const pageAfter = (from: Position | null, limit: number) =>
-    orderedPage(ix, { ...query, limit }, plan, units, bits, from);
+  const pageAfter = (from: Position | null, limit: number, among: Bits = bits) =>
+    orderedPage(ix, { ...query, limit }, plan, units, among, from);
   if (query.distinct === 'publisher') {
     // Facets above counted every match; the total and the pages count one offer per publisher.
     const kept = distinctPage(ix, query, bits, after, pageAfter);

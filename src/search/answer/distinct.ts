@@ -1,7 +1,7 @@
 import type { EngineQuery } from '../engine.js';
 import type { IndexView } from '../index-view.js';
 import { comesAfter, type Position } from '../order/top-k.js';
-import { type Bits, membersOf } from '../sets/slot-sets.js';
+import { type Bits, membersOf, scratch } from '../sets/slot-sets.js';
 
 /**
  * `distinct=publisher` (ADR 0038): of the matches, only the first of each publisher in the
@@ -11,8 +11,10 @@ import { type Bits, membersOf } from '../sets/slot-sets.js';
  * Whether an offer is kept depends on every match before it, so the order is walked from its
  * start, a chunk at a time (each chunk the ordinary page machinery's, its size growing fourfold),
  * marking each publisher at its first offer, until the page after the cursor is full or every
- * publisher of the matches has been met (nothing after that point is kept). The cost grows with
- * how far into the order the page's publishers first appear, not with the number of matches.
+ * publisher of the matches has been met (nothing after that point is kept). Between two chunks
+ * the matches are narrowed to those of the publishers not met yet (their first match lies
+ * further on; the order of a subset is the order of the whole), so a walk to the last publisher
+ * reads each publisher's offers up to its first, not every match before it.
  */
 
 /** A page of the plain order: its slots, whether more follow, each one's primary sort value. */
@@ -22,15 +24,25 @@ export interface OrderedPage {
   primary: (i: number) => number;
 }
 
-/** The first chunk read: a page's worth at least (a chunk's fixed cost is a pass at most). */
-const FIRST_CHUNK = 64;
+/** The members of `bits` whose publisher is not marked in `seen`, as a scratch bitmap. */
+function unmet(ix: IndexView, bits: Bits, seen: Uint8Array): Bits {
+  const publisher = ix.publisher.data;
+  const members = membersOf(bits, ix.matchBuffer);
+  let k = 0;
+  for (let i = 0; i < members.length; i += 1) {
+    const slot = members[i] as number;
+    if (seen[publisher[slot] as number] === 0) members[k++] = slot;
+  }
+  // Slots are below 2^31: the same bits read as unsigned, still in ascending order.
+  return scratch().addMany(new Uint32Array(members.buffer, members.byteOffset, k));
+}
 
 export function distinctPage(
   ix: IndexView,
   query: EngineQuery,
   bits: Bits,
   after: Position | null,
-  pageAfter: (from: Position | null, limit: number) => OrderedPage,
+  pageAfter: (from: Position | null, limit: number, bits: Bits) => OrderedPage,
 ): { slots: number[]; primary: number[]; more: boolean; total: number } {
   const publisher = ix.publisher.data;
   const seen = new Uint8Array(ix.tables.publisher.values.length);
@@ -50,9 +62,10 @@ export function distinctPage(
   const primary: number[] = [];
   let met = 0;
   let from: Position | null = null;
-  let chunk = Math.max(FIRST_CHUNK, query.limit + 1);
+  let chunk = Math.max(1, Math.ceil(ix.tuning.distinctChunk * (query.limit + 1)));
+  let rest = bits;
   walk: while (met < total) {
-    const part = pageAfter(from, chunk);
+    const part = pageAfter(from, chunk, rest);
     const n = part.slots.length;
     for (let i = 0; i < n; i += 1) {
       const slot = part.slots[i] as number;
@@ -74,7 +87,8 @@ export function distinctPage(
     if (!part.more || n === 0) break;
     const last = part.slots[n - 1] as number;
     from = { primary: part.primary(n - 1), published: published[last] as number, id: ix.ids[last] as string };
-    chunk = Math.min(chunk * 4, bits.size);
+    rest = unmet(ix, rest, seen);
+    chunk = Math.min(chunk * 4, rest.size);
   }
   const more = slots.length > query.limit;
   if (more) {
