@@ -258,11 +258,15 @@ for (const { dialect, available } of backends()) {
       }
     });
 
-    it('builds from the database when the snapshot is of the format before marks or its mark disagrees', async () => {
+    it('builds from the database when the snapshot is of a format before marks or publishers, or its mark disagrees', async () => {
       await rewrite(database.db);
       const { applied } = headerOf(file());
       rewriteHeader(file(), { format: 1 });
-      await expectFullBuild(database.db, /format 1, not 2/);
+      await expectFullBuild(database.db, /format 1, not 3/);
+      // Format 2 had no publisher column (distinct=publisher): never read as if it had.
+      await rewrite(database.db);
+      rewriteHeader(file(), { format: 2 });
+      await expectFullBuild(database.db, /format 2, not 3/);
       await rewrite(database.db);
       rewriteHeader(file(), { applied: applied - 1 });
       await expectFullBuild(

@@ -372,6 +372,28 @@ for (const { dialect, available } of backends()) {
       }
     });
 
+    it('keeps distinct=publisher exact as an offer changes publisher and is withdrawn', async () => {
+      const zebra = (externalId: string, publisher: string, day: number, extra: Partial<OfferInput> = {}) =>
+        handmade(externalId, 'Zebrawood stool', 'Hand made.', day, {
+          publisher: { id: publisher, name: publisher },
+          ...extra,
+        });
+      await t.deps.offers.upsertMany('production', [
+        zebra('zebra-a', 'pub_za', 3),
+        zebra('zebra-b', 'pub_za', 2),
+        zebra('zebra-c', 'pub_zc', 1),
+      ]);
+      const kept = async () => {
+        const body = (await search({ q: 'zebrawood', distinct: 'publisher' }, 'production')).json();
+        return { ids: body.data.map((o: { id: string }) => o.id), total: body.total.value };
+      };
+      expect(await kept()).toEqual({ ids: [idOf('zebra-a'), idOf('zebra-c')], total: 2 });
+      await t.deps.offers.upsertMany('production', [zebra('zebra-c', 'pub_za', 1)]);
+      expect(await kept()).toEqual({ ids: [idOf('zebra-a')], total: 1 });
+      await t.deps.offers.upsertMany('production', [zebra('zebra-a', 'pub_za', 3, { status: 'withdrawn' })]);
+      expect(await kept()).toEqual({ ids: [idOf('zebra-b')], total: 1 });
+    });
+
     it('highlights matches in the title and a description snippet, escaping offer text', async () => {
       const risky = handmade('risky', 'Lamp <img src=x onerror=alert(1)>', 'A "lamp" & <b>shade</b>.', 9);
       await t.deps.offers.upsertMany('production', [risky]);
