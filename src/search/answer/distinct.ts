@@ -12,9 +12,10 @@ import { type Bits, membersOf, scratch } from '../sets/slot-sets.js';
  * start, a chunk at a time (each chunk the ordinary page machinery's, its size growing fourfold),
  * marking each publisher at its first offer, until the page after the cursor is full or every
  * publisher of the matches has been met (nothing after that point is kept). Between two chunks
- * the matches are narrowed to those of the publishers not met yet (their first match lies
+ * the matches may be narrowed to those of the publishers not met yet (their first match lies
  * further on; the order of a subset is the order of the whole), so a walk to the last publisher
- * reads each publisher's offers up to its first, not every match before it.
+ * does not rank every match before it: at once for relevance (each offer read is ranked from its
+ * words), else when the offers read reach an eighth of the matches left (a walk step is cheap).
  */
 
 /** A page of the plain order: its slots, whether more follow, each one's primary sort value. */
@@ -64,6 +65,8 @@ export function distinctPage(
   let from: Position | null = null;
   let chunk = Math.max(1, Math.ceil(ix.tuning.distinctChunk * (query.limit + 1)));
   let rest = bits;
+  let read = 0;
+  const relevance = query.sort === 'relevance' && query.text !== null;
   walk: while (met < total) {
     const part = pageAfter(from, chunk, rest);
     const n = part.slots.length;
@@ -87,7 +90,13 @@ export function distinctPage(
     if (!part.more || n === 0) break;
     const last = part.slots[n - 1] as number;
     from = { primary: part.primary(n - 1), published: published[last] as number, id: ix.ids[last] as string };
-    rest = unmet(ix, rest, seen);
+    read += n;
+    // Narrowed once reading on costs more than a pass: at once when each offer read is ranked
+    // from its words (relevance), else once the offers read are an eighth of the matches left.
+    if (relevance || read * 8 >= rest.size) {
+      rest = unmet(ix, rest, seen);
+      read = 0;
+    }
     chunk = Math.min(chunk * 4, rest.size);
   }
   const more = slots.length > query.limit;
