@@ -63,19 +63,15 @@ export class Index implements SearchIndex, AnswerIndex {
   readonly currency = new GrowableInt32();
   /** Each slot's publisher id, interned (`distinct=publisher`). */
   readonly publisher = new GrowableInt32();
-  readonly categories = new Interned();
-  readonly cities = new Interned();
-  readonly countries = new Interned();
-  readonly currencies = new Interned();
   readonly tags = new Interned();
-  readonly publishers = new Interned();
+  /** The values of each interned column, by id. */
   readonly tables = {
-    category: this.categories,
-    city: this.cities,
-    country: this.countries,
-    currency: this.currencies,
+    category: new Interned(),
+    city: new Interned(),
+    country: new Interned(),
+    currency: new Interned(),
     tag: this.tags,
-    publisher: this.publishers,
+    publisher: new Interned(),
   };
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
   readonly tagOffsets = new GrowableInt32();
@@ -221,11 +217,11 @@ export class Index implements SearchIndex, AnswerIndex {
     this.price.push(doc.price);
     this.lat.push(doc.lat);
     this.lon.push(doc.lon);
-    this.category.push(this.categories.id(doc.category));
-    this.city.push(this.cities.id(doc.city));
-    this.country.push(this.countries.id(doc.country));
-    this.currency.push(this.currencies.id(doc.currency));
-    this.publisher.push(this.publishers.id(doc.publisher));
+    this.category.push(this.tables.category.id(doc.category));
+    this.city.push(this.tables.city.id(doc.city));
+    this.country.push(this.tables.country.id(doc.country));
+    this.currency.push(this.tables.currency.id(doc.currency));
+    this.publisher.push(this.tables.publisher.id(doc.publisher));
     this.attributes.push(doc.attributes);
     for (const tag of new Set(doc.tags)) this.tagIds.push(this.tags.id(tag));
     this.tagOffsets.push(this.tagIds.length);
