@@ -68,7 +68,7 @@ export function answer(
     });
   };
   const pageAfter = (from: Position | null, limit: number, among: Bits = bits) =>
-    orderedPage(ix, { ...query, limit }, plan, units, among, from);
+    orderedPage(ix, limit === query.limit ? query : { ...query, limit }, plan, units, among, from);
   if (query.distinct === 'publisher') {
     // Facets above counted every match; the total and the pages count one offer per publisher.
     const kept = distinctPage(ix, query, bits, after, pageAfter);
