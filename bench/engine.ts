@@ -234,6 +234,24 @@ function queryTypes(): QueryType[] {
         },
       ],
     },
+    {
+      // One offer per publisher (ADR 0038): the order walked from its start until the page's
+      // publishers are met; the total counts publishers.
+      name: 'distinct=publisher',
+      queries: [
+        baseQuery({ distinct: 'publisher' }),
+        baseQuery({ text: text('table '), distinct: 'publisher' }),
+        baseQuery({ text: text('condition '), distinct: 'publisher' }),
+        baseQuery({ text: text('oak ta'), distinct: 'publisher' }),
+        baseQuery({ categories: ['vehicles'], sort: 'price', distinct: 'publisher' }),
+        baseQuery({
+          near: { lat: 48.8566, lon: 2.3522 },
+          radiusKm: 25,
+          sort: 'distance',
+          distinct: 'publisher',
+        }),
+      ].map(plain),
+    },
     ...(SCHEMA.attributes.length === 0 ? [] : attributeTypes()),
   ];
 }
@@ -291,6 +309,7 @@ function toDocument(
     city: offer.location.city,
     country: offer.location.country,
     currency: offer.price.currency,
+    publisher: offer.publisher.id,
     price: priceToUnits(offer.price.amount),
     lat: offer.location.lat,
     lon: offer.location.lon,
@@ -409,6 +428,19 @@ function main() {
     let after: EngineQuery['after'] = null;
     for (let page = 0; page < 200; page += 1) {
       const r = index.search({ ...q, limit: 100, after }, []);
+      after = r.nextKeys;
+    }
+    types.push({ name, queries: [plain({ ...q, after })] });
+  }
+  // distinct=publisher's dearest page: the last (its publishers are met last in the order).
+  for (const [name, q] of [
+    ['distinct, last page, newest first', baseQuery({ distinct: 'publisher' })],
+    ['distinct, last page, relevance', baseQuery({ text: text('condition '), distinct: 'publisher' })],
+  ] as const) {
+    let after: EngineQuery['after'] = null;
+    for (let page = 0; page < 1_000; page += 1) {
+      const r = index.search({ ...q, after }, []);
+      if (r.nextKeys === null) break;
       after = r.nextKeys;
     }
     types.push({ name, queries: [plain({ ...q, after })] });

@@ -52,6 +52,7 @@ export function toIndexDocument(row: IndexRow, withAttributes = false): IndexDoc
     city: row.city,
     country: row.country,
     currency: row.currency,
+    publisher: row.publisher_id,
     price: row.price_value,
     lat: row.lat,
     lon: row.lon,

@@ -61,10 +61,11 @@ type Row = [
   publishedAt: number,
   updatedAt: number,
   expiresAt: number | null,
+  publisherId: string,
 ];
 
 const SQL =
-  'SELECT seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at FROM offers WHERE seq > ? AND environment = ? ORDER BY seq LIMIT ?';
+  'SELECT seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, publisher_id FROM offers WHERE seq > ? AND environment = ? ORDER BY seq LIMIT ?';
 
 function workerPort(): MessagePort {
   if (!parentPort) throw new Error('index-reader-worker runs in a worker thread (index-reader.ts starts it)');
@@ -124,6 +125,7 @@ async function send(rows: Row[], last: boolean): Promise<void> {
     c[k + 3] = code(3, r[7]);
     c[k + 4] = code(4, r[8]);
     c[k + 5] = code(5, r[12]);
+    c[k + 6] = code(6, r[16]);
     const m = i * NUMBER_COLUMNS;
     x[m] = Number(r[9]);
     x[m + 1] = Number(r[10]);

@@ -18,7 +18,8 @@ import type { OfferStatus } from './schemas.js';
  * sends each page in a form that is cheap for the main thread to take in:
  *
  * - the numbers in one Float64Array, transferred (moved, not copied);
- * - the low-cardinality strings (category, city, country, currency, status, and the tags' JSON)
+ * - the low-cardinality strings (category, city, country, currency, status, publisher id, and the
+ *   tags' JSON)
  *   as codes of a dictionary the worker keeps, in one Int32Array, with the values first seen in
  *   this page: the main thread gets each distinct value once and parses each distinct tags JSON
  *   once, not once per offer;
@@ -146,6 +147,7 @@ function* documents(
       city: decoded[c[k + 2] as number] as string,
       country: decoded[c[k + 3] as number] as string,
       currency: decoded[c[k + 4] as number] as string,
+      publisher: decoded[c[k + 6] as number] as string,
       price: x[m] as number,
       lat: x[m + 1] as number,
       lon: x[m + 2] as number,

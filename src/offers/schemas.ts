@@ -174,6 +174,12 @@ export const SearchQuerySchema = Type.Object(
         },
       ),
     ),
+    distinct: Type.Optional(
+      Type.Literal('publisher', {
+        description:
+          '`publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match.',
+      }),
+    ),
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Page size, default ${DEFAULT_LIMIT}.` }),
     ),
@@ -319,6 +325,7 @@ const {
   facets: _facets,
   highlight: _highlight,
   limit: _limit,
+  distinct: _distinct,
   ...facetValuesFilters
 } = SearchQuerySchema.properties;
 

@@ -1,7 +1,7 @@
 import type { ParameterError } from '../http/errors.js';
 import type { Environment } from '../platform/environment.js';
 import { parseTextQuery, type TextQuery } from '../search/analysis/text.js';
-import type { EngineQuery, EngineSort, FacetRequest, SearchSchema } from '../search/engine.js';
+import type { DistinctField, EngineQuery, EngineSort, FacetRequest, SearchSchema } from '../search/engine.js';
 import type { BoundingBox } from '../search/sets/geo.js';
 import { attributeFilters, checkSort, facetRequests } from './attribute-parameters.js';
 import { priceToUnits } from './price.js';
@@ -64,7 +64,7 @@ export type NormalisedSearch = Pick<
   | 'status'
   | 'attributes'
   | 'sort'
-> & { environment: Environment; q: string | null; bbox?: BoundingBox };
+> & { environment: Environment; q: string | null; bbox?: BoundingBox; distinct?: DistinctField };
 
 /**
  * The query as the engine takes it, and as its fingerprint (cursors) and the answer cache see it,
@@ -122,6 +122,8 @@ export function normaliseSearch(
     status: query.status ?? 'active',
     attributes,
     sort,
+    // Only when given, like bbox; part of the fingerprint (cursors) and of the cache key.
+    ...('distinct' in query && query.distinct !== undefined ? { distinct: query.distinct } : {}),
   };
   return { normalised, text, sort, facets };
 }

@@ -62,12 +62,14 @@ export interface IndexRow {
   published_at: number;
   updated_at: number;
   expires_at: number | null;
+  /** The publisher's id (`distinct=publisher`). */
+  publisher_id: string;
   /** JSON object: the declared attributes are indexed (ADR 0029). */
   attributes: string;
 }
 
 export const INDEX_READ_COLUMNS =
-  'seq, change_seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, attributes';
+  'seq, change_seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, publisher_id, attributes';
 
 /** Column values of one offer row, in `OFFER_WRITE_COLUMNS` order. */
 export type OfferRowValues = SqlValue[];

@@ -102,6 +102,8 @@ export interface IndexDocument {
   country: string;
   /** ISO 4217, upper case. */
   currency: string;
+  /** The publisher's id (`distinct=publisher` keeps one offer per value). */
+  publisher: string;
   /** Price in units of 1/10 000 (offers/price.ts `priceToUnits`). */
   price: number;
   lat: number;
@@ -133,6 +135,10 @@ export interface SynonymRule {
   words: readonly string[];
 }
 
+/** What `distinct` may name: one offer per value of that field is kept (answer/distinct.ts). */
+export const DISTINCT_FIELDS = ['publisher'] as const;
+export type DistinctField = (typeof DISTINCT_FIELDS)[number];
+
 /** A validated, normalised search (offers/service.ts builds it). */
 export interface EngineQuery {
   text: TextQuery | null;
@@ -161,6 +167,12 @@ export interface EngineQuery {
   /** Declared attributes' filters, every one must hold. */
   attributes: readonly AttributeFilter[];
   sort: EngineSort;
+  /**
+   * Keep only the first match of each value of this field in the query's order (the total, the
+   * pages and the cursors then count and walk those; the facets count every match). Optional so
+   * that a query without it can leave it out.
+   */
+  distinct?: DistinctField | null;
   limit: number;
   /** Sort-key values of the last offer of the previous page (`nextKeys` of that page). */
   after: readonly CursorValue[] | null;

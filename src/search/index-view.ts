@@ -66,8 +66,12 @@ export interface IndexView {
   readonly city: Column<Int32Array>;
   readonly country: Column<Int32Array>;
   readonly currency: Column<Int32Array>;
+  /** Publisher ids interned in `tables.publisher`. */
+  readonly publisher: Column<Int32Array>;
   readonly tags: Table;
-  readonly tables: Readonly<Record<'category' | 'city' | 'country' | 'currency' | 'tag', Table>>;
+  readonly tables: Readonly<
+    Record<'category' | 'city' | 'country' | 'currency' | 'tag' | 'publisher', Table>
+  >;
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
   readonly tagOffsets: Column<Int32Array>;
   readonly tagIds: Column<Int32Array>;

@@ -77,7 +77,8 @@ const offerArb = (i: number): fc.Arbitrary<OfferInput> =>
       },
       // Fractions on the wire, and more octaves of price than documentArb's (price ranges).
       price: { amount: `${r.price * 25}.50`, currency: r.currency },
-      publisher: { id: 'pub_prop', name: 'Property shop' },
+      // Six publishers, by position (no draw: the offers are those of the seed before distinct).
+      publisher: { id: `pub_prop${i % 6}`, name: 'Property shop' },
       url: null,
       attributes: r.attributes,
       status: r.status as OfferInput['status'],
@@ -173,6 +174,7 @@ const queryArb: fc.Arbitrary<Params> = fc
     radius: some(fc.constantFrom(5, 30, 500, 2000)),
     bbox: some(fc.constantFrom(...WINDOWS).map((w) => `${w.minLat},${w.minLon},${w.maxLat},${w.maxLon}`)),
     status: some(fc.constantFrom(...STATUSES)),
+    distinct: some(fc.constant('publisher')),
     sort: some(fc.constantFrom(...SORTS, 'attr.rooms', '-attr.rooms', '-attr.rating', 'attr.used')),
     facets: some(
       fc.constantFrom(
@@ -273,6 +275,7 @@ function engineQuery(params: Params, now: number): EngineQuery {
     status: (str('status') ?? 'active') as EngineQuery['status'],
     attributes: attributeFilters(params),
     sort: (str('sort') ?? (q === null ? '-publishedAt' : 'relevance')) as EngineQuery['sort'],
+    distinct: str('distinct') as EngineQuery['distinct'],
     limit: 100_000,
     after: null,
     now,
@@ -307,7 +310,7 @@ for (const { dialect, available } of backends()) {
       // What the database holds, as the index reads it (the reference sees the same documents).
       docs = (
         await t.deps.db.all<Parameters<typeof toIndexDocument>[0]>(
-          "SELECT seq, change_seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, attributes FROM offers WHERE environment = 'testing'",
+          "SELECT seq, change_seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, publisher_id, attributes FROM offers WHERE environment = 'testing'",
         )
       ).map((row) =>
         toIndexDocument(
@@ -369,7 +372,7 @@ for (const { dialect, available } of backends()) {
       });
       await fc.assert(
         fc.asyncProperty(arb, async ({ params: search, facet, prefix, limit }) => {
-          const { sort: _s, facets: _f, limit: _l, ...params } = search;
+          const { sort: _s, facets: _f, limit: _l, distinct: _d, ...params } = search;
           const query = engineQuery(params, t.clock.now());
           const wanted = limit ?? 10;
           const expected = referenceFacetValues(docs, query, facet, prefix, wanted, ATTRIBUTE_SCHEMA);

@@ -46,6 +46,10 @@ for (const { dialect, available } of backends()) {
           query: { bbox: '40,-5,52,10', sort: 'price', facets: 'city' },
           url: '/v1/offers/?bbox=40,-5,52,10&sort=price&facets=city',
         },
+        {
+          query: { q: 'table', distinct: 'publisher', facets: 'city', limit: 3 },
+          url: '/v1/offers/?q=table&distinct=publisher&facets=city&limit=3',
+        },
         { query: { q: 'tabel', typoTolerance: 'off' }, url: '/v1/offers/?q=tabel&typoTolerance=off' },
         { query: { q: 'tabel', typoTolerance: 'all' }, url: '/v1/offers/?q=tabel&typoTolerance=all' },
       ];
@@ -69,6 +73,7 @@ for (const { dialect, available } of backends()) {
           { colour: 'red' },
           { bbox: '1,2,3' },
           { typoTolerance: 'min' },
+          { distinct: true },
         ],
       });
       expect(bad.statusCode).toBe(400);
@@ -79,6 +84,7 @@ for (const { dialect, available } of backends()) {
         'queries[3].colour',
         'queries[4].bbox',
         'queries[5].typoTolerance',
+        'queries[6].distinct',
       ]);
       // Valid shapes, refused by the rules: still named by index.
       const rules = await multi({ queries: [{ q: 'lamp' }, { sort: 'distance' }, { bbox: '50,0,40,10' }] });

@@ -56,7 +56,8 @@ const offerArbitrary = (index: number) =>
           lon: r.place.lon - r.jitter,
         },
         price: { amount: r.price, currency: r.currency },
-        publisher: { id: 'pub_prop', name: 'Property' },
+        // Five publishers, by position (no draw: the offers are those of the seed before distinct).
+        publisher: { id: `pub_prop${index % 5}`, name: 'Property' },
         url: null,
         attributes: {},
         status: r.status as OfferInput['status'],
@@ -90,6 +91,7 @@ const filterQuery = fc
       bbox: fc.constantFrom('48,1,50,4', '45,4,53,14', '40,170,60,5'),
       status: fc.constantFrom('active', 'expired', 'withdrawn'),
       sort: fc.constantFrom('-publishedAt', 'publishedAt', 'price', '-price', 'distance'),
+      distinct: fc.constant('publisher'),
     },
     { requiredKeys: [] },
   )

@@ -260,11 +260,18 @@ for (const { dialect, available } of backends()) {
       }
     });
 
-    it('builds from the database when the snapshot is of the format before marks or its mark disagrees', async () => {
+    it('builds from the database when the snapshot is of a format before marks or publishers, or its mark disagrees', async () => {
       await rewrite(database.db);
       const { applied } = headerOf(file());
       rewriteHeader(file(), { format: 1 });
-      await expectFullBuild(database.db, /format 1, not 3/);
+      await expectFullBuild(database.db, /format 1, not 4/);
+      // Formats 2 and 3 had no publisher column (distinct=publisher): never read as if it had.
+      await rewrite(database.db);
+      rewriteHeader(file(), { format: 2 });
+      await expectFullBuild(database.db, /format 2, not 4/);
+      await rewrite(database.db);
+      rewriteHeader(file(), { format: 3 });
+      await expectFullBuild(database.db, /format 3, not 4/);
       await rewrite(database.db);
       rewriteHeader(file(), { applied: applied - 1 });
       await expectFullBuild(

@@ -159,6 +159,19 @@ for (const { dialect, available } of backends()) {
         'a map window and a radius, nearest first',
         { bbox: '40,-5,52,10', near: '48.85,2.35', sort: 'distance' },
       ],
+      ['one offer per publisher, newest first', { distinct: 'publisher' }],
+      [
+        'one offer per publisher of a category, cheapest first',
+        { distinct: 'publisher', sort: 'price', category: ['books', 'furniture'] },
+      ],
+      [
+        'one offer per publisher, nearest first',
+        { distinct: 'publisher', near: '48.85,2.35', sort: 'distance', radius: 3000 },
+      ],
+      [
+        'one offer per publisher in a map window, dearest first',
+        { distinct: 'publisher', bbox: '35,-10,60,25', sort: '-price' },
+      ],
     ])('pages through %s: every match exactly once, in oracle order', async (_label, query) => {
       const expected = expectedIds(query, t.clock.now());
       expect(expected.length).toBeGreaterThan(0);
@@ -315,6 +328,72 @@ for (const { dialect, available } of backends()) {
       expect(none.json().facets).toEqual({ city: [], category: [] });
     });
 
+    it('keeps one offer per publisher: the first of each in the order, counted and paged as such, facets over every match', async () => {
+      type Hit = { id: string; publisher: { id: string }; highlight?: unknown };
+      const every = async (query: Query) => {
+        const hits: Hit[] = [];
+        let body: { data: Hit[]; total: { value: number }; facets: unknown; nextCursor: string | null };
+        let cursor: string | null = null;
+        const totals = new Set<number>();
+        do {
+          const res = await search(cursor ? { ...query, cursor } : query);
+          expect(res.statusCode, res.body).toBe(200);
+          body = res.json();
+          hits.push(...body.data);
+          totals.add(body.total.value);
+          cursor = body.nextCursor;
+        } while (cursor);
+        return { hits, totals: [...totals] };
+      };
+      for (const query of [
+        { q: 'delivery', facets: 'city,category', highlight: 'true' },
+        { q: 'excellent', sort: 'price' },
+        { category: ['furniture', 'vehicles'], facets: 'category' },
+      ] as Query[]) {
+        const all = await every({ ...query, limit: 100 });
+        const publishers = new Set<string>();
+        const kept = all.hits.filter(
+          (h) => !publishers.has(h.publisher.id) && publishers.add(h.publisher.id),
+        );
+        expect(kept.length).toBeGreaterThan(1);
+        expect(kept.length).toBeLessThan(all.hits.length);
+        const distinct = await every({ ...query, distinct: 'publisher', limit: 4 });
+        expect(distinct.hits.map((h) => h.id)).toEqual(kept.map((h) => h.id));
+        // The total counts publishers, exact, the same on every page.
+        expect(distinct.totals).toEqual([kept.length]);
+        const first = (await search({ ...query, distinct: 'publisher', limit: 4 })).json();
+        const plain = (await search({ ...query, limit: 4 })).json();
+        expect(first.facets).toEqual(plain.facets);
+        if (query.highlight) expect(first.data[0].highlight).toBeDefined();
+        // A cursor of the reduced set is not one of the full set (nor the reverse).
+        const mixed = await search({ ...query, limit: 4, cursor: first.nextCursor });
+        expect(mixed.statusCode).toBe(400);
+        expect(mixed.json().errors[0].parameter).toBe('cursor');
+      }
+    });
+
+    it('keeps distinct=publisher exact as an offer changes publisher and is withdrawn', async () => {
+      const zebra = (externalId: string, publisher: string, day: number, extra: Partial<OfferInput> = {}) =>
+        handmade(externalId, 'Zebrawood stool', 'Hand made.', day, {
+          publisher: { id: publisher, name: publisher },
+          ...extra,
+        });
+      await t.deps.offers.upsertMany('production', [
+        zebra('zebra-a', 'pub_za', 3),
+        zebra('zebra-b', 'pub_za', 2),
+        zebra('zebra-c', 'pub_zc', 1),
+      ]);
+      const kept = async () => {
+        const body = (await search({ q: 'zebrawood', distinct: 'publisher' }, 'production')).json();
+        return { ids: body.data.map((o: { id: string }) => o.id), total: body.total.value };
+      };
+      expect(await kept()).toEqual({ ids: [idOf('zebra-a'), idOf('zebra-c')], total: 2 });
+      await t.deps.offers.upsertMany('production', [zebra('zebra-c', 'pub_za', 1)]);
+      expect(await kept()).toEqual({ ids: [idOf('zebra-a')], total: 1 });
+      await t.deps.offers.upsertMany('production', [zebra('zebra-a', 'pub_za', 3, { status: 'withdrawn' })]);
+      expect(await kept()).toEqual({ ids: [idOf('zebra-b')], total: 1 });
+    });
+
     it('highlights matches in the title and a description snippet, escaping offer text', async () => {
       const risky = handmade('risky', 'Lamp <img src=x onerror=alert(1)>', 'A "lamp" & <b>shade</b>.', 9);
       await t.deps.offers.upsertMany('production', [risky]);
@@ -388,6 +467,8 @@ for (const { dialect, available } of backends()) {
       ['a bbox longitude out of range', { bbox: '48,2,49,181' }, ['bbox']],
       ['a bbox with minLat above maxLat', { bbox: '49,2,48,3' }, ['bbox']],
       ['a repeated bbox', { bbox: ['48,2,49,3', '48,2,49,3'] }, ['bbox']],
+      ['an unknown distinct', { distinct: 'city' }, ['distinct']],
+      ['an empty distinct', { distinct: '' }, ['distinct']],
       ['an unknown facet', { facets: 'category,colour' }, ['facets']],
       ['a repeated facets', { facets: ['category', 'tag'] }, ['facets']],
       ['a non-boolean highlight', { highlight: 'maybe' }, ['highlight']],

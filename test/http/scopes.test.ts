@@ -343,6 +343,25 @@ for (const { dialect, available } of backends()) {
       expect(one.json().code).toBe('offer_not_found');
     });
 
+    it('keeps one offer per publisher within the fixed filters (distinct=publisher)', async () => {
+      const headers = { 'x-api-key': filtered.key };
+      const every: Array<{ id: string; category: string; publisher: { id: string } }> = [];
+      for (let cursor: string | null = null, page = 0; page < 50; page += 1) {
+        const more = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+        const res = await call('GET', `/v1/offers/?limit=100${more}`, headers);
+        every.push(...res.json().data);
+        cursor = res.json().nextCursor;
+        if (!cursor) break;
+      }
+      const publishers = new Set<string>();
+      const kept = every.filter((o) => !publishers.has(o.publisher.id) && publishers.add(o.publisher.id));
+      expect(kept.length).toBeLessThan(every.length);
+      const res = await call('GET', '/v1/offers/?limit=100&distinct=publisher', headers);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().total.value).toBe(kept.length);
+      expect(res.json().data.map((o: { id: string }) => o.id)).toEqual(kept.map((o) => o.id));
+    });
+
     it('keeps the fixed filters across pages (the cursor cannot carry a wider query)', async () => {
       const headers = { 'x-api-key': filtered.key };
       const first = await call('GET', '/v1/offers/?limit=5', headers);

@@ -42,6 +42,7 @@ export function textDoc(id: string, title: string, publishedAt: number, descript
     city: 'Paris',
     country: 'FR',
     currency: 'EUR',
+    publisher: 'pub_text',
     price: 10_000,
     lat: 48.85,
     lon: 2.35,

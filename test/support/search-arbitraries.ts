@@ -106,6 +106,8 @@ export const SYNONYMS: readonly SynonymRule[] = [
 ];
 export const CATEGORIES = ['furniture', 'vehicles', 'jobs', 'services'];
 export const TAGS = ['pickup-only', 'new', 'insured', 'weekends', 'remote'];
+/** Publisher ids: few, so that `distinct=publisher` keeps one offer of many. */
+export const PUBLISHERS = ['pub_ada', 'pub_bo', 'pub_cy', 'pub_dee', 'pub_eve'];
 export const CITIES = [
   { city: 'Paris', country: 'FR', lat: 48.8566, lon: 2.3522 },
   { city: 'Lyon', country: 'FR', lat: 45.764, lon: 4.8357 },
@@ -184,6 +186,8 @@ export const documentArb = (id: string): fc.Arbitrary<IndexDocument> =>
         fc.double({ min: -0.5, max: 0.5, noNaN: true }),
       ),
       currency: fc.constantFrom('EUR', 'PLN'),
+      // Few publishers, so `distinct=publisher` folds many offers into one.
+      publisher: fc.constantFrom(...PUBLISHERS),
       price: fc.integer({ min: 0, max: 20 }).map((p) => p * 10_000),
       status: fc.constantFrom<IndexDocument['status']>('active', 'active', 'active', 'expired', 'withdrawn'),
       // Few distinct dates, so ties on publishedAt are common and the id decides.
@@ -201,6 +205,7 @@ export const documentArb = (id: string): fc.Arbitrary<IndexDocument> =>
       city: r.place.city,
       country: r.place.country,
       currency: r.currency,
+      publisher: r.publisher,
       price: r.price,
       lat: r.place.lat + r.jitter[0],
       lon: r.place.lon + r.jitter[1],
@@ -352,6 +357,7 @@ export const queryArb = (
       near: sometimes(fc.constantFrom(...CITIES), rare),
       radiusKm: fc.option(fc.double({ min: 1, max: 2000, noNaN: true })),
       bbox: sometimes(fc.constantFrom(...WINDOWS), rare),
+      distinct: sometimes(fc.constant('publisher' as const), 2),
       status: rare > 4 ? fc.constant('active') : fc.constantFrom(...STATUSES, 'active', 'active', 'active'),
       sort: fc.constantFrom(...SORTS),
       limit: fc.integer({ min: 1, max: 4 }),
@@ -382,6 +388,7 @@ export const queryArb = (
           near: r.near ? { lat: r.near.lat, lon: r.near.lon } : null,
           radiusKm: r.near ? r.radiusKm : null,
           bbox: r.bbox,
+          distinct: r.distinct,
           status: r.status as EngineQuery['status'],
           attributes: r.attributes ?? [],
           sort,

@@ -24,6 +24,8 @@ export interface OracleQuery {
   bbox?: string;
   status?: string;
   sort?: string;
+  /** `publisher`: the first row of each publisher in the order, alone (the facets still count every row). */
+  distinct?: string;
 }
 
 export interface OracleRow {
@@ -88,7 +90,7 @@ export function expectedRows(
   if (!compare) throw new Error(`no oracle for sort ${query.sort}`);
   // Later writes of the same externalId replace earlier ones, as the upsert does.
   const latest = new Map(offers.map((o) => [o.externalId, o]));
-  return [...latest.values()]
+  const rows = [...latest.values()]
     .filter((o) => matchesFilters(o, query, now))
     .map((offer) => ({
       id: offerIdFor(environment, offer.externalId),
@@ -98,6 +100,11 @@ export function expectedRows(
       distance: near ? distanceKm(near, offer.location) : 0,
     }))
     .sort(compare);
+  if (query.distinct === undefined) return rows;
+  const publishers = new Set<string>();
+  return rows.filter(
+    ({ offer }) => !publishers.has(offer.publisher.id) && publishers.add(offer.publisher.id),
+  );
 }
 
 /** Facet counts the way the API reports them: most frequent first, then by value, top 20. */

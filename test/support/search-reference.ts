@@ -436,11 +436,16 @@ function referenceWith(
   const rankBy = query.sort === 'relevance' ? (schema.rankBy ?? null) : null;
   const directions = sortKeysOf(query.sort, rankBy);
   matches.sort((a, b) => compareKeys(a.keys, b.keys, directions));
+  // distinct=publisher: the first match of each publisher in that order; the facets count every match.
+  const publishers = new Set<string>();
+  const kept = query.distinct
+    ? matches.filter((m) => !publishers.has(m.doc.publisher) && publishers.add(m.doc.publisher))
+    : matches;
   // An attribute sort's (or tie-break's) offers without the attribute travel as `none` in cursors.
   const valueAt = rankBy ? 4 : query.sort === 'relevance' ? -1 : 0;
   const none = (rankBy ? !rankBy.descending : !query.sort.startsWith('-')) ? Infinity : -Infinity;
   const after = query.after?.map((k, i) => (i === valueAt && k === 'none' ? none : k)) ?? null;
-  const rest = after ? matches.filter((m) => compareKeys(m.keys, after, directions) > 0) : matches;
+  const rest = after ? kept.filter((m) => compareKeys(m.keys, after, directions) > 0) : kept;
   const page = rest.slice(0, query.limit);
   const facets: Facets = {};
   for (const name of facetNames)
@@ -467,7 +472,7 @@ function referenceWith(
   const extra = requested.some((f) => f === 'price' || f.startsWith('attr.'));
   return {
     ids: page.map((m) => m.doc.id),
-    total: matches.length,
+    total: kept.length,
     facets,
     ...(extra ? { facetStats } : {}),
     nextKeys:

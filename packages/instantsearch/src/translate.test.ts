@@ -41,6 +41,21 @@ describe('InstantSearch parameters to a Vitrine search', () => {
     expect(() => toVitrineQuery(many, options, undefined)).toThrow(/city takes one value/);
     const odd = { indexName: 'offers', params: { numericFilters: ['rating>=4'] } };
     expect(() => toVitrineQuery(odd, options, undefined)).toThrow(/unsupported numeric filter/);
+    const two = { indexName: 'offers', params: { distinct: 2 } };
+    expect(() => toVitrineQuery(two, options, undefined)).toThrow(/one hit per publisher/);
+  });
+
+  it('maps distinct: true (or 1) to one offer per publisher, false (or 0) to none', () => {
+    for (const distinct of [true, 1])
+      expect(toVitrineQuery({ indexName: 'offers', params: { distinct } }, options, undefined)).toMatchObject(
+        {
+          distinct: 'publisher',
+        },
+      );
+    for (const distinct of [false, 0])
+      expect(
+        toVitrineQuery({ indexName: 'offers', params: { distinct } }, options, undefined),
+      ).not.toHaveProperty('distinct');
   });
 });
 

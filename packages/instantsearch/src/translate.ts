@@ -18,6 +18,8 @@ export interface InstantSearchParams {
   hitsPerPage?: number;
   highlightPreTag?: string;
   highlightPostTag?: string;
+  /** Algolia's `distinct`: `true` or `1` is one hit per publisher (`distinct=publisher`). */
+  distinct?: boolean | number;
   [other: string]: unknown;
 }
 
@@ -119,8 +121,21 @@ export function toVitrineQuery(
   const facets = list(params.facets).filter(isFacet);
   if (facets.length > 0) query.facets = facets.join(',');
   if (query.q) query.highlight = true;
+  const distinct = distinctOf(params.distinct);
+  if (distinct) query.distinct = distinct;
   if (cursor) query.cursor = cursor;
   return query;
+}
+
+/**
+ * InstantSearch's `distinct` (Algolia's: how many hits of one group, by the index's
+ * `attributeForDistinct`): Vitrine groups by publisher and keeps one, so `true` and `1` map to
+ * `distinct=publisher`, `false` and `0` to nothing, anything more is refused.
+ */
+function distinctOf(value: unknown): 'publisher' | undefined {
+  if (value === undefined || value === false || value === 0) return undefined;
+  if (value === true || value === 1) return 'publisher';
+  throw new Error(`distinct ${String(value)}: Vitrine keeps one hit per publisher (distinct: true)`);
 }
 
 /** The facets InstantSearch asked for that need min/max statistics (the price). */

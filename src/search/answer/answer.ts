@@ -10,13 +10,14 @@ import { extraFacets } from '../facets/attribute-facets.js';
 import { emptyFacets, facetsOf } from '../facets/facets.js';
 import type { StemFacets } from '../facets/stem-facets.js';
 import type { IndexView } from '../index-view.js';
-import { selectPage } from '../order/top-k.js';
+import { type Position, selectPage } from '../order/top-k.js';
 import { keysOf, position } from '../query/cursor-keys.js';
-import { matchSet, unitSets } from '../query/match-set.js';
+import { matchSet, type UnitSets, unitSets } from '../query/match-set.js';
 import { type Plan, planText } from '../query/plan.js';
 import { nearest, sortValues, walkPage } from '../query/sorted-pages.js';
 import { type RankedIndex, relevancePage } from '../rank/relevance.js';
-import { membersOf } from '../sets/slot-sets.js';
+import { type Bits, membersOf } from '../sets/slot-sets.js';
+import { distinctPage, type OrderedPage } from './distinct.js';
 import { statusOnly } from './status-only.js';
 
 /**
@@ -45,7 +46,8 @@ export function answer(
   }
   ix.growScratch();
   const after = position(ix, query);
-  const quick = plan === null && extra.length === 0 ? statusOnly(ix, query, after, facetNames) : null;
+  const quick =
+    plan === null && extra.length === 0 && !query.distinct ? statusOnly(ix, query, after, facetNames) : null;
   if (quick !== null) return quick;
   const units = plan ? unitSets(ix, plan) : [];
   const bits = matchSet(ix, query, plan, units);
@@ -56,51 +58,71 @@ export function answer(
   const base = facetNames.length > 0 ? ix.stemFacets.baseFor(query, plan, units) : null;
   const facets = facetsOf(ix, bits, facetNames, base);
   const facetStats = extra.length > 0 ? extraFacets(ix, bits, extra, facets) : undefined;
-  const page = (slots: readonly number[], more: boolean, primary: (i: number) => number): EngineResult => {
+  const page = (slots: readonly number[], more: boolean, primary: (i: number) => number, total = count) => {
     const last = slots.length - 1;
     return finish(ix, plan, {
       ids: slots.map((slot) => ix.ids[slot] as string),
-      total: count,
+      total,
       facets,
       ...(facetStats ? { facetStats } : {}),
       nextKeys: more && last >= 0 ? keysOf(ix, query, slots[last] as number, primary(last)) : null,
     });
   };
+  const pageAfter = (from: Position | null, limit: number, among: Bits = bits) =>
+    orderedPage(ix, limit === query.limit ? query : { ...query, limit }, plan, units, among, from);
+  if (query.distinct === 'publisher') {
+    // Facets above counted every match; the total and the pages count one offer per publisher.
+    const kept = distinctPage(ix, query, bits, after, pageAfter);
+    return page(kept.slots, kept.more, (i) => kept.primary[i] as number, kept.total);
+  }
+  const { slots, more, primary } = pageAfter(after, query.limit);
+  return page(slots, more, primary);
+}
+
+/**
+ * The first `query.limit` matches after `after` in the query's order, whether more follow, and
+ * each one's primary sort value (the packed rank for relevance): by the cheapest exact way for
+ * its sort (sorted-pages.ts, relevance.ts, or a selection among all the matches).
+ */
+function orderedPage(
+  ix: AnswerIndex,
+  query: EngineQuery,
+  plan: Plan | null,
+  units: UnitSets[],
+  bits: Bits,
+  after: Position | null,
+): OrderedPage {
   const sortedPage = walkPage(ix, query, bits, after);
   if (sortedPage !== null) {
     const { slots, more, column } = sortedPage;
-    return page(slots, more, (i) => column[slots[i] as number] as number);
+    return { slots, more, primary: (i) => column[slots[i] as number] as number };
   }
   const relevance = query.sort === 'relevance';
   if (relevance && plan !== null) {
     const { slots, ranks } = relevancePage(ix, plan, units, bits, after, query.limit + 1);
     const more = slots.length > query.limit;
     if (more) slots.length = query.limit;
-    return page(slots, more, (i) => ranks[i] as number);
+    return { slots, more, primary: (i) => ranks[i] as number };
   }
   let ordered: Int32Array;
   let primary: Float64Array;
   const tie = relevance ? rankTie(ix.attributes) : null;
   if (tie !== null) {
     // Relevance without `q` leaves every match tied: the tie-break, then newest, then id.
-    ordered = membersOf(bits, ix.matchBuffer);
-    primary = ix.primaries(count);
-    for (let i = 0; i < ordered.length; i += 1) primary[i] = tie(ordered[i] as number);
-    const rows = { slots: ordered, primary, published: ix.publishedAt.data, ids: ix.ids };
+    const members = membersOf(bits, ix.matchBuffer);
+    const ties = ix.primaries(bits.size);
+    for (let i = 0; i < members.length; i += 1) ties[i] = tie(members[i] as number);
+    const rows = { slots: members, primary: ties, published: ix.publishedAt.data, ids: ix.ids };
     const from = after ? { ...after, primary: after.tie ?? Number.NEGATIVE_INFINITY } : null;
     const order = { primaryDescending: true, relevance: true };
-    const selected = selectPage(rows, ordered.length, order, from, query.limit);
-    return page(
-      selected.page.map((i) => ordered[i] as number),
-      selected.more,
-      () => 0,
-    );
+    const selected = selectPage(rows, members.length, order, from, query.limit);
+    return { slots: selected.page.map((i) => members[i] as number), more: selected.more, primary: () => 0 };
   }
   if (query.sort === 'distance' && query.near !== null) {
     ({ slots: ordered, primary } = nearest(ix, query.near, bits, after, query.limit, query.radiusKm));
   } else {
     ordered = membersOf(bits, ix.matchBuffer);
-    primary = ix.primaries(count);
+    primary = ix.primaries(bits.size);
     // Relevance without `q` ranks every match equal: newest first, then the greater id.
     if (!relevance) sortValues(ix, query, ordered, primary);
   }
@@ -110,11 +132,11 @@ export function answer(
   };
   const rows = { slots: ordered, primary, published: ix.publishedAt.data, ids: ix.ids };
   const selected = selectPage(rows, ordered.length, order, after, query.limit);
-  return page(
-    selected.page.map((i) => ordered[i] as number),
-    selected.more,
-    (i) => primary[selected.page[i] as number] as number,
-  );
+  return {
+    slots: selected.page.map((i) => ordered[i] as number),
+    more: selected.more,
+    primary: (i) => primary[selected.page[i] as number] as number,
+  };
 }
 
 /** With `q`: the stems it matched that some offer still holds (for highlighting). */

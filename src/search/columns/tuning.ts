@@ -34,6 +34,11 @@ export interface Tuning {
    */
   keptFacetsFrom: number;
   keptFacetsStems: number;
+  /**
+   * `distinct`: the first chunk of the order read, in pages (limit + 1 offers); each next chunk
+   * is four times the one before (answer/distinct.ts).
+   */
+  distinctChunk: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -44,4 +49,5 @@ export const DEFAULT_TUNING: Tuning = {
   rankWalkCost: 0.3,
   keptFacetsFrom: 32_768,
   keptFacetsStems: 1024,
+  distinctChunk: 3,
 };

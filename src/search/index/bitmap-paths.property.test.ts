@@ -29,6 +29,7 @@ const TUNINGS: Array<Partial<Tuning>> = [
     rangeSliceCost: 0,
     rankWalkCost: 0,
     keptFacetsFrom: 0,
+    distinctChunk: 0,
   },
   // Sparse matches: a pass for the one-value columns (26 values ≥ 16), AND-cardinalities for
   // the tags (about two an offer: 26 < 16 × 2).
@@ -76,6 +77,7 @@ const docArb = (i: number): fc.Arbitrary<IndexDocument> =>
       city: r.city,
       country: r.city.slice(1).toUpperCase().padEnd(2, 'X'),
       currency: 'EUR',
+      publisher: `pub_${r.city}`,
       price: r.price,
       lat: r.lat,
       lon: 2,
@@ -97,6 +99,7 @@ const queryArb: fc.Arbitrary<EngineQuery> = fc
     radiusKm: fc.option(fc.double({ min: 1, max: 80, noNaN: true }), { freq: 3 }),
     limit: fc.integer({ min: 1, max: 7 }),
     tolerance: fc.constantFrom<EngineQuery['typoTolerance']>('auto', 'all', 'off'),
+    distinct: fc.option(fc.constant('publisher' as const), { freq: 2 }),
   })
   .map((r) => {
     const text = r.q === null ? null : parseTextQuery(r.q);
@@ -120,6 +123,7 @@ const queryArb: fc.Arbitrary<EngineQuery> = fc
       status: r.status,
       attributes: [],
       sort: r.sort === 'relevance' && text === null ? '-publishedAt' : r.sort,
+      distinct: r.distinct,
       limit: r.limit,
       after: null,
       now: NOW,

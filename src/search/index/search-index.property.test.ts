@@ -69,6 +69,8 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
       rangeSliceCost: 0,
       rankWalkCost: 0,
       keptFacetsFrom: 0,
+      // distinct=publisher: chunks of one offer, the matches narrowed after each.
+      distinctChunk: 0,
     },
   ],
   // Facet counts kept for at most two stems: the third frequent stem counts from the bitmaps.
@@ -81,6 +83,7 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
       rangeSliceCost: Number.POSITIVE_INFINITY,
       rankWalkCost: Number.POSITIVE_INFINITY,
       keptFacetsFrom: Number.POSITIVE_INFINITY,
+      distinctChunk: 0.5,
     },
   ],
 ];

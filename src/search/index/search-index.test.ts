@@ -21,6 +21,7 @@ function doc(title: string, description = '', daysOld = 0, id?: string): IndexDo
     city: 'Paris',
     country: 'FR',
     currency: 'EUR',
+    publisher: 'pub_1',
     price: 10_000,
     lat: 48.85,
     lon: 2.35,
@@ -190,5 +191,46 @@ describe('index maintenance', () => {
     expect(index.search(query('chair '), []).ids).toEqual([chairs.id]);
     expect(index.search(query('seats '), []).ids).toEqual([chairs.id]);
     expect(index.search(query('oak '), []).total).toBe(2);
+  });
+});
+
+describe('distinct=publisher while offers are written', () => {
+  it('keeps the first match of each publisher as offers change publisher and are removed', () => {
+    const index = createSearchIndex();
+    const lamp = (id: string, publisher: string, daysOld: number, title = 'brass lamp') => ({
+      ...doc(title, '', daysOld, id),
+      publisher,
+    });
+    index.upsert(lamp('off_a', 'pub_1', 0));
+    index.upsert(lamp('off_b', 'pub_1', 1));
+    index.upsert(lamp('off_c', 'pub_2', 2));
+    index.upsert(lamp('off_d', 'pub_2', 3, 'lamp'));
+    const distinct = (more: Partial<EngineQuery> = {}) =>
+      index.search(engineQuery(T0, { text: parseTextQuery('lamp'), distinct: 'publisher', ...more }), [
+        'city',
+      ]);
+    let got = distinct();
+    expect(got.ids).toEqual(['off_a', 'off_c']);
+    expect(got.total).toBe(2);
+    // The facets count every match, before the reduction.
+    expect(got.facets.city).toEqual([{ value: 'Paris', count: 4 }]);
+    // The cursor walks the kept offers only: off_b (pub_1, after off_a) never comes.
+    const first = distinct({ limit: 1 });
+    expect(first.ids).toEqual(['off_a']);
+    expect(distinct({ limit: 1, after: first.nextKeys }).ids).toEqual(['off_c']);
+    // off_c moves to pub_1 (an update: a new slot): pub_2 is now off_d's, and off_c is after off_a.
+    index.upsert(lamp('off_c', 'pub_1', 2));
+    got = distinct();
+    expect(got.ids).toEqual(['off_a', 'off_d']);
+    expect(got.total).toBe(2);
+    // The first of pub_1 removed: the next of pub_1 in the order takes its place.
+    index.remove('off_a');
+    expect(distinct().ids).toEqual(['off_b', 'off_d']);
+    // Every offer of pub_2 gone: one publisher left.
+    index.remove('off_d');
+    got = distinct();
+    expect(got.ids).toEqual(['off_b']);
+    expect(got.total).toBe(1);
+    expect(distinct({ sort: 'publishedAt' }).ids).toEqual(['off_c']);
   });
 });

@@ -61,17 +61,17 @@ export class Index implements SearchIndex, AnswerIndex {
   readonly city = new GrowableInt32();
   readonly country = new GrowableInt32();
   readonly currency = new GrowableInt32();
-  readonly categories = new Interned();
-  readonly cities = new Interned();
-  readonly countries = new Interned();
-  readonly currencies = new Interned();
+  /** Each slot's publisher id, interned (`distinct=publisher`). */
+  readonly publisher = new GrowableInt32();
   readonly tags = new Interned();
+  /** The values of each interned column, by id. */
   readonly tables = {
-    category: this.categories,
-    city: this.cities,
-    country: this.countries,
-    currency: this.currencies,
+    category: new Interned(),
+    city: new Interned(),
+    country: new Interned(),
+    currency: new Interned(),
     tag: this.tags,
+    publisher: new Interned(),
   };
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
   readonly tagOffsets = new GrowableInt32();
@@ -217,10 +217,11 @@ export class Index implements SearchIndex, AnswerIndex {
     this.price.push(doc.price);
     this.lat.push(doc.lat);
     this.lon.push(doc.lon);
-    this.category.push(this.categories.id(doc.category));
-    this.city.push(this.cities.id(doc.city));
-    this.country.push(this.countries.id(doc.country));
-    this.currency.push(this.currencies.id(doc.currency));
+    this.category.push(this.tables.category.id(doc.category));
+    this.city.push(this.tables.city.id(doc.city));
+    this.country.push(this.tables.country.id(doc.country));
+    this.currency.push(this.tables.currency.id(doc.currency));
+    this.publisher.push(this.tables.publisher.id(doc.publisher));
     this.attributes.push(doc.attributes);
     for (const tag of new Set(doc.tags)) this.tagIds.push(this.tags.id(tag));
     this.tagOffsets.push(this.tagIds.length);
@@ -295,6 +296,7 @@ export class Index implements SearchIndex, AnswerIndex {
       this.city,
       this.country,
       this.currency,
+      this.publisher,
       this.tagOffsets,
       this.tagIds,
       this.text,

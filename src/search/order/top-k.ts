@@ -40,6 +40,26 @@ function compareTo(rows: Rows, order: Order, i: number, p: number, pub: number, 
   return order.relevance || order.primaryDescending ? -c : c;
 }
 
+/**
+ * Whether an offer with these sort values comes after `position` in the order (the same
+ * comparison as a page's, for offers read outside a selection: answer/distinct.ts).
+ */
+export function comesAfter(
+  order: Order,
+  primary: number,
+  published: number,
+  id: string,
+  at: Position,
+  tie?: number,
+): boolean {
+  if (primary !== at.primary) return primary < at.primary === order.primaryDescending;
+  // A ranking tie-break orders relevance ties before the newest, greater first.
+  if (order.relevance && tie !== undefined && at.tie !== undefined && tie !== at.tie) return tie < at.tie;
+  if (order.relevance && published !== at.published) return published < at.published;
+  if (id === at.id) return false;
+  return id < at.id === (order.relevance || order.primaryDescending);
+}
+
 function compare(rows: Rows, order: Order, i: number, j: number): number {
   const slot = rows.slots[j] as number;
   return compareTo(

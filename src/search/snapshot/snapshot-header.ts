@@ -8,10 +8,10 @@ import type { IndexCapture } from './snapshot.js';
  * A snapshot's header and the rules for using it (ADR 0024): the format, the byte order, the
  * analysis fingerprint, the environment, the database identity, the change sequence and the
  * mark, and the declarations' fingerprint. Format 2 added the mark, format 3 the attribute
- * columns and the declarations' fingerprint: a file of an older format is refused (a full
- * build writes a new one).
+ * columns and the declarations' fingerprint, format 4 the publisher column and its values
+ * (`distinct`): a file of an older format is refused (a full build writes a new one).
  */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 
 /**
  * A hash of the declarations an index was built with (its attribute columns and the ranking

@@ -56,6 +56,7 @@ const COLUMNS = [
   'city',
   'country',
   'currency',
+  'publisher',
   'tagOffsets',
   'tagIds',
   'textOffsets',

@@ -488,6 +488,11 @@ export interface components {
         country?: string;
         /** @description ISO 4217. */
         currency?: string;
+        /**
+         * @description `publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match.
+         * @enum {string}
+         */
+        distinct?: "publisher";
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
         facets?: string;
         /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
@@ -508,7 +513,7 @@ export interface components {
          * @description Exclusive.
          */
         publishedBefore?: string;
-        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters and 16 words, phrases and exclusions. */
+        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters; words, phrases and exclusions past the 16th are ignored. */
         q?: string;
         /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
         radius?: number;
@@ -550,6 +555,11 @@ export interface components {
         country?: string;
         /** @description ISO 4217. */
         currency?: string;
+        /**
+         * @description `publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match.
+         * @enum {string}
+         */
+        distinct?: "publisher";
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
         facets?: string;
         /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
@@ -570,7 +580,7 @@ export interface components {
          * @description Exclusive.
          */
         publishedBefore?: string;
-        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters and 16 words, phrases and exclusions. */
+        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters; words, phrases and exclusions past the 16th are ignored. */
         q?: string;
         /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
         radius?: number;
@@ -2158,6 +2168,11 @@ export interface operations {
               currency?: string;
               /** @description Opaque; `nextCursor` of the previous page. */
               cursor?: string;
+              /**
+               * @description `publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match.
+               * @enum {string}
+               */
+              distinct?: "publisher";
               /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
               facets?: string;
               /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
@@ -2180,7 +2195,7 @@ export interface operations {
                * @description Exclusive.
                */
               publishedBefore?: string;
-              /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters and 16 words, phrases and exclusions. */
+              /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters; words, phrases and exclusions past the 16th are ignored. */
               q?: string;
               /** @description Kilometres from `near` (great-circle distance), at most 20000. Needs `near`. */
               radius?: number;
@@ -2281,7 +2296,7 @@ export interface operations {
   searchOffers: {
     parameters: {
       query?: {
-        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters and 16 words, phrases and exclusions. */
+        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters; words, phrases and exclusions past the 16th are ignored. */
         q?: string;
         /** @description Which query words match words a few edits away. `auto` (default): a word no offer holds as typed (nor its stem), and every word when the query would otherwise match nothing; `all`: every word of 5 letters or more; `off`: none. Numbers are never corrected. */
         typoTolerance?: "auto" | "all" | "off";
@@ -2315,6 +2330,8 @@ export interface operations {
         status?: "active" | "expired" | "withdrawn";
         /** @description `attr.NAME` / `-attr.NAME`: by a declared `--sort` attribute (number or boolean), offers without it last either way. `relevance` (default with `q`: fewest typos, then query words closest together, then matched in the title rather than the description, then exact words before prefixes, then newest; see docs/search.md), `-publishedAt` (default without `q`), `publishedAt`, `price`, `-price`, `distance` (nearest first; needs `near`). */
         sort?: ("relevance" | "-publishedAt" | "publishedAt" | "price" | "-price" | "distance") | string;
+        /** @description `publisher`: one offer per publisher, the first of each in the order asked for (the best-ranked with `q`). `total` then counts those offers (one per publisher, exact) and the pages and cursors walk them; `facets` and `facetStats` still count every match. */
+        distinct?: "publisher";
         /** @description Page size, default 20. */
         limit?: number;
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). Example: `category,tag`. */
@@ -2572,7 +2589,7 @@ export interface operations {
   searchFacetValues: {
     parameters: {
       query: {
-        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters and 16 words, phrases and exclusions. */
+        /** @description Full text over title and description; English stemming; the last word also matches as a prefix unless the query ends in a space; `"a phrase"` in quotes; `-word` or `-"a phrase"` excludes. Typo tolerance: a word (the last, prefix word included) of 5–8 letters also matches words 1 edit away, of 9 or more letters 2 edits away; fewer typos rank first. Only punctuation or common words: an empty result. At most 200 characters; words, phrases and exclusions past the 16th are ignored. */
         q?: string;
         /** @description Which query words match words a few edits away. `auto` (default): a word no offer holds as typed (nor its stem), and every word when the query would otherwise match nothing; `all`: every word of 5 letters or more; `off`: none. Numbers are never corrected. */
         typoTolerance?: "auto" | "all" | "off";
