@@ -9,8 +9,8 @@ import { createDeps } from '../src/deps.js';
 import type { OfferInput } from '../src/offers/offer-input.js';
 import { generateOffers } from '../src/offers/seed.js';
 import { systemClock } from '../src/platform/clock.js';
-import { words } from '../src/search/analysis/text.js';
 import { admin, adminUrl } from './postgres-admin.js';
+import { benchSavedQuery } from './saved-searches.js';
 
 /**
  * Saved-search alerts at scale (issue 24): BENCH_OFFERS offers (default 100 000), BENCH_SAVED
@@ -21,11 +21,9 @@ import { admin, adminUrl } from './postgres-admin.js';
  * real receiver on loopback. Prints both import rates and, per `saved_search.matched`, the time
  * from its offer's batch commit to its arrival at the receiver (p50, p95, max).
  *
- * The saved searches are what users save: specific. Each names what a seeded offer is (two
- * words of its title, one of them the longest), in its city (four in five), often its category
- * (one in two) and a price ceiling near its price (three in five, 1.0–1.5 times it). The seed's
- * titles come from a small template vocabulary, so these still match more offers than real
- * ones would (the bench prints alerts per imported offer).
+ * The saved searches are what users save: specific (bench/saved-searches.ts: three or four words
+ * of a seeded offer, its city, often its category and a price bound), so a new offer matches
+ * few of them (the bench prints alerts per imported offer).
  *
  * Run by `BENCH_WEBHOOKS=1 npm run bench` or `npx tsx bench/webhooks.ts`; BENCH_BACKEND=postgres
  * uses BENCH_POSTGRES_ADMIN_URL. BENCH_REUSE=1 keeps the seeded offers (`$TMPDIR/<BENCH_DATASET>`,
@@ -132,21 +130,7 @@ try {
       );
     }
     for (let i = 0; i < savedCount; i += 1) {
-      const offer = sample[(i * 7919) % sample.length] as OfferInput;
-      const city = offer.location.city.toLowerCase();
-      const titleWords = [
-        ...new Set(words(offer.title).filter((w) => w.length >= 4 && !words(city).includes(w))),
-      ].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-      const longest = titleWords[0] ?? 'bike';
-      const other = titleWords.slice(1);
-      const q = other.length > 0 ? `${longest} ${other[(i >> 3) % other.length]}` : longest;
-      const price = Number(offer.price?.amount ?? 0);
-      const query = {
-        q,
-        ...(i % 5 !== 0 ? { city: offer.location.city } : {}),
-        ...(i % 2 === 0 ? { category: [offer.category] } : {}),
-        ...(i % 5 < 3 && price > 0 ? { priceMax: (price * (1 + ((i >> 2) % 6) / 10)).toFixed(2) } : {}),
-      };
+      const query = benchSavedQuery(sample[(i * 7919) % sample.length] as OfferInput, i);
       await tx.run(
         "INSERT INTO saved_searches (id, user_id, name, query, created_at, alerts, project_id, environment, since_seq) VALUES (?, ?, 'bench', ?, 0, 0, ?, 'testing', 0)",
         [`svs_bench${i}`, `usr_bench${Math.floor(i / 100)}`, JSON.stringify(query), project.id],
