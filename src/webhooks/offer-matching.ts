@@ -107,7 +107,20 @@ export function offerKeys(offer: AlertOffer, prefixLengths: ReadonlySet<number>)
     keys.add(`w:${s}`);
     for (const n of prefixLengths) if (n <= s.length) keys.add(`p:${s.slice(0, n)}`);
   }
+  // The same keys in the offer's city: where most saved searches file (`inCity`).
+  for (const key of [...keys]) keys.add(inCity(key, doc.city));
+  keys.add(`y:${doc.city}`);
   return keys;
+}
+
+/** A key of a query with a city filter: only offers of that city carry it. */
+const inCity = (key: string, city: string) => `${key}\u0001${city}`;
+
+/** The prefix length of a `p:` key (of a city or not): the offers generate prefixes of it. */
+export function prefixLength(key: string): number | null {
+  if (!key.startsWith('p:')) return null;
+  const end = key.indexOf('\u0001');
+  return (end < 0 ? key.length : end) - 2;
 }
 
 const DIGIT = /[0-9]/;
@@ -119,6 +132,14 @@ const DIGIT = /[0-9]/;
  */
 export function queryAnchors(query: AlertQuery | null): string[] | null {
   if (query === null) return [];
+  const keys = anchors(query);
+  // A city filter narrows any key to the offers of that city (a saved search usually has one).
+  if (query.city === null) return keys;
+  const city = query.city;
+  return keys === null ? [`y:${city}`] : keys.map((key) => inCity(key, city));
+}
+
+function anchors(query: AlertQuery): string[] | null {
   const text = query.text;
   if (text !== null) {
     const typed = text.terms.map((t) => t.word);

@@ -12,6 +12,7 @@ import {
   NO_RULES,
   offerKeys,
   offerMatches,
+  prefixLength,
   queryAnchors,
   type SearchRules,
 } from './offer-matching.js';
@@ -87,7 +88,8 @@ class Filed {
     if (keys === null) this.unanchored.add(filed);
     else
       for (const key of keys) {
-        if (key.startsWith('p:')) this.prefixLengths.add(key.length - 2);
+        const length = prefixLength(key);
+        if (length !== null) this.prefixLengths.add(length);
         const set = this.byKey.get(key) ?? new Set<FiledSearch>();
         this.byKey.set(key, set);
         set.add(filed);

@@ -29,6 +29,8 @@ export interface OfferText {
   stems: ReadonlySet<string>;
   /** Words and stems: what a typed word is compared with. */
   keys: readonly string[];
+  /** Typed words (with their budget) known to be within reach of a key, or not: many queries share words. */
+  readonly typos: Map<string, boolean>;
 }
 
 export function offerText(doc: IndexDocument): OfferText {
@@ -46,7 +48,14 @@ export function offerText(doc: IndexDocument): OfferText {
     return out;
   };
   const fields = [field(doc.title), field(doc.description)] as const;
-  return { doc, fields, words: allWords, stems, keys: [...new Set([...allWords, ...stems])] };
+  return {
+    doc,
+    fields,
+    words: allWords,
+    stems,
+    keys: [...new Set([...allWords, ...stems])],
+    typos: new Map(),
+  };
 }
 
 /** Whether `search(query)` on an index holding this offer alone (declared `schema`) finds it. */
@@ -150,7 +159,13 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
     const prefix = hasPrefix && u === n - 1;
     if (!prefix && offer.stems.has(stem(word))) continue;
     const budget = query.typoTolerance === 'off' || isNumber(word) ? 0 : typoBudget(word.length);
-    if (offer.keys.some((key) => within(word, key, budget, prefix))) continue;
+    const memo = `${prefix ? 'p' : 'w'}${budget}:${word}`;
+    let near = offer.typos.get(memo);
+    if (near === undefined) {
+      near = offer.keys.some((key) => within(word, key, budget, prefix));
+      offer.typos.set(memo, near);
+    }
+    if (near) continue;
     if (!prefix && splitFound(offer, word)) continue;
     return false;
   }
