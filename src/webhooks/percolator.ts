@@ -55,7 +55,7 @@ export interface Percolator {
   /** Forgets the filed searches (they are read again on the next round). */
   reset(): void;
   /** (Offer, saved query) pairs checked so far (candidates), and searches filed now: never all per offer. */
-  stats(): { checked: number; filed: number };
+  stats(): { checked: number; filed: number; matchCpuMs: number };
 }
 
 /** A saved search filed with its query compiled under the environment's rules. */
@@ -122,6 +122,8 @@ export function createPercolator(deps: {
   const filed = new Map<Environment, Filed>();
   let running: Promise<number> | null = null;
   let checked = 0;
+  /** CPU time spent matching (synchronous: nothing else runs meanwhile). */
+  let matchCpuMs = 0;
 
   async function refresh(environment: Environment): Promise<Filed> {
     const rules = (await deps.searchRules?.(environment)) ?? NO_RULES;
@@ -174,7 +176,10 @@ export function createPercolator(deps: {
       const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
       if (rows.length === 0) break;
       if (f.byId.size > 0) {
+        const cpu = process.cpuUsage();
         const found = match(f, rows, now);
+        const used = process.cpuUsage(cpu);
+        matchCpuMs += (used.user + used.system) / 1000;
         for (const p of found.pairs) {
           pairs.push(p);
           docs.set(p.offerId, (found.offers.get(p.offerId) as AlertOffer).doc);
@@ -240,6 +245,10 @@ export function createPercolator(deps: {
       return running;
     },
     reset: () => filed.clear(),
-    stats: () => ({ checked, filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0) }),
+    stats: () => ({
+      checked,
+      filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0),
+      matchCpuMs,
+    }),
   };
 }
