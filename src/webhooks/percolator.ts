@@ -22,8 +22,8 @@ import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
 const SEQS_PER_ROUND = 2;
 /** Rounds per environment per run (the next run continues). */
 const MAX_ROUNDS = 50;
-/** Offer rows read per page of changes. */
-const PAGE = 5_000;
+/** Offer rows read and matched per page of changes (each page's alerts committed at once). */
+const PAGE = 500;
 /** How long a claim on an environment's cursor holds without being renewed. */
 const CLAIM_MS = 60_000;
 /** Saved searches are re-read from this far before the newest one seen (clocks of instances differ). */
@@ -54,6 +54,8 @@ export interface Percolator {
   runOnce(): Promise<number>;
   /** Forgets the filed searches (they are read again on the next round). */
   reset(): void;
+  /** Files the saved searches of every environment now (`serve` at start), not at the first write. */
+  warm(): Promise<void>;
   /** (Offer, saved query) pairs checked so far (candidates), and searches filed now: never all per offer. */
   stats(): { checked: number; filed: number; matchCpuMs: number };
 }
@@ -64,6 +66,8 @@ interface FiledSearch {
   query: AlertQuery | null;
   keys: string[] | null;
 }
+
+type Pair = { searchId: string; offerId: string };
 
 class Filed {
   readonly byKey = new Map<string, Set<FiledSearch>>();
@@ -169,13 +173,53 @@ export function createPercolator(deps: {
     const to = Math.min(await deps.offers.changeSeq(environment), from + SEQS_PER_ROUND);
     if (to <= from) return null;
     const f = await refresh(environment);
-    const pairs: { searchId: string; offerId: string }[] = [];
-    const docs = new Map<string, AlertOffer['doc']>();
+    let recorded = 0;
+    /**
+     * Records the pairs found so far in one transaction with their events; the cursor moves to
+     * `to` with the last page only (before it, `to` is `from`: the claim is checked, nothing moves).
+     * Matches are recorded once whatever happens, so a crash after an early page repeats only work.
+     */
+    const commit = async (pairs: Pair[], docs: Map<string, AlertOffer['doc']>, until: number) => {
+      const before = recorded;
+      const { committed, gone } = await store.commit(
+        environment,
+        instance,
+        { from, to: until },
+        pairs,
+        now,
+        (tx, m) => {
+          const search = f.byId.get(m.searchId)?.search as AlertingSearch;
+          const doc = docs.get(m.offerId);
+          recorded += 1;
+          return deps.recordEvent(tx, {
+            projectId: search.projectId,
+            environment,
+            type: 'saved_search.matched',
+            data: {
+              savedSearch: { id: search.id, name: search.name },
+              user: { id: search.userId },
+              offer: doc && {
+                id: doc.id,
+                title: doc.title,
+                category: doc.category,
+                city: doc.city,
+                country: doc.country,
+                publishedAt: new Date(doc.publishedAt).toISOString(),
+              },
+            },
+          });
+        },
+      );
+      for (const id of gone) f.remove(id);
+      if (committed && recorded > before) deps.onRecorded?.();
+      return committed;
+    };
     let after: { changeSeq: number; id: string } | null = null;
     for (;;) {
       const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
-      if (rows.length === 0) break;
-      if (f.byId.size > 0) {
+      const pairs: Pair[] = [];
+      const docs = new Map<string, AlertOffer['doc']>();
+      if (rows.length > 0 && f.byId.size > 0) {
         const cpu = process.cpuUsage();
         const found = match(f, rows, now);
         const used = process.cpuUsage(cpu);
@@ -185,42 +229,15 @@ export function createPercolator(deps: {
           docs.set(p.offerId, (found.offers.get(p.offerId) as AlertOffer).doc);
         }
       }
+      const done = rows.length < PAGE;
+      // A page's alerts leave before the next page is matched (an import batch is one write).
+      if (done || pairs.length > 0) {
+        if (!(await commit(pairs, docs, done ? to : from))) return null;
+      }
+      if (done) return recorded;
       const last = rows[rows.length - 1] as IndexRow;
       after = { changeSeq: last.change_seq, id: last.id };
-      if (rows.length < PAGE) break;
     }
-    let recorded = 0;
-    const { committed, gone } = await store.commit(
-      environment,
-      instance,
-      { from, to },
-      pairs,
-      now,
-      (tx, m) => {
-        const search = f.byId.get(m.searchId)?.search as AlertingSearch;
-        const doc = docs.get(m.offerId);
-        recorded += 1;
-        return deps.recordEvent(tx, {
-          projectId: search.projectId,
-          environment,
-          type: 'saved_search.matched',
-          data: {
-            savedSearch: { id: search.id, name: search.name },
-            user: { id: search.userId },
-            offer: doc && {
-              id: doc.id,
-              title: doc.title,
-              category: doc.category,
-              city: doc.city,
-              country: doc.country,
-              publishedAt: new Date(doc.publishedAt).toISOString(),
-            },
-          },
-        });
-      },
-    );
-    for (const id of gone) f.remove(id);
-    return committed ? recorded : null;
   }
 
   return {
@@ -245,6 +262,9 @@ export function createPercolator(deps: {
       return running;
     },
     reset: () => filed.clear(),
+    async warm() {
+      for (const environment of deps.environments) await refresh(environment);
+    },
     stats: () => ({
       checked,
       filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0),

@@ -102,6 +102,11 @@ export function createWebhooks(deps: {
     checkKeyExpiry,
     start(pollMs) {
       dispatcher.start(pollMs);
+      // The saved searches filed before the first write has to wait for them.
+      percolating = percolator
+        .warm()
+        .catch((error) => logger.warn({ err: error }, 'filing saved searches failed'))
+        .finally(() => (percolating = null));
       every(
         pollMs,
         () => (percolating ??= percolator.runOnce().finally(() => (percolating = null))),
