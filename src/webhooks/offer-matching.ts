@@ -67,8 +67,8 @@ export function alertOffer(row: IndexRow): AlertOffer {
   return offerText(toIndexDocument(row));
 }
 
-/** A saved query as alerts run it (without `now`); null when it can match nothing under `rules`. */
-export type AlertQuery = Omit<EngineQuery, 'now'>;
+/** A saved query as alerts run it (`now` set by the round); null when it can match nothing under `rules`. */
+export type AlertQuery = EngineQuery;
 
 export function alertQuery(
   query: SavedQuery,
@@ -88,12 +88,15 @@ export function alertQuery(
     status: 'active',
     limit: 1,
     after: null,
+    now: 0,
   };
 }
 
 /** Whether a search of `query` at `now` finds the offer (what an index holding it alone answers). */
 export function offerMatches(offer: AlertOffer, query: AlertQuery, now: number, rules: SearchRules): boolean {
-  return findsOffer(offer, { ...query, now } as EngineQuery, rules.schema);
+  // The filed query is the round's own: its `now` is set in place (no copy per check).
+  query.now = now;
+  return findsOffer(offer, query, rules.schema);
 }
 
 /**

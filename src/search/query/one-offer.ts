@@ -1,4 +1,4 @@
-import { isStopWord, stem, words } from '../analysis/text.js';
+import { isStopWord, stem, type TextQuery, words } from '../analysis/text.js';
 import { attributeValue } from '../attributes/values.js';
 import { type EngineQuery, type IndexDocument, NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
 import { isNumber, typoBudget } from '../rules.js';
@@ -115,15 +115,27 @@ function inField(field: readonly string[], sequence: readonly string[]): boolean
 const inOneField = (offer: OfferText, sequence: readonly string[]) =>
   inField(offer.fields[0], sequence) || inField(offer.fields[1], sequence);
 
+/** The typed words of a query's units (its terms, then the prefix) and their stems, read once per query. */
+const units = new WeakMap<TextQuery, { typed: string[]; stems: string[] }>();
+function unitsOf(text: TextQuery): { typed: string[]; stems: string[] } {
+  let known = units.get(text);
+  if (known === undefined) {
+    const typed = text.terms.map((t) => t.word);
+    if (text.prefix !== null) typed.push(text.prefix);
+    known = { typed, stems: typed.map(stem) };
+    units.set(text, known);
+  }
+  return known;
+}
+
 function textMatches(offer: OfferText, query: EngineQuery): boolean {
   const text = query.text;
   if (text === null) return true;
   for (const phrase of text.phrases) if (!phrase.every((s) => offer.stems.has(s))) return false;
   for (const sequence of text.excluded) if (inOneField(offer, sequence)) return false;
   for (const phrase of text.phrases) if (!inOneField(offer, phrase)) return false;
-  const typed = text.terms.map((t) => t.word);
+  const { typed, stems } = unitsOf(text);
   const hasPrefix = text.prefix !== null;
-  if (text.prefix !== null) typed.push(text.prefix);
   const n = typed.length;
   const matched = new Array<boolean>(n).fill(false);
   // Compound words: two consecutive typed words joined (plan.ts `joinNeighbours`).
@@ -140,7 +152,6 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
   }
   if (query.synonyms.length > 0) {
     const { map, longest } = compileSynonyms(query.synonyms);
-    const stems = typed.map(stem);
     for (let u = 0; u < n; u += 1) {
       for (let k = 1; k <= longest && u + k <= n; k += 1) {
         const found = map.get(stems.slice(u, u + k).join(' '));
@@ -157,7 +168,7 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
     if (matched[u]) continue;
     const word = typed[u] as string;
     const prefix = hasPrefix && u === n - 1;
-    if (!prefix && offer.stems.has(stem(word))) continue;
+    if (!prefix && offer.stems.has(stems[u] as string)) continue;
     const budget = query.typoTolerance === 'off' || isNumber(word) ? 0 : typoBudget(word.length);
     const memo = `${prefix ? 'p' : 'w'}${budget}:${word}`;
     let near = offer.typos.get(memo);
