@@ -9,21 +9,26 @@ import { createDeps } from '../src/deps.js';
 import type { OfferInput } from '../src/offers/offer-input.js';
 import { generateOffers } from '../src/offers/seed.js';
 import { systemClock } from '../src/platform/clock.js';
-import { words } from '../src/search/analysis/text.js';
 import { admin, adminUrl } from './postgres-admin.js';
+import { benchSavedQuery } from './saved-searches.js';
 
 /**
  * Saved-search alerts at scale (issue 24): BENCH_OFFERS offers (default 100 000), BENCH_SAVED
- * saved searches (default 100 000; each three words of an offer title and its city, half of them with
- * its category too), then an import of BENCH_IMPORT_OFFERS new offers (default 10 000, batches of
- * 2 000 as `POST /offers/import` writes them) twice in one process, as one `serve` would run it:
- * first with no saved search having alerts, then with all of them having alerts, the percolator
- * and the dispatcher running beside the import every WEBHOOK_POLL_MS and a real receiver on
- * loopback. Prints both import rates and, per `saved_search.matched`, the time from its offer's
- * batch commit to its arrival at the receiver (p50, p95, max).
+ * saved searches (default 100 000), then an import of BENCH_IMPORT_OFFERS new offers (default
+ * 10 000, batches of 2 000 as `POST /offers/import` writes them) twice in one process, as one
+ * `serve` would run it: first with no saved search having alerts, then with all of them having
+ * alerts, the percolator and the dispatcher running beside the import every WEBHOOK_POLL_MS and a
+ * real receiver on loopback. Prints both import rates and, per `saved_search.matched`, the time
+ * from its offer's batch commit to its arrival at the receiver (p50, p95, max).
+ *
+ * The saved searches are what users save: specific (bench/saved-searches.ts: three or four words
+ * of a seeded offer, its city, often its category and a price bound), so a new offer matches
+ * few of them (the bench prints alerts per imported offer).
  *
  * Run by `BENCH_WEBHOOKS=1 npm run bench` or `npx tsx bench/webhooks.ts`; BENCH_BACKEND=postgres
- * uses BENCH_POSTGRES_ADMIN_URL.
+ * uses BENCH_POSTGRES_ADMIN_URL. BENCH_REUSE=1 keeps the seeded offers (`$TMPDIR/<BENCH_DATASET>`,
+ * default `vitrine-bench-webhooks-<backend>-<offers>`; the database of that name with `_`) and
+ * reuses them next time; the saved searches, endpoint and imports are made again each run.
  */
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
 const savedCount = Number(process.env.BENCH_SAVED ?? 100_000);
@@ -31,11 +36,23 @@ const importCount = Number(process.env.BENCH_IMPORT_OFFERS ?? 10_000);
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const BATCH = 2_000;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-webhooks-'));
-const dbName = `vitrine_bench_webhooks_${process.pid}`;
+const reuse = process.env.BENCH_REUSE === '1';
+const dataset = process.env.BENCH_DATASET ?? `vitrine-bench-webhooks-${backend}-${offers}`;
+const dataDir = reuse
+  ? path.join(os.tmpdir(), dataset)
+  : fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-webhooks-'));
+fs.mkdirSync(dataDir, { recursive: true });
+const seededMark = path.join(dataDir, 'bench-webhooks-seeded');
+const seeded = reuse && fs.existsSync(seededMark);
+const dbName = reuse ? dataset.replaceAll('-', '_') : `vitrine_bench_webhooks_${process.pid}`;
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${dbName}`;
-if (backend === 'postgres') await admin(`CREATE DATABASE ${dbName}`);
+if (backend === 'postgres' && !seeded) {
+  if (reuse) await admin(`DROP DATABASE IF EXISTS ${dbName}`);
+  await admin(`CREATE DATABASE ${dbName}`);
+}
+/** Names unique to this run: a reused data set keeps the previous runs' rows. */
+const run = `r${process.pid}`;
 const config = loadConfig({
   DATA_DIR: dataDir,
   DATABASE_URL: backend === 'postgres' ? dbUrl.toString() : '',
@@ -83,40 +100,48 @@ const pct = (sorted: number[], p: number) =>
 try {
   await migrate(deps.db);
   const port = await receiverPort;
-  await deps.developers.add({ email: 'bench@example.com' });
-  const project = await deps.projects.add({ name: 'Bench', ownerEmail: 'bench@example.com' });
+  await deps.developers.add({ email: `bench-${run}@example.com` });
+  const project = await deps.projects.add({ name: 'Bench', ownerEmail: `bench-${run}@example.com` });
 
   let started = performance.now();
-  const seed: OfferInput[] = [];
-  for (const offer of generateOffers({ count: offers, seed: 42 })) {
-    seed.push(offer);
-    if (seed.length === 10_000) await deps.offers.upsertMany('testing', seed.splice(0));
-  }
-  if (seed.length) await deps.offers.upsertMany('testing', seed.splice(0));
-  log(`seeded ${offers} offers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (!seeded) {
+    const seed: OfferInput[] = [];
+    for (const offer of generateOffers({ count: offers, seed: 42 })) {
+      seed.push(offer);
+      if (seed.length === 10_000) await deps.offers.upsertMany('testing', seed.splice(0));
+    }
+    if (seed.length) await deps.offers.upsertMany('testing', seed.splice(0));
+    if (reuse) fs.writeFileSync(seededMark, String(offers));
+    log(`seeded ${offers} offers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } else log(`reused ${offers} seeded offers (${dataset})`);
+  // A previous run's saved searches and endpoints (a reused data set) take no part.
+  await deps.db.run("DELETE FROM saved_searches WHERE id LIKE 'svs_bench%'");
+  await deps.db.run('DELETE FROM webhook_endpoints');
 
-  // Saved searches: a title word of a seeded offer (not a stop word), half with its category.
+  // Saved searches as users save them (see the top of this file), from offers of the seed.
   started = performance.now();
   const sample = [...generateOffers({ count: Math.min(offers, 20_000), seed: 42 })];
   const users = Math.ceil(savedCount / 100);
+  const savedAt = Date.now() - 3_600_000;
   await deps.db.transaction(async (tx) => {
     for (let u = 0; u < users; u += 1) {
       await tx.run(
-        "INSERT INTO users (id, environment, email, name, password_hash, state, created_at, password_changed_at) VALUES (?, 'testing', ?, '', 'x', 'active', 0, 0)",
+        "INSERT INTO users (id, environment, email, name, password_hash, state, created_at, password_changed_at) VALUES (?, 'testing', ?, '', 'x', 'active', 0, 0) ON CONFLICT DO NOTHING",
         [`usr_bench${u}`, `u${u}@example.com`],
       );
     }
     for (let i = 0; i < savedCount; i += 1) {
-      const offer = sample[(i * 7919) % sample.length] as OfferInput;
-      // Three words of the title (every word must match), as a user names what they look for.
-      const titleWords = [...new Set(words(offer.title).filter((w) => w.length >= 4))];
-      const n = Math.max(1, titleWords.length);
-      const q = [...new Set([0, 1, 2].map((k) => titleWords[(i + k) % n] ?? 'bike'))].join(' ');
-      const city = offer.location.city;
-      const query = i % 2 === 0 ? { q, city, category: [offer.category] } : { q, city };
+      const query = benchSavedQuery(sample[(i * 7919) % sample.length] as OfferInput, i);
       await tx.run(
-        "INSERT INTO saved_searches (id, user_id, name, query, created_at, alerts, project_id, environment, since_seq) VALUES (?, ?, 'bench', ?, 0, 0, ?, 'testing', 0)",
-        [`svs_bench${i}`, `usr_bench${Math.floor(i / 100)}`, JSON.stringify(query), project.id],
+        "INSERT INTO saved_searches (id, user_id, name, query, created_at, alerts, project_id, environment, since_seq) VALUES (?, ?, 'bench', ?, ?, 0, ?, 'testing', 0)",
+        // One a second until an hour ago: a round re-reads only those saved in the last minutes.
+        [
+          `svs_bench${i}`,
+          `usr_bench${Math.floor(i / 100)}`,
+          JSON.stringify(query),
+          savedAt - (savedCount - i) * 1000,
+          project.id,
+        ],
       );
     }
   });
@@ -142,7 +167,7 @@ try {
       for (const o of written) committed.set(o.externalId, at);
     };
     for (const offer of generateOffers({ count: importCount, seed: from })) {
-      batch.push({ ...offer, externalId: `${label}-${offer.externalId}`, publishedAt: Date.now() });
+      batch.push({ ...offer, externalId: `${label}-${run}-${offer.externalId}`, publishedAt: Date.now() });
       if (batch.length === BATCH) await flush();
     }
     if (batch.length) await flush();
@@ -179,10 +204,13 @@ try {
   const without = await importRun('plain', 7);
   log(`import without alerts: ${Math.round(without.rate)} offers/s`);
   await waitCaughtUp(120_000); // the plain offers matched (against nothing) before alerts are on
-  await deps.db.run('UPDATE saved_searches SET alerts = 1');
+  await deps.db.run("UPDATE saved_searches SET alerts = 1 WHERE id LIKE 'svs_bench%'");
   deps.webhooks.percolator.reset();
-  await deps.webhooks.percolator.runOnce(); // files the saved searches; nothing changed meanwhile
-  const checkedBefore = deps.webhooks.percolator.stats().checked;
+  // Files the saved searches, as `serve` does at start (nothing changed meanwhile).
+  const filing = performance.now();
+  await deps.webhooks.percolator.warm();
+  log(`filed ${savedCount} saved searches in ${((performance.now() - filing) / 1000).toFixed(1)} s`);
+  const { checked: checkedBefore, matchCpuMs: cpuBefore } = deps.webhooks.percolator.stats();
   const withAlerts = await importRun('alerts', 8);
   log(`import with ${savedCount} saved searches with alerts: ${Math.round(withAlerts.rate)} offers/s`);
   // The events of the last batch: wait until the queue is empty (at most 120 s).
@@ -195,25 +223,37 @@ try {
   }
   const idToExternal = new Map<string, string>();
   const rows = await deps.db.all<{ id: string; external_id: string }>(
-    "SELECT id, external_id FROM offers WHERE environment = 'testing' AND external_id LIKE 'alerts-%'",
+    `SELECT id, external_id FROM offers WHERE environment = 'testing' AND external_id LIKE 'alerts-${run}-%'`,
   );
   for (const r of rows) idToExternal.set(r.id, r.external_id);
-  console.log(`${arrivals.length} matched events received`);
+  const recorded = Number(
+    (
+      await deps.db.get<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'delivered'",
+      )
+    )?.n,
+  );
+  console.log(
+    `${arrivals.length} matched events received (${(arrivals.length / importCount).toFixed(2)} per imported offer; ${recorded} deliveries recorded delivered)`,
+  );
   const latencies = arrivals
     .map((a) => a.at - (withAlerts.committed.get(idToExternal.get(a.offerId) ?? '') ?? Number.NaN))
     .filter((ms) => Number.isFinite(ms))
     .sort((a, b) => a - b);
   const checked = deps.webhooks.percolator.stats().checked - checkedBefore;
+  const matchCpu = deps.webhooks.percolator.stats().matchCpuMs - cpuBefore;
   log(
     `saved_search.matched: ${latencies.length} events${drained ? '' : ' (queue not drained in 120 s)'}; after the offer's commit p50 ${pct(latencies, 0.5).toFixed(0)} ms, p95 ${pct(latencies, 0.95).toFixed(0)} ms, max ${(latencies.at(-1) ?? Number.NaN).toFixed(0)} ms`,
   );
   log(
-    `rate with alerts / without: ${(withAlerts.rate / without.rate).toFixed(2)}; saved queries run by the engine: ${checked} for ${importCount} offers (every search for every offer would be ${savedCount * importCount})`,
+    `rate with alerts / without: ${(withAlerts.rate / without.rate).toFixed(2)}; (offer, saved search) pairs checked exactly: ${checked} for ${importCount} offers (every search for every offer would be ${savedCount * importCount}); matching CPU ${matchCpu.toFixed(0)} ms (${((matchCpu * 1000) / importCount).toFixed(0)} µs per offer)`,
   );
 } finally {
   await deps.webhooks.stop();
   await deps.close();
   receiver.kill();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${dbName}`);
+  if (!reuse) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (backend === 'postgres') await admin(`DROP DATABASE IF EXISTS ${dbName}`);
+  }
 }

@@ -186,7 +186,9 @@ export function createDeps(
   const keyStore = createKeyStore(db);
   const audit = createAuditLog({ store: createAuditStore(db), clock });
   const offerStore = createOfferStore(db);
-  const wh = { store: createWebhookStore(db), percolatorStore: createPercolatorStore(db) };
+  // Alerts apply the synonyms and declarations as searches do (both created further down).
+  const searchRules = () => ({ synonyms, schemas: searchSettingsStore });
+  const wh = { store: createWebhookStore(db), percolatorStore: createPercolatorStore(db), searchRules };
   const webhooks = createWebhooks({ ...wh, offerStore, db, clock, logger, audit, config, masterSecret });
   const { recordEvent } = webhooks.service;
   const keyVerifier = createKeyVerifier({

@@ -1,135 +1,202 @@
+import type { ParameterError } from '../http/errors.js';
 import { toIndexDocument } from '../offers/index-build.js';
-import { priceToUnits } from '../offers/price.js';
 import type { SearchQuery } from '../offers/schemas.js';
+import { normaliseSearch } from '../offers/search-query.js';
 import type { IndexRow } from '../offers/store.js';
-import { analyseField, parseTextQuery, words } from '../search/analysis/text.js';
-import type { EngineQuery, IndexDocument } from '../search/engine.js';
-import { createSearchIndex } from '../search/index/search-index.js';
+import type { Environment } from '../platform/environment.js';
+import { stem } from '../search/analysis/text.js';
+import { type EngineQuery, NO_ATTRIBUTES, type SearchSchema, type SynonymRule } from '../search/engine.js';
+import { findsOffer, type OfferText, offerText } from '../search/query/one-offer.js';
+import { compileSynonyms } from '../search/query/synonyms.js';
 
 /**
  * The percolator's one seam with the search engine and text analysis (issue 24): everything the
  * saved-search alerts need from offers/ and search/ goes through this file, so a change there
- * touches one place. Two functions matter:
+ * touches one place. Three things matter:
  *
  * - `offerKeys` / `queryAnchors`: the terms and filter values an offer has, and those of which a
  *   saved query needs at least one, so a new offer is checked only against saved searches that
  *   can match it (the percolator's index, percolator.ts);
- * - `matchOffers`: the exact check, by the engine itself: the changed offers are put in a small
- *   index of their own and each candidate saved query is run on it, so an alert means exactly
- *   "a search would find this offer" (typos, prefixes, phrases, filters and all).
+ * - `alertQuery`: a saved query as the engine runs it, under the environment's synonyms and
+ *   declared attributes, as a search of it would run now;
+ * - `offerMatches`: the exact check of one offer, search/query/one-offer.ts `findsOffer`: the
+ *   engine's answer for that offer (typos, prefixes, compounds, synonyms, phrases, filters and
+ *   all), computed on the offer's own words, in microseconds instead of a search per candidate.
  */
 export type SavedQuery = Omit<SearchQuery, 'apiKey' | 'cursor' | 'limit'>;
 
-export function offerDocument(row: IndexRow): IndexDocument {
-  return toIndexDocument(row);
+/** What an environment's searches apply beyond the query: its synonyms and declared attributes. */
+export interface SearchRules {
+  synonyms: readonly SynonymRule[];
+  schema: SearchSchema;
+  /** Changes when either does (the filed queries are compiled again). */
+  version: string;
+}
+
+export const NO_RULES: SearchRules = { synonyms: [], schema: NO_ATTRIBUTES, version: '0:0' };
+
+/** Where the rules are read: the synonyms service and the search settings store (deps.ts). */
+export interface SearchRuleSources {
+  synonyms: {
+    current(environment: Environment): Promise<{ version: number; rules: readonly SynonymRule[] }>;
+  };
+  schemas: {
+    read(environment: Environment): Promise<{ attributes: SearchSchema['attributes']; version: number }>;
+  };
+}
+
+export async function readSearchRules(
+  sources: SearchRuleSources,
+  environment: Environment,
+): Promise<SearchRules> {
+  const [synonyms, settings] = await Promise.all([
+    sources.synonyms.current(environment),
+    sources.schemas.read(environment),
+  ]);
+  return {
+    synonyms: synonyms.rules,
+    schema: { attributes: settings.attributes },
+    version: `${synonyms.version}:${settings.version}`,
+  };
+}
+
+/** A changed offer, analysed once for every saved query checked against it. */
+export type AlertOffer = OfferText;
+
+export function alertOffer(row: IndexRow): AlertOffer {
+  return offerText(toIndexDocument(row));
+}
+
+/** A saved query as alerts run it (`now` set by the round); null when it can match nothing under `rules`. */
+export type AlertQuery = EngineQuery;
+
+export function alertQuery(
+  query: SavedQuery,
+  environment: Environment,
+  rules: SearchRules,
+): AlertQuery | null {
+  const errors: ParameterError[] = [];
+  const { normalised, text } = normaliseSearch(environment, query as SearchQuery, rules.schema, errors);
+  // A saved query the rules now refuse (an attribute no longer declared) alerts nothing.
+  if (errors.length > 0 || (query.q !== undefined && text === null)) return null;
+  const { environment: _environment, q: _q, ...filters } = normalised;
+  return {
+    ...filters,
+    text,
+    synonyms: rules.synonyms,
+    // Alerts are for offers a visitor can find: active ones, whatever the saved status.
+    status: 'active',
+    limit: 1,
+    after: null,
+    now: 0,
+  };
+}
+
+/** Whether a search of `query` at `now` finds the offer (what an index holding it alone answers). */
+export function offerMatches(offer: AlertOffer, query: AlertQuery, now: number, rules: SearchRules): boolean {
+  // The filed query is the round's own: its `now` is set in place (no copy per check).
+  query.now = now;
+  return findsOffer(offer, query, rules.schema);
 }
 
 /**
  * Every key a saved search can be filed under that this offer carries. Prefix keys only of the
  * lengths some filed search uses (`prefixLengths`): most offers' words have many prefixes.
  */
-export function offerKeys(doc: IndexDocument, prefixLengths: ReadonlySet<number>): Set<string> {
+export function offerKeys(offer: AlertOffer, prefixLengths: ReadonlySet<number>): Set<string> {
+  const doc = offer.doc;
   const keys = new Set([`c:${doc.category}`, `n:${doc.country}`, ...doc.tags.map((t) => `t:${t}`)]);
-  for (const text of [doc.title, doc.description]) {
-    const { stems, words } = analyseField(text);
-    for (const list of [stems, words]) {
-      for (const s of list) {
-        keys.add(`w:${s}`);
-        for (const n of prefixLengths) if (n <= s.length) keys.add(`p:${s.slice(0, n)}`);
-      }
-    }
+  for (const s of offer.keys) {
+    keys.add(`w:${s}`);
+    for (const n of prefixLengths) if (n <= s.length) keys.add(`p:${s.slice(0, n)}`);
   }
+  // The same keys in the offer's city: where most saved searches file (`inCity`).
+  for (const key of [...keys]) keys.add(inCity(key, doc.city));
+  keys.add(`y:${doc.city}`);
   return keys;
 }
 
-/**
- * The keys a saved query is filed under: an offer it matches carries at least one. `null` when
- * no such key is known (the query is checked against every changed offer).
- */
-export function queryAnchors(query: SavedQuery): string[] | null {
-  // The most selective key first: a whole word of `q` (its longest, usually its rarest), then a
-  // tag, a category, the prefix being typed, the country.
-  const text = query.q === undefined ? null : parseTextQuery(query.q);
-  if (query.q !== undefined && text === null) return []; // nothing searchable: never matches
-  const term = text?.terms
-    .filter((t) => t.stems.length > 0)
-    .sort((a, b) => b.word.length - a.word.length || (a.word < b.word ? -1 : 1))[0];
-  // Typo corrections of the word are not anchored (docs/webhooks.md).
-  if (term) return term.stems.map((s) => `w:${s}`);
-  if (query.tag && query.tag.length > 0) return [`t:${query.tag[0]}`];
-  if (query.category && query.category.length > 0) return query.category.map((c) => `c:${c}`);
-  if (text?.prefix) return [`p:${words(text.prefix)[0] ?? text.prefix}`];
-  if (query.country) return [`n:${query.country.toUpperCase()}`];
-  return null;
+/** A key of a query with a city filter: only offers of that city carry it. */
+const inCity = (key: string, city: string) => `${key}\u0001${city}`;
+
+/** The prefix length of a `p:` key (of a city or not): the offers generate prefixes of it. */
+export function prefixLength(key: string): number | null {
+  if (!key.startsWith('p:')) return null;
+  const end = key.indexOf('\u0001');
+  return (end < 0 ? key.length : end) - 2;
 }
+
+const DIGIT = /[0-9]/;
 
 /**
- * A cheap, exact pre-check of one offer against a saved query's equality filters (category,
- * tags, city, country, currency: the engine compares these as stored), so the engine runs only
- * for saved queries that some changed offer can satisfy. False means the engine would not find it.
+ * The keys a saved query is filed under: an offer it matches carries at least one (but for the
+ * typo corrections of the anchoring word, docs/webhooks.md). `null` when no such key is known
+ * (the query is checked against every changed offer); `[]` when it can match nothing.
  */
-export function passesFilters(doc: IndexDocument, query: SavedQuery): boolean {
-  if (query.category && query.category.length > 0 && !query.category.includes(doc.category)) return false;
-  if (query.tag && !query.tag.every((t) => doc.tags.includes(t))) return false;
-  if (query.city !== undefined && query.city !== doc.city) return false;
-  if (query.country !== undefined && query.country.toUpperCase() !== doc.country) return false;
-  if (query.currency !== undefined && query.currency.toUpperCase() !== doc.currency) return false;
-  return true;
+export function queryAnchors(query: AlertQuery | null): string[] | null {
+  if (query === null) return [];
+  const keys = anchors(query);
+  // A city filter narrows any key to the offers of that city (a saved search usually has one).
+  if (query.city === null) return keys;
+  const city = query.city;
+  return keys === null ? [`y:${city}`] : keys.map((key) => inCity(key, city));
 }
 
-const upper = (v: string | undefined) => (v === undefined ? null : v.toUpperCase());
-const time = (v: string | undefined) => (v === undefined ? null : Date.parse(v));
-
-function engineQuery(query: SavedQuery, limit: number, now: number): EngineQuery | null {
-  const text = query.q === undefined ? null : parseTextQuery(query.q);
-  if (query.q !== undefined && text === null) return null;
-  const [lat, lon] = query.near?.split(',').map(Number) ?? [];
-  return {
-    text,
-    categories: [...new Set(query.category ?? [])],
-    tags: [...new Set(query.tag ?? [])],
-    city: query.city ?? null,
-    country: upper(query.country),
-    currency: upper(query.currency),
-    priceMin: query.priceMin === undefined ? null : priceToUnits(query.priceMin),
-    priceMax: query.priceMax === undefined ? null : priceToUnits(query.priceMax),
-    publishedAfter: time(query.publishedAfter),
-    publishedBefore: time(query.publishedBefore),
-    updatedSince: time(query.updatedSince),
-    near: lat === undefined || lon === undefined ? null : { lat: lat + 0, lon: lon + 0 },
-    radiusKm: query.radius ?? null,
-    // Alerts are for offers a visitor can find: active ones, whatever the saved status.
-    status: 'active',
-    // The environment's synonyms and declared attributes are not applied to alerts yet (docs/webhooks.md).
-    typoTolerance: query.typoTolerance ?? 'auto',
-    synonyms: [],
-    attributes: [],
-    sort: '-publishedAt',
-    limit,
-    after: null,
-    now,
-  };
-}
-
-/** For each saved query (by id), the offers among `docs` it finds now. */
-export function matchOffers(
-  docs: readonly IndexDocument[],
-  queries: ReadonlyMap<string, SavedQuery>,
-  now: number,
-): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  if (docs.length === 0 || queries.size === 0) return found;
-  const index = createSearchIndex();
-  for (const doc of docs) index.upsert(doc);
-  for (const [id, query] of queries) {
-    try {
-      const q = engineQuery(query, docs.length, now);
-      if (!q) continue;
-      const { ids } = index.search(q, []);
-      if (ids.length > 0) found.set(id, ids);
-    } catch {
-      // A saved query the engine cannot run (saved under older rules) alerts nothing.
+function anchors(query: AlertQuery): string[] | null {
+  const text = query.text;
+  if (text !== null) {
+    const typed = text.terms.map((t) => t.word);
+    if (text.prefix !== null) typed.push(text.prefix);
+    // The most selective unit: the longest whole word of `q` (usually its rarest), else the prefix.
+    let a = -1;
+    text.terms.forEach((t, i) => {
+      const best = text.terms[a];
+      if (
+        !best ||
+        t.word.length > best.word.length ||
+        (t.word.length === best.word.length && t.word < best.word)
+      )
+        a = i;
+    });
+    const prefixOnly = a < 0 && text.prefix !== null;
+    if (prefixOnly) a = typed.length - 1;
+    if (a >= 0) {
+      const word = typed[a] as string;
+      // The ways the unit matches an offer (search/query/one-offer.ts), typo corrections aside.
+      const keys = new Set([prefixOnly ? `p:${word}` : `w:${stem(word)}`]);
+      const last = typed.length - 1;
+      for (const [x, y] of [
+        [a - 1, a],
+        [a, a + 1],
+      ] as const) {
+        const left = typed[x];
+        const right = typed[y];
+        if (left === undefined || right === undefined || DIGIT.test(left) || DIGIT.test(right)) continue;
+        // Two typed words joined: a word of the offer (starting with them, the second being typed).
+        keys.add(`${text.prefix !== null && y === last ? 'p' : 'w'}:${left}${right}`);
+      }
+      if (!prefixOnly && !DIGIT.test(word))
+        for (let i = 1; i < word.length; i += 1) {
+          // Split in two words the offer has one after the other: it holds the longer one.
+          const [x, y] = [word.slice(0, i), word.slice(i)];
+          keys.add(`w:${y.length > x.length ? y : x}`);
+        }
+      if (query.synonyms.length > 0) {
+        const { map, longest } = compileSynonyms(query.synonyms);
+        const stems = typed.map(stem);
+        for (let u = Math.max(0, a - longest + 1); u <= a; u += 1)
+          for (let k = a - u + 1; k <= longest && u + k <= typed.length; k += 1)
+            for (const words of map.get(stems.slice(u, u + k).join(' ')) ?? [])
+              keys.add(`w:${stem(words[0] as string)}`);
+      }
+      return [...keys];
     }
+    // Phrases only: the offer holds every stem of each, as typed.
+    const phrase = text.phrases[0];
+    if (phrase) return [`w:${[...phrase].sort((x, y) => y.length - x.length || (x < y ? -1 : 1))[0]}`];
   }
-  return found;
+  if (query.tags.length > 0) return [`t:${query.tags[0]}`];
+  if (query.categories.length > 0) return query.categories.map((c) => `c:${c}`);
+  if (query.country !== null) return [`n:${query.country}`];
+  return null;
 }

@@ -5,12 +5,16 @@ import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { RecordEvent } from '../platform/events.js';
 import {
-  matchOffers,
-  offerDocument,
+  type AlertOffer,
+  type AlertQuery,
+  alertOffer,
+  alertQuery,
+  NO_RULES,
   offerKeys,
-  passesFilters,
+  offerMatches,
+  prefixLength,
   queryAnchors,
-  type SavedQuery,
+  type SearchRules,
 } from './offer-matching.js';
 import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
 
@@ -18,8 +22,8 @@ import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
 const SEQS_PER_ROUND = 2;
 /** Rounds per environment per run (the next run continues). */
 const MAX_ROUNDS = 50;
-/** Offer rows read per page of changes. */
-const PAGE = 5_000;
+/** Offer rows read and matched per page of changes (each page's alerts committed at once). */
+const PAGE = 500;
 /** How long a claim on an environment's cursor holds without being renewed. */
 const CLAIM_MS = 60_000;
 /** Saved searches are re-read from this far before the newest one seen (clocks of instances differ). */
@@ -50,30 +54,49 @@ export interface Percolator {
   runOnce(): Promise<number>;
   /** Forgets the filed searches (they are read again on the next round). */
   reset(): void;
-  /** Saved queries run by the engine so far (candidates), and searches filed now: never all per offer. */
-  stats(): { checked: number; filed: number };
+  /** Files the saved searches of every environment now (`serve` at start), not at the first write. */
+  warm(): Promise<void>;
+  /** (Offer, saved query) pairs checked so far (candidates), and searches filed now: never all per offer. */
+  stats(): { checked: number; filed: number; matchCpuMs: number };
 }
 
+/** A saved search filed with its query compiled under the environment's rules. */
+interface FiledSearch {
+  search: AlertingSearch;
+  query: AlertQuery | null;
+  keys: string[] | null;
+}
+
+type Pair = { searchId: string; offerId: string };
+
 class Filed {
-  readonly byKey = new Map<string, Set<AlertingSearch>>();
-  readonly unanchored = new Set<AlertingSearch>();
+  readonly byKey = new Map<string, Set<FiledSearch>>();
+  readonly unanchored = new Set<FiledSearch>();
   /** The lengths of the prefixes searches are filed under (offers generate only those). */
   readonly prefixLengths = new Set<number>();
-  readonly byId = new Map<string, { search: AlertingSearch; keys: string[] | null }>();
+  readonly byId = new Map<string, FiledSearch>();
   newest = 0;
+
+  constructor(
+    readonly environment: Environment,
+    readonly rules: SearchRules,
+  ) {}
 
   add(search: AlertingSearch): void {
     if (this.byId.has(search.id)) return;
-    const keys = queryAnchors(search.query);
-    this.byId.set(search.id, { search, keys });
+    const query = alertQuery(search.query, this.environment, this.rules);
+    const keys = queryAnchors(query);
+    const filed = { search, query, keys };
+    this.byId.set(search.id, filed);
     this.newest = Math.max(this.newest, search.createdAt);
-    if (keys === null) this.unanchored.add(search);
+    if (keys === null) this.unanchored.add(filed);
     else
       for (const key of keys) {
-        if (key.startsWith('p:')) this.prefixLengths.add(key.length - 2);
-        const set = this.byKey.get(key) ?? new Set<AlertingSearch>();
+        const length = prefixLength(key);
+        if (length !== null) this.prefixLengths.add(length);
+        const set = this.byKey.get(key) ?? new Set<FiledSearch>();
         this.byKey.set(key, set);
-        set.add(search);
+        set.add(filed);
       }
   }
 
@@ -81,8 +104,8 @@ class Filed {
     const filed = this.byId.get(id);
     if (!filed) return;
     this.byId.delete(id);
-    if (filed.keys === null) this.unanchored.delete(filed.search);
-    else for (const key of filed.keys) this.byKey.get(key)?.delete(filed.search);
+    if (filed.keys === null) this.unanchored.delete(filed);
+    else for (const key of filed.keys) this.byKey.get(key)?.delete(filed);
   }
 }
 
@@ -95,47 +118,49 @@ export function createPercolator(deps: {
   recordEvent: RecordEvent;
   /** After a round recorded events (a dispatcher pass soon). */
   onRecorded?: () => void;
+  /** The environment's synonyms and declared attributes (none: the engine's defaults). */
+  searchRules?: (environment: Environment) => Promise<SearchRules>;
 }): Percolator {
   const { store, clock } = deps;
   const instance = `prc_${randomBytes(8).toString('hex')}`;
   const filed = new Map<Environment, Filed>();
   let running: Promise<number> | null = null;
   let checked = 0;
+  /** CPU time spent matching (synchronous: nothing else runs meanwhile). */
+  let matchCpuMs = 0;
 
   async function refresh(environment: Environment): Promise<Filed> {
-    const f = filed.get(environment) ?? new Filed();
+    const rules = (await deps.searchRules?.(environment)) ?? NO_RULES;
+    let f = filed.get(environment);
+    // New synonyms or declarations: every saved query is compiled and filed again.
+    if (f?.rules.version !== rules.version) f = undefined;
+    f ??= new Filed(environment, rules);
     filed.set(environment, f);
     const since = f.byId.size === 0 ? 0 : f.newest - SLACK_MS;
     for (const search of await store.alertingSearches(environment, since)) f.add(search);
     return f;
   }
 
-  /** The (search, offer) pairs among `rows` that alert. */
+  /** The (search, offer) pairs among `rows` that alert: each offer checked against its candidates. */
   function match(f: Filed, rows: readonly IndexRow[], now: number) {
-    const docs = rows.map(offerDocument);
-    const candidates = new Map<string, AlertingSearch>();
-    const seqOf = new Map(rows.map((r) => [r.id, r.change_seq]));
-    for (const doc of docs) {
-      for (const key of offerKeys(doc, f.prefixLengths)) {
-        for (const s of f.byKey.get(key) ?? []) {
-          if (!candidates.has(s.id) && passesFilters(doc, s.query)) candidates.set(s.id, s);
+    const pairs: { searchId: string; offerId: string }[] = [];
+    const offers = new Map<string, AlertOffer>();
+    for (const row of rows) {
+      const offer = alertOffer(row);
+      const candidates = new Set<FiledSearch>(f.unanchored);
+      for (const key of offerKeys(offer, f.prefixLengths))
+        for (const s of f.byKey.get(key) ?? []) candidates.add(s);
+      for (const { search, query } of candidates) {
+        // Writes committed before the search was saved never alert it.
+        if (query === null || row.change_seq <= search.sinceSeq) continue;
+        checked += 1;
+        if (offerMatches(offer, query, now, f.rules)) {
+          pairs.push({ searchId: search.id, offerId: row.id });
+          offers.set(row.id, offer);
         }
       }
-      for (const s of f.unanchored) {
-        if (!candidates.has(s.id) && passesFilters(doc, s.query)) candidates.set(s.id, s);
-      }
     }
-    const queries = new Map<string, SavedQuery>([...candidates].map(([id, s]) => [id, s.query]));
-    checked += queries.size;
-    const pairs: { searchId: string; offerId: string }[] = [];
-    for (const [searchId, offerIds] of matchOffers(docs, queries, now)) {
-      const search = candidates.get(searchId) as AlertingSearch;
-      for (const offerId of offerIds) {
-        // Writes committed before the search was saved never alert it.
-        if ((seqOf.get(offerId) ?? 0) > search.sinceSeq) pairs.push({ searchId, offerId });
-      }
-    }
-    return { pairs, docs: new Map(docs.map((d) => [d.id, d])) };
+    return { pairs, offers };
   }
 
   /** One round: the next few offer writes past the cursor; null when there were none. */
@@ -148,55 +173,71 @@ export function createPercolator(deps: {
     const to = Math.min(await deps.offers.changeSeq(environment), from + SEQS_PER_ROUND);
     if (to <= from) return null;
     const f = await refresh(environment);
-    const pairs: { searchId: string; offerId: string }[] = [];
-    const docs = new Map<string, ReturnType<typeof offerDocument>>();
+    let recorded = 0;
+    /**
+     * Records the pairs found so far in one transaction with their events; the cursor moves to
+     * `to` with the last page only (before it, `to` is `from`: the claim is checked, nothing moves).
+     * Matches are recorded once whatever happens, so a crash after an early page repeats only work.
+     */
+    const commit = async (pairs: Pair[], docs: Map<string, AlertOffer['doc']>, until: number) => {
+      const before = recorded;
+      const { committed, gone } = await store.commit(
+        environment,
+        instance,
+        { from, to: until },
+        pairs,
+        now,
+        (tx, m) => {
+          const search = f.byId.get(m.searchId)?.search as AlertingSearch;
+          const doc = docs.get(m.offerId);
+          recorded += 1;
+          return deps.recordEvent(tx, {
+            projectId: search.projectId,
+            environment,
+            type: 'saved_search.matched',
+            data: {
+              savedSearch: { id: search.id, name: search.name },
+              user: { id: search.userId },
+              offer: doc && {
+                id: doc.id,
+                title: doc.title,
+                category: doc.category,
+                city: doc.city,
+                country: doc.country,
+                publishedAt: new Date(doc.publishedAt).toISOString(),
+              },
+            },
+          });
+        },
+      );
+      for (const id of gone) f.remove(id);
+      if (committed && recorded > before) deps.onRecorded?.();
+      return committed;
+    };
     let after: { changeSeq: number; id: string } | null = null;
     for (;;) {
       const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
-      if (rows.length === 0) break;
-      if (f.byId.size > 0) {
+      const pairs: Pair[] = [];
+      const docs = new Map<string, AlertOffer['doc']>();
+      if (rows.length > 0 && f.byId.size > 0) {
+        const cpu = process.cpuUsage();
         const found = match(f, rows, now);
+        const used = process.cpuUsage(cpu);
+        matchCpuMs += (used.user + used.system) / 1000;
         for (const p of found.pairs) {
           pairs.push(p);
-          docs.set(p.offerId, found.docs.get(p.offerId) as never);
+          docs.set(p.offerId, (found.offers.get(p.offerId) as AlertOffer).doc);
         }
       }
+      const done = rows.length < PAGE;
+      // A page's alerts leave before the next page is matched (an import batch is one write).
+      if (done || pairs.length > 0) {
+        if (!(await commit(pairs, docs, done ? to : from))) return null;
+      }
+      if (done) return recorded;
       const last = rows[rows.length - 1] as IndexRow;
       after = { changeSeq: last.change_seq, id: last.id };
-      if (rows.length < PAGE) break;
     }
-    let recorded = 0;
-    const { committed, gone } = await store.commit(
-      environment,
-      instance,
-      { from, to },
-      pairs,
-      now,
-      (tx, m) => {
-        const search = f.byId.get(m.searchId)?.search as AlertingSearch;
-        const doc = docs.get(m.offerId);
-        recorded += 1;
-        return deps.recordEvent(tx, {
-          projectId: search.projectId,
-          environment,
-          type: 'saved_search.matched',
-          data: {
-            savedSearch: { id: search.id, name: search.name },
-            user: { id: search.userId },
-            offer: doc && {
-              id: doc.id,
-              title: doc.title,
-              category: doc.category,
-              city: doc.city,
-              country: doc.country,
-              publishedAt: new Date(doc.publishedAt).toISOString(),
-            },
-          },
-        });
-      },
-    );
-    for (const id of gone) f.remove(id);
-    return committed ? recorded : null;
   }
 
   return {
@@ -221,6 +262,13 @@ export function createPercolator(deps: {
       return running;
     },
     reset: () => filed.clear(),
-    stats: () => ({ checked, filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0) }),
+    async warm() {
+      for (const environment of deps.environments) await refresh(environment);
+    },
+    stats: () => ({
+      checked,
+      filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0),
+      matchCpuMs,
+    }),
   };
 }

@@ -8,6 +8,7 @@ import type { Environment } from '../platform/environment.js';
 import { createSecretBox } from '../platform/secret-box.js';
 import { createDispatcher, type DeliveryOutcome, type Dispatcher } from './dispatcher.js';
 import { createKeyExpiryCheck } from './key-expiry.js';
+import { readSearchRules, type SearchRuleSources } from './offer-matching.js';
 import { createPercolator, type OfferChanges, type Percolator } from './percolator.js';
 import type { PercolatorStore } from './percolator-store.js';
 import { createWebhookService, type WebhookService } from './service.js';
@@ -45,6 +46,8 @@ export function createWebhooks(deps: {
   audit: AuditLog;
   logger: Logger;
   config: Pick<Config, 'webhookRetrySchedule' | 'webhookAllowPrivate'>;
+  /** The environments' synonyms and declarations, which alerts apply as searches do (read when needed). */
+  searchRules?: () => SearchRuleSources;
 }): Webhooks {
   const { clock, logger } = deps;
   const box = createSecretBox(deps.masterSecret, 'webhook-secret');
@@ -71,6 +74,7 @@ export function createWebhooks(deps: {
     onRecorded: () => dispatcher.nudge(),
   });
   const environments: Environment[] = ['production', 'testing'];
+  const sources = deps.searchRules;
   const percolator = createPercolator({
     store: deps.percolatorStore,
     offers: deps.offerStore,
@@ -79,6 +83,7 @@ export function createWebhooks(deps: {
     logger,
     recordEvent: service.recordEvent,
     onRecorded: () => dispatcher.nudge(),
+    searchRules: sources && ((environment) => readSearchRules(sources(), environment)),
   });
   const checkKeyExpiry = createKeyExpiryCheck({ db: deps.db, clock, recordEvent: service.recordEvent });
   const timers: NodeJS.Timeout[] = [];
@@ -97,6 +102,11 @@ export function createWebhooks(deps: {
     checkKeyExpiry,
     start(pollMs) {
       dispatcher.start(pollMs);
+      // The saved searches filed before the first write has to wait for them.
+      percolating = percolator
+        .warm()
+        .catch((error) => logger.warn({ err: error }, 'filing saved searches failed'))
+        .finally(() => (percolating = null));
       every(
         pollMs,
         () => (percolating ??= percolator.runOnce().finally(() => (percolating = null))),

@@ -217,7 +217,8 @@ for (const { dialect, available } of backends()) {
       }
       const before = t.deps.webhooks.percolator.stats().checked;
       expect(await t.deps.webhooks.percolator.runOnce()).toBe(2);
-      expect(t.deps.webhooks.percolator.stats().checked - before).toBe(1);
+      // Only the two offers carrying `walnut` were checked against the one search filed under it.
+      expect(t.deps.webhooks.percolator.stats().checked - before).toBe(2);
       // Written again: the pair is remembered, no second alert.
       await t.deps.offers.upsertMany('testing', [
         { ...second, title: 'Walnut desk, new, cheaper', category: 'desks' },
@@ -230,6 +231,33 @@ for (const { dialect, available } of backends()) {
       expect(alerts.map((a) => a.offer.title).sort()).toEqual([
         'Walnut desk, before, edited',
         'Walnut desk, new',
+      ]);
+    });
+
+    it("saved_search.matched applies the environment's synonyms", async () => {
+      const actor = { kind: 'cli' as const, id: 'test', email: null, ip: null };
+      const user = { email: 'sofas@example.com', password: 'sofas-password-1' };
+      await t.deps.users.add({ environment: 'testing', ...user });
+      const { jwt } = await loginTokens(t.apps.testing, key(), user);
+      await t.deps.synonyms.add(actor, 'testing', ['sofa', 'couch'], false);
+      const saved = await t.apps.testing.inject({
+        method: 'POST',
+        url: '/v1/me/saved-searches',
+        headers: { 'x-api-key': key(), authorization: `Bearer ${jwt}` },
+        payload: { name: 'Sofas', query: { q: 'leather sofa', priceMax: '500' }, alerts: true },
+      });
+      expect(saved.statusCode, saved.body).toBe(201);
+      const [a, b, c] = [...generateOffers({ count: 3, seed: 25 })] as [OfferInput, OfferInput, OfferInput];
+      const price = (amount: string) => ({ amount, currency: 'EUR' });
+      await t.deps.offers.upsertMany('testing', [
+        { ...a, title: 'Leather couch, four seats', price: price('400.00') },
+        { ...b, title: 'Leather couch, two seats', price: price('900.00') },
+        { ...c, title: 'Leather armchair', price: price('100.00') },
+      ]);
+      expect(await t.deps.webhooks.percolator.runOnce()).toBe(1);
+      await dispatch();
+      expect(receiver.of('saved_search.matched').map((r) => JSON.parse(r.body).data.offer.title)).toEqual([
+        'Leather couch, four seats',
       ]);
     });
 

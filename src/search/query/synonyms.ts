@@ -27,7 +27,8 @@ type Compiled = Map<string, string[][]>;
 
 const compiled = new WeakMap<readonly SynonymRule[], { map: Compiled; longest: number }>();
 
-function compile(rules: readonly SynonymRule[]): { map: Compiled; longest: number } {
+/** The rules as a lookup (kept per rules array): a rule word's stems, joined → the words it finds. */
+export function compileSynonyms(rules: readonly SynonymRule[]): { map: Compiled; longest: number } {
   const known = compiled.get(rules);
   if (known) return known;
   const map: Compiled = new Map();
@@ -65,7 +66,7 @@ export function applySynonyms(
   rules: readonly SynonymRule[],
 ): boolean[] {
   const carried = units.map(() => false);
-  const { map, longest } = compile(rules);
+  const { map, longest } = compileSynonyms(rules);
   const stems = typed.map(stem);
   for (let u = 0; u < units.length; u += 1) {
     for (let k = 1; k <= longest && u + k <= units.length; k += 1) {

@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { engineQuery } from '../../../test/support/engine-query.js';
+import {
+  ATTRIBUTE_SCHEMA,
+  documentArb,
+  NOW,
+  queryArb,
+  SYNONYMS,
+} from '../../../test/support/search-arbitraries.js';
+import { parseTextQuery, words } from '../analysis/text.js';
+import type { TypoTolerance } from '../engine.js';
+import { createSearchIndex } from '../index/search-index.js';
+import { findsOffer, offerText } from './one-offer.js';
+
+/**
+ * The one-offer check (saved-search alerts) against the engine itself: for random offers and
+ * queries over every filter, typo policy, synonym set and declared attribute, `findsOffer` must
+ * say exactly whether `search` on an index holding that offer alone finds it.
+ */
+const engineFinds = (doc: Parameters<typeof offerText>[0], query: Parameters<typeof findsOffer>[1]) => {
+  const index = createSearchIndex({}, ATTRIBUTE_SCHEMA);
+  index.upsert(doc);
+  return index.search(query, []).total > 0;
+};
+
+/** Runs `runs` random cases; resolves to how many the engine found (both agreeing). */
+function compare(rare: number, runs: number): { found: number; withText: number } {
+  let found = 0;
+  let withText = 0;
+  fc.assert(
+    fc.property(documentArb('off_001'), queryArb(rare, true), fc.boolean(), (doc, { query }, sameStatus) => {
+      // Half the time the query asks for the offer's own effective status, so text decides more often.
+      const late = doc.status === 'active' && doc.expiresAt !== null && doc.expiresAt <= query.now;
+      const q = sameStatus ? { ...query, status: late ? ('expired' as const) : doc.status } : query;
+      const expected = engineFinds(doc, q);
+      expect(findsOffer(offerText(doc), q, ATTRIBUTE_SCHEMA)).toBe(expected);
+      if (expected) found += 1;
+      if (expected && q.text !== null) withText += 1;
+    }),
+    { numRuns: runs },
+  );
+  return { found, withText };
+}
+
+describe('findsOffer: the engine on one offer', () => {
+  it('agrees with the engine over random offers and queries, filters rare', () => {
+    const { found, withText } = compare(6, 4000);
+    // Enough of both answers for the comparison to mean something.
+    expect(found).toBeGreaterThan(150);
+    expect(withText).toBeGreaterThan(30);
+  });
+
+  it('agrees with the engine over random offers and queries, filters often', () => {
+    expect(compare(1, 2000).found).toBeGreaterThan(0);
+  });
+
+  it("agrees with the engine on queries made of the offer's own words (edited, cut short)", () => {
+    let found = 0;
+    const arb = documentArb('off_001').chain((doc) =>
+      fc.tuple(
+        fc.constant({ ...doc, status: 'active' as const, expiresAt: null }),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom(...words(`${doc.title} ${doc.description}`), 'zorglub'),
+            fc.integer({ min: 0, max: 5 }),
+            fc.integer({ min: 0, max: 25 }),
+            fc.nat(),
+          ),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.boolean(),
+        fc.constantFrom<TypoTolerance>('auto', 'all', 'off'),
+        fc.constantFrom([], SYNONYMS),
+      ),
+    );
+    fc.assert(
+      fc.property(arb, ([doc, picked, complete, typoTolerance, synonyms]) => {
+        const typed = picked.map(([word, edit, letter, at]) => {
+          const c = String.fromCharCode(97 + letter);
+          const i = at % (word.length + 1);
+          if (edit === 1) return word.slice(0, i) + c + word.slice(i + 1);
+          if (edit === 2) return word.slice(0, i) + word.slice(i + 1);
+          if (edit === 3) return word.slice(0, i) + word.charAt(i + 1) + word.charAt(i) + word.slice(i + 2);
+          return word;
+        });
+        const text = parseTextQuery(typed.join(' ') + (complete ? ' ' : ''));
+        if (text === null) return;
+        const query = engineQuery(NOW, { text, typoTolerance, synonyms });
+        const expected = engineFinds(doc, query);
+        expect(findsOffer(offerText(doc), query, ATTRIBUTE_SCHEMA)).toBe(expected);
+        if (expected) found += 1;
+      }),
+      { numRuns: 3000 },
+    );
+    expect(found).toBeGreaterThan(1000);
+  });
+});

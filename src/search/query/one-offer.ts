@@ -1,0 +1,234 @@
+import { isStopWord, stem, type TextQuery, words } from '../analysis/text.js';
+import { attributeValue } from '../attributes/values.js';
+import { type EngineQuery, type IndexDocument, NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
+import { isNumber, typoBudget } from '../rules.js';
+import { distanceKm, inBox } from '../sets/geo.js';
+import { compileSynonyms } from './synonyms.js';
+
+/**
+ * Whether the engine finds one offer (issue 24's saved-search alerts): the answer of `search`
+ * on an index holding that offer alone, computed on the offer's own words instead of an index.
+ * Every rule is the engine's (plan.ts, match-set.ts, split-pairs.ts, synonyms.ts, phrases.ts):
+ * a unit of `q` matches when the offer holds its stem, a word or stem within the typo budget of
+ * it (optimal string alignment; for the prefix being typed, a word starting within the budget),
+ * two consecutive typed words joined, a split of it into two words one after the other, or a
+ * synonym; phrases are found in one field, exclusions in neither; the filters compare the
+ * offer's fields as the index holds them. With one offer, `auto` typo tolerance matches what
+ * `all` matches: a word the offer holds as typed matches either way, and a word it does not hold
+ * gets its typo variants (the engine's "nothing matched: every word gets them").
+ * one-offer.property.test.ts holds it to the engine over random offers and queries.
+ */
+
+/** An offer's text as the check reads it (prepared once, checked against many queries). */
+export interface OfferText {
+  doc: IndexDocument;
+  /** Stems by position, stop words left out: the title, then the description. */
+  fields: readonly [readonly string[], readonly string[]];
+  /** Its indexed words (folded, unstemmed). */
+  words: ReadonlySet<string>;
+  stems: ReadonlySet<string>;
+  /** Words and stems: what a typed word is compared with. */
+  keys: readonly string[];
+  /** Typed words (with their budget) known to be within reach of a key, or not: many queries share words. */
+  readonly typos: Map<string, boolean>;
+}
+
+export function offerText(doc: IndexDocument): OfferText {
+  const allWords = new Set<string>();
+  const stems = new Set<string>();
+  const field = (text: string) => {
+    const out: string[] = [];
+    for (const w of words(text)) {
+      if (isStopWord(w)) continue;
+      const s = stem(w);
+      allWords.add(w);
+      stems.add(s);
+      out.push(s);
+    }
+    return out;
+  };
+  const fields = [field(doc.title), field(doc.description)] as const;
+  return {
+    doc,
+    fields,
+    words: allWords,
+    stems,
+    keys: [...new Set([...allWords, ...stems])],
+    typos: new Map(),
+  };
+}
+
+/** Whether `search(query)` on an index holding this offer alone (declared `schema`) finds it. */
+export function findsOffer(
+  offer: OfferText,
+  query: EngineQuery,
+  schema: SearchSchema = NO_ATTRIBUTES,
+): boolean {
+  return passesFilters(offer.doc, query, schema) && textMatches(offer, query);
+}
+
+function passesFilters(d: IndexDocument, q: EngineQuery, schema: SearchSchema): boolean {
+  const late = d.status === 'active' && d.expiresAt !== null && d.expiresAt <= q.now;
+  if ((late ? 'expired' : d.status) !== q.status) return false;
+  if (q.categories.length > 0 && !q.categories.includes(d.category)) return false;
+  for (const tag of q.tags) if (!d.tags.includes(tag)) return false;
+  if (q.city !== null && q.city !== d.city) return false;
+  if (q.country !== null && q.country !== d.country) return false;
+  if (q.currency !== null && q.currency !== d.currency) return false;
+  if (q.priceMin !== null && !(d.price >= q.priceMin)) return false;
+  if (q.priceMax !== null && !(d.price <= q.priceMax)) return false;
+  if (q.publishedAfter !== null && !(d.publishedAt >= q.publishedAfter)) return false;
+  if (q.publishedBefore !== null && !(d.publishedAt < q.publishedBefore)) return false;
+  if (q.updatedSince !== null && !(d.updatedAt >= q.updatedSince)) return false;
+  if (q.near !== null && q.radiusKm !== null && !(distanceKm(q.near, d) <= q.radiusKm)) return false;
+  if (q.bbox && !inBox(q.bbox, d.lat, d.lon)) return false;
+  for (const filter of q.attributes) {
+    const declared = schema.attributes.find((a) => a.name === filter.name);
+    if (!declared) throw new Error(`attribute ${filter.name} is not declared in this index`);
+    const v = attributeValue(declared.type, d.attributes?.[filter.name]);
+    if (declared.type !== 'number') {
+      if (filter.values.length === 0) continue;
+      if (v === undefined || !filter.values.includes(v)) return false;
+      continue;
+    }
+    if (v === undefined) return false;
+    const n = v as number;
+    if (filter.min !== null && !(n >= filter.min)) return false;
+    if (filter.max !== null && !(n <= filter.max)) return false;
+    if (filter.values.length > 0 && !filter.values.includes(n)) return false;
+  }
+  return true;
+}
+
+const DIGIT = /[0-9]/;
+
+function inField(field: readonly string[], sequence: readonly string[]): boolean {
+  const n = sequence.length;
+  for (let p = 0; p + n <= field.length; p += 1) {
+    let k = 0;
+    while (k < n && field[p + k] === sequence[k]) k += 1;
+    if (k === n) return true;
+  }
+  return false;
+}
+
+const inOneField = (offer: OfferText, sequence: readonly string[]) =>
+  inField(offer.fields[0], sequence) || inField(offer.fields[1], sequence);
+
+/** The typed words of a query's units (its terms, then the prefix) and their stems, read once per query. */
+const units = new WeakMap<TextQuery, { typed: string[]; stems: string[] }>();
+function unitsOf(text: TextQuery): { typed: string[]; stems: string[] } {
+  let known = units.get(text);
+  if (known === undefined) {
+    const typed = text.terms.map((t) => t.word);
+    if (text.prefix !== null) typed.push(text.prefix);
+    known = { typed, stems: typed.map(stem) };
+    units.set(text, known);
+  }
+  return known;
+}
+
+function textMatches(offer: OfferText, query: EngineQuery): boolean {
+  const text = query.text;
+  if (text === null) return true;
+  for (const phrase of text.phrases) if (!phrase.every((s) => offer.stems.has(s))) return false;
+  for (const sequence of text.excluded) if (inOneField(offer, sequence)) return false;
+  for (const phrase of text.phrases) if (!inOneField(offer, phrase)) return false;
+  const { typed, stems } = unitsOf(text);
+  const hasPrefix = text.prefix !== null;
+  const n = typed.length;
+  const matched = new Array<boolean>(n).fill(false);
+  // Compound words: two consecutive typed words joined (plan.ts `joinNeighbours`).
+  for (let u = 0; u + 1 < n; u += 1) {
+    const a = typed[u] as string;
+    const b = typed[u + 1] as string;
+    if (DIGIT.test(a) || DIGIT.test(b)) continue;
+    const joined = a + b;
+    const hit =
+      hasPrefix && u + 2 === n
+        ? offer.keys.some((k) => k.startsWith(joined))
+        : offer.words.has(joined) || offer.stems.has(joined);
+    if (hit) matched[u] = matched[u + 1] = true;
+  }
+  if (query.synonyms.length > 0) {
+    const { map, longest } = compileSynonyms(query.synonyms);
+    for (let u = 0; u < n; u += 1) {
+      for (let k = 1; k <= longest && u + k <= n; k += 1) {
+        const found = map.get(stems.slice(u, u + k).join(' '));
+        if (!found) continue;
+        for (const targets of found) {
+          const sequence = targets.map(stem);
+          if (!sequence.every((s) => offer.stems.has(s))) continue;
+          if (sequence.length === 1 || inOneField(offer, sequence)) matched.fill(true, u, u + k);
+        }
+      }
+    }
+  }
+  for (let u = 0; u < n; u += 1) {
+    if (matched[u]) continue;
+    const word = typed[u] as string;
+    const prefix = hasPrefix && u === n - 1;
+    // Its own stem, the word being typed's too (plan.ts `unit`).
+    if (offer.stems.has(stems[u] as string)) continue;
+    const budget = query.typoTolerance === 'off' || isNumber(word) ? 0 : typoBudget(word.length);
+    const memo = `${prefix ? 'p' : 'w'}${budget}:${word}`;
+    let near = offer.typos.get(memo);
+    if (near === undefined) {
+      near = offer.keys.some((key) => within(word, key, budget, prefix));
+      offer.typos.set(memo, near);
+    }
+    if (near) continue;
+    if (!prefix && splitFound(offer, word)) continue;
+    return false;
+  }
+  return true;
+}
+
+/** A split of `typed` into two words the offer holds, one right after the other (split-pairs.ts). */
+function splitFound(offer: OfferText, typed: string): boolean {
+  if (DIGIT.test(typed)) return false;
+  for (let i = 1; i < typed.length; i += 1) {
+    const a = typed.slice(0, i);
+    const b = typed.slice(i);
+    if (offer.words.has(a) && offer.words.has(b) && inOneField(offer, [stem(a), stem(b)])) return true;
+  }
+  return false;
+}
+
+let grid = new Int32Array(65 * 65);
+
+/**
+ * Whether `key` is within `budget` edits of `typed` (optimal string alignment, UTF-16 units, as
+ * the dictionary's walk counts them); with `prefix`, whether one of its prefixes is.
+ */
+function within(typed: string, key: string, budget: number, prefix: boolean): boolean {
+  const m = typed.length;
+  const n = key.length;
+  if (budget === 0) return prefix ? key.startsWith(typed) : key === typed;
+  if (prefix ? n < m - budget : Math.abs(n - m) > budget) return false;
+  const width = m + 1;
+  if (grid.length < (n + 1) * width) grid = new Int32Array((n + 1) * width);
+  for (let j = 0; j <= m; j += 1) grid[j] = j;
+  let best = m;
+  for (let i = 1; i <= n; i += 1) {
+    const row = i * width;
+    const up = row - width;
+    const c = key.charCodeAt(i - 1);
+    const cPrev = i >= 2 ? key.charCodeAt(i - 2) : -1;
+    grid[row] = i;
+    for (let j = 1; j <= m; j += 1) {
+      const t = typed.charCodeAt(j - 1);
+      let v = Math.min(
+        (grid[up + j] as number) + 1,
+        (grid[row + j - 1] as number) + 1,
+        (grid[up + j - 1] as number) + (t === c ? 0 : 1),
+      );
+      if (i >= 2 && j >= 2 && t === cPrev && typed.charCodeAt(j - 2) === c)
+        v = Math.min(v, (grid[up - width + j - 2] as number) + 1);
+      grid[row + j] = v;
+    }
+    const last = grid[row + m] as number;
+    if (last < best) best = last;
+  }
+  return (prefix ? best : (grid[n * width + m] as number)) <= budget;
+}
