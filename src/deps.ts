@@ -223,6 +223,7 @@ export function createDeps(
     clock,
     refreshTokens: refreshTokenStore,
     recordEvent,
+    fixedFilterProblem: (...filters) => searchSettings.fixedFilterProblem(...filters), // issue 23
     onKeyChanged: async (key) => {
       for (const ref of [key.id, key.keyHash]) keyVerifier.evict(ref);
       await keyVerifier.reloadOrigins();

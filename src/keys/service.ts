@@ -74,6 +74,11 @@ export function createKeyService(deps: {
   onKeyChanged?: (key: { id: string; keyHash: string }) => void | Promise<void>;
   /** Issue 24: `key.revoked` and `key.rolled`, recorded in the change's own transaction. */
   recordEvent?: RecordEvent;
+  /** Why a publishable key's `attr.*` fixed filters fail the environment's declarations, or null. */
+  fixedFilterProblem?: (
+    environment: Environment,
+    attributes: Record<string, string[]>,
+  ) => Promise<string | null>;
 }): KeyService {
   const event =
     (key: KeyRecord, type: 'key.revoked' | 'key.rolled', data: Record<string, unknown>) =>
@@ -105,6 +110,8 @@ export function createKeyService(deps: {
       if (!publishable && (allowedOrigins?.length || Object.keys(fixedFilters ?? {}).length)) {
         throw new UsageError('allowed origins and fixed filters are for publishable keys only');
       }
+      const problem = await deps.fixedFilterProblem?.(environment, fixedFilters?.attributes ?? {});
+      if (problem) throw new UsageError(problem);
       const key = generateApiKey(environment, kind);
       const record: KeyRecord = {
         id: newId('key'),

@@ -2,6 +2,7 @@ import type { Actor, AuditLog } from '../audit/service.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { UsageError } from '../platform/usage-error.js';
+import { attributeValue } from '../search/attributes/values.js';
 import {
   ATTRIBUTE_NAME,
   ATTRIBUTE_TYPES,
@@ -32,6 +33,26 @@ export interface SearchSettingsService {
    * number attribute. Re-indexes in the background like a declaration.
    */
   setRankBy(actor: Actor, environment: Environment, rankBy: RankBy | null): Promise<RankBy | null>;
+  /**
+   * Why a publishable key's `attr.*` fixed filters could never be searched with in this
+   * environment (an undeclared attribute, a value not of its type), or null.
+   */
+  fixedFilterProblem(environment: Environment, attributes: Record<string, string[]>): Promise<string | null>;
+}
+
+/** Why `attr.*` fixed filters fail these declarations (null: every one is a declared attribute's value). */
+export function fixedAttributeProblem(
+  filters: Record<string, string[]>,
+  declared: readonly AttributeDeclaration[],
+): string | null {
+  for (const [name, values] of Object.entries(filters)) {
+    const a = declared.find((d) => d.name === name);
+    if (!a)
+      return `filter attr.${name}: no attribute ${name} is declared in this environment (vitrine attributes set)`;
+    for (const v of values)
+      if (attributeValue(a.type, v) === undefined) return `filter attr.${name}=${v}: not a ${a.type} value`;
+  }
+  return null;
 }
 
 /** Why a tie-break is refused with these declarations (null: it is fine). */
@@ -63,6 +84,10 @@ export function createSearchSettingsService(deps: {
   const { store, audit, clock } = deps;
   return {
     read: (environment) => store.read(environment),
+    async fixedFilterProblem(environment, attributes) {
+      if (Object.keys(attributes).length === 0) return null;
+      return fixedAttributeProblem(attributes, (await store.read(environment)).attributes);
+    },
     version: (environment) => store.version(environment),
     async setAttribute(actor, environment, attribute) {
       const problem = declarationProblem(attribute);

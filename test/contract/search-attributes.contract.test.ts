@@ -178,6 +178,30 @@ for (const { dialect, available } of backends()) {
       expect((ok.json() as { results: unknown[] }).results[0]).toEqual(alone.json());
     });
 
+    it('refuses to issue a publishable key whose attr.* fixed filter could never be searched with', async () => {
+      const issue = (attributes: Record<string, string[]>) =>
+        t.deps.keys.issue({
+          projectId: t.fixtures.projectId,
+          environment: 'testing',
+          kind: 'publishable',
+          allowedOrigins: ['https://shop.example'],
+          fixedFilters: { attributes },
+        });
+      await expect(issue({ nope: ['1'] })).rejects.toThrow(/attr\.nope: no attribute nope is declared/);
+      await expect(issue({ rooms: ['many'] })).rejects.toThrow(/attr\.rooms=many: not a number value/);
+      // Declared in testing, not in production: refused there.
+      await expect(
+        t.deps.keys.issue({
+          projectId: t.fixtures.projectId,
+          environment: 'production',
+          kind: 'publishable',
+          allowedOrigins: ['https://shop.example'],
+          fixedFilters: { attributes: { rooms: ['3'] } },
+        }),
+      ).rejects.toThrow(/no attribute rooms is declared/);
+      await expect(issue({ rooms: ['3'] })).resolves.toMatchObject({ record: { kind: 'publishable' } });
+    });
+
     it('keeps a publishable key within its fixed attr.* filters (search and offer by id)', async () => {
       const brands = [...new Set(docs.map((d) => d.attributes?.brand).filter((b) => typeof b === 'string'))];
       const [mine, other] = brands as string[];
