@@ -8,11 +8,14 @@ import { percentile, startBenchServer } from './soak-server.js';
  * authenticated call) on one connection while a body of BENCH_INVALID_MB megabytes (default 50)
  * of invalid lines (`{}`) is imported. Twice: with IMPORT_MAX_FAILED_LINES at its default (the
  * import stops after 10 000 invalid lines) and raised so that the whole body is parsed (what the
- * yielding parser alone achieves). The issue asks for p99 ≤ 50 ms.
+ * yielding parser alone achieves). The issue asks for p99 ≤ 50 ms. Each run first makes 200
+ * unmeasured calls on the same connection (a new server's first calls are not the import's cost).
  */
 const megabytes = Number(process.env.BENCH_INVALID_MB ?? 50);
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const LINE = '{}\n';
+/** Calls before the import starts, not measured. */
+const WARM_UP = 200;
 const lines = Math.floor((megabytes * 1024 * 1024) / LINE.length);
 
 async function* body(): AsyncGenerator<string> {
@@ -32,21 +35,25 @@ for (const [label, maxFailed] of [
   });
   try {
     const agent = new Agent({ connections: 1 });
-    const latencies: number[] = [];
-    let importing = true;
-    const started = performance.now();
-    const done = server.importNdjson(Readable.from(body())).finally(() => {
-      importing = false;
-    });
-    while (importing || latencies.length < 50) {
+    const key = async () => {
       const t0 = performance.now();
       const res = await request(`${server.origin}/v1/key`, {
         dispatcher: agent,
         headers: { 'x-api-key': server.key },
       });
       await res.body.dump();
-      latencies.push(performance.now() - t0);
-    }
+      return performance.now() - t0;
+    };
+    // Warm-up, not measured: the connection, the key's first verification and the first
+    // compilation of the route are a new server's cost, not the import's.
+    for (let i = 0; i < WARM_UP; i += 1) await key();
+    const latencies: number[] = [];
+    let importing = true;
+    const started = performance.now();
+    const done = server.importNdjson(Readable.from(body())).finally(() => {
+      importing = false;
+    });
+    while (importing || latencies.length < 50) latencies.push(await key());
     const answer = await done;
     await agent.close();
     latencies.sort((a, b) => a - b);
