@@ -28,6 +28,7 @@ import { idKey } from '../order/id-keys.js';
 import { rankIds } from '../order/slot-sort.js';
 import { SortedOrder } from '../order/sorted-order.js';
 import { STATUS_CODE } from '../query/filters.js';
+import { ProximityLayers } from '../rank/proximity-layers.js';
 import type { ClassPager } from '../rank/rank-buckets.js';
 import { newestPager } from '../rank/relevance.js';
 import { GeoGrid } from '../sets/geo-grid.js';
@@ -197,6 +198,9 @@ export class Index implements SearchIndex, AnswerIndex {
 
   /** Within a relevance class: the newest members (relevance.ts). */
   readonly pager: ClassPager = newestPager(this);
+
+  /** The proximity of frequent stem pairs, read when a relevance walk needs it (ADR 0040). */
+  readonly proximity = new ProximityLayers();
 
   upsert(doc: IndexDocument): void {
     this.changes += 1;

@@ -6,7 +6,8 @@ import { phrasesInTitle } from '../query/phrases.js';
 import type { Plan, Unit } from '../query/plan.js';
 import { sequenceAt } from '../query/split-pairs.js';
 import { PROXIMITY_CAP } from '../rules.js';
-import { and, andNot, type Bits, membersOf, unionOf } from '../sets/slot-sets.js';
+import { and, andNot, type Bits, membersOf, scratch, unionOf } from '../sets/slot-sets.js';
+import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
 
 /**
@@ -21,6 +22,8 @@ import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } fro
 /** The index as ranking reads it: the view, and the newest-first pager of each relevance class. */
 export interface RankedIndex extends IndexView {
   readonly pager: ClassPager;
+  /** The proximity of frequent stem pairs, kept as it is read (ADR 0040). */
+  readonly proximity: ProximityLayers;
 }
 
 export function relevancePage(
@@ -43,10 +46,22 @@ export function relevancePage(
   for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
   const pairs = Math.max(0, plan.units.length - 1);
   const floor = rankFloor(ix, plan, units);
+  // Proximity parts are of one rank only where the title rule is the units' alone (no phrase).
+  const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
+  const from = ix.tuning.proximityPartFrom;
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
     floor: (typos, members) => floor.of(typos, pairs, members),
-    split: (members, typos) => floor.split(members, typos, pairs),
+    split: (members, typos) => {
+      const parts = floor.split(members, typos, pairs);
+      // Cut by proximity at once when every frequent pair is kept already (else on a walk's failure).
+      if (!layered || members.size < from || !layersReady(ix, plan)) return parts;
+      return parts.flatMap((part) =>
+        part.members.size < from ? [part] : proximityParts(ix, plan, part.members, part.floor),
+      );
+    },
+    refine: (members, partFloor) =>
+      layered && members.size >= from ? proximityParts(ix, plan, members, partFloor) : undefined,
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
     ids: ix.ids,
@@ -62,6 +77,7 @@ export function relevancePage(
         maxSteps,
       ) !== null,
     members: (set) => membersOf(set, ix.matchBuffer),
+    pager: ix.pager,
   });
   for (const s of plan.unitsOfStem.keys()) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
   return page;
@@ -111,6 +127,54 @@ function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
       return parts;
     },
   };
+}
+
+/** True when the proximity of every frequent stem pair of adjacent units is kept and current. */
+function layersReady(ix: RankedIndex, plan: Plan): boolean {
+  for (let u = 0; u + 1 < plan.units.length; u += 1)
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys())
+        if (!ix.proximity.ready(ix, a, b)) return false;
+  return true;
+}
+
+/**
+ * A part (members alike in every rule but proximity, at least at `floor`) cut into parts of one
+ * rank each (ADR 0040): each pair of adjacent units' proximity is the least of its stem pairs',
+ * read from the kept layers (proximity-layers.ts; rare pairs from the text), and the parts are
+ * the nonempty combinations of one proximity per pair.
+ */
+function proximityParts(ix: RankedIndex, plan: Plan, members: Bits, floor: number): Part[] {
+  const [typos, , attribute, inexact] = unpackRank(floor) as [number, number, number, number];
+  const byPair: Bits[][] = [];
+  for (let u = 0; u + 1 < plan.units.length; u += 1) {
+    const found = Array.from({ length: PROXIMITY_CAP - 1 }, () => scratch());
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys()) ix.proximity.orInto(ix, a, b, members, found);
+    // found[d - 1]: some stem pair d apart; the pair's proximity is the least such d.
+    const seen = scratch();
+    const layers: Bits[] = [];
+    for (const set of found) {
+      layers.push(andNot(set, seen));
+      seen.orInPlace(set);
+    }
+    layers.push(andNot(members, seen));
+    byPair.push(layers);
+  }
+  const parts: Part[] = [];
+  const cut = (pair: number, set: Bits, proximity: number) => {
+    if (pair === byPair.length) {
+      parts.push({ members: set, floor: packRank(typos, proximity, attribute, inexact), exact: true });
+      return;
+    }
+    (byPair[pair] as Bits[]).forEach((layer, d) => {
+      if (layer.size === 0) return;
+      const within = and(set, layer);
+      if (within.size > 0) cut(pair + 1, within, proximity + d + 1);
+    });
+  };
+  cut(0, members, 0);
+  return parts;
 }
 
 /**
