@@ -26,6 +26,8 @@ interface Entry {
 export class ProximityLayers {
   private readonly entries = new Map<number, Entry>();
   private bytes = 0;
+  /** Frequent pairs a walk needed once, not read yet (bounded: cleared when large). */
+  private readonly wanted = new Set<number>();
 
   /** Bytes the kept layers take (CRoaring's serialized size, about its memory). */
   get size(): number {
@@ -37,6 +39,25 @@ export class ProximityLayers {
     if (!frequent(ix, a, b)) return true;
     const entry = this.entries.get(key(a, b));
     return entry !== undefined && entry.upTo === ix.slots;
+  }
+
+  /**
+   * True when every frequent pair of `pairs` is kept or was needed before: reading a pair costs
+   * about a whole part's ranking (its offers, not only the query's), so a pair is read the second
+   * time a walk needs it, and a query of words never seen together ranks its part whole, as
+   * before. Marks the pairs needed.
+   */
+  worthReading(ix: IndexView, pairs: ReadonlyArray<readonly [number, number]>): boolean {
+    let worth = true;
+    for (const [a, b] of pairs) {
+      if (!frequent(ix, a, b)) continue;
+      const k = key(a, b);
+      if (this.entries.has(k) || this.wanted.has(k)) continue;
+      if (this.wanted.size >= 65_536) this.wanted.clear();
+      this.wanted.add(k);
+      worth = false;
+    }
+    return worth;
   }
 
   /**
@@ -52,6 +73,7 @@ export class ProximityLayers {
     const k = key(a, b);
     let entry = this.entries.get(k);
     if (entry === undefined) {
+      this.wanted.delete(k);
       entry = { layers: Array.from({ length: LAYERS }, () => new Bitmap()), upTo: 0, bytes: 0 };
     } else this.entries.delete(k);
     this.entries.set(k, entry);

@@ -49,6 +49,7 @@ export function relevancePage(
   // Proximity parts are of one rank only where the title rule is the units' alone (no phrase).
   const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
   const from = ix.tuning.proximityPartFrom;
+  let worth: boolean | undefined;
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
     floor: (typos, members) => floor.of(typos, pairs, members),
@@ -60,8 +61,12 @@ export function relevancePage(
         part.members.size < from ? [part] : proximityParts(ix, plan, part.members, part.floor),
       );
     },
-    refine: (members, partFloor) =>
-      layered && members.size >= from ? proximityParts(ix, plan, members, partFloor) : undefined,
+    refine: (members, partFloor) => {
+      if (!layered || members.size < from) return undefined;
+      // Asked once per query: its first need of a pair only marks it (worthReading).
+      worth ??= ix.proximity.worthReading(ix, stemPairs(plan));
+      return worth ? proximityParts(ix, plan, members, partFloor) : undefined;
+    },
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
     ids: ix.ids,
@@ -127,6 +132,15 @@ function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
       return parts;
     },
   };
+}
+
+/** The stem pairs of adjacent units, in the order typed. */
+function stemPairs(plan: Plan): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  for (let u = 0; u + 1 < plan.units.length; u += 1)
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys()) pairs.push([a, b]);
+  return pairs;
 }
 
 /** True when the proximity of every frequent stem pair of adjacent units is kept and current. */
