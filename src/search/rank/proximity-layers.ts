@@ -9,8 +9,8 @@ import { and, Bitmap, type Bits, membersOf, scratch } from '../sets/slot-sets.js
  * holding both: 1), for d < PROXIMITY_CAP; an offer holding both in no layer is at the cap.
  *
  * Kept only for frequent pairs (both stems in at least Tuning.proximityPairsFrom offers), read
- * the first time a relevance walk needs them and kept up to Tuning.proximityBytes (the least recently used
- * dropped first). Slots are only appended and a slot's text never changes, so an entry stays
+ * the second time a relevance walk needs them (worthReading) and kept up to
+ * Tuning.proximityBytes (the least recently used dropped first). Slots are only appended and a slot's text never changes, so an entry stays
  * exact for the slots it has read; slots added since are read on its next use.
  */
 
