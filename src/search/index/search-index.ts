@@ -198,9 +198,7 @@ export class Index implements SearchIndex, AnswerIndex {
 
   /** Within a relevance class: the newest members (relevance.ts). */
   readonly pager: ClassPager = newestPager(this);
-
-  /** The proximity of frequent stem pairs, read when a relevance walk needs it (ADR 0040). */
-  readonly proximity = new ProximityLayers();
+  readonly proximity = new ProximityLayers(); // Frequent stem pairs' proximity (ADR 0040).
 
   upsert(doc: IndexDocument): void {
     this.changes += 1;
