@@ -66,8 +66,10 @@ export class ProximityLayers {
    */
   orInto(ix: IndexView, a: number, b: number, within: Bits, out: Bits[]): void {
     if (!frequent(ix, a, b)) {
-      const both = and(and(stemSet(ix, a), stemSet(ix, b)), within);
-      if (both.size > 0) readPairs(ix, both, a, b, out);
+      // The members holding the rarer stem only (few): an offer without the other is at the cap.
+      const docs = ix.dict.stemDocs.data;
+      const held = and(within, stemSet(ix, (docs[a] as number) <= (docs[b] as number) ? a : b));
+      if (held.size > 0) readPairs(ix, held, a, b, out);
       return;
     }
     const k = key(a, b);
