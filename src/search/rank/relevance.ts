@@ -50,6 +50,12 @@ export function relevancePage(
   const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
   const from = ix.tuning.proximityPartFrom;
   let worth: boolean | undefined;
+  // Each unit pair's proximity over every match, read once per query (its parts then cut from it).
+  let byPair: Bits[][] | undefined;
+  const cut = (members: Bits, partFloor: number) => {
+    byPair ??= pairLayers(ix, plan, bits);
+    return proximityParts(byPair, members, partFloor);
+  };
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
     floor: (typos, members) => floor.of(typos, pairs, members),
@@ -57,15 +63,13 @@ export function relevancePage(
       const parts = floor.split(members, typos, pairs);
       // Cut by proximity at once when every frequent pair is kept already (else on a walk's failure).
       if (!layered || members.size < from || !layersReady(ix, plan)) return parts;
-      return parts.flatMap((part) =>
-        part.members.size < from ? [part] : proximityParts(ix, plan, part.members, part.floor),
-      );
+      return parts.flatMap((part) => (part.members.size < from ? [part] : cut(part.members, part.floor)));
     },
     refine: (members, partFloor) => {
       if (!layered || members.size < from) return undefined;
       // Asked once per query: its first need of a pair only marks it (worthReading).
       worth ??= ix.proximity.worthReading(ix, stemPairs(plan));
-      return worth ? proximityParts(ix, plan, members, partFloor) : undefined;
+      return worth ? cut(members, partFloor) : undefined;
     },
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
@@ -153,13 +157,11 @@ function layersReady(ix: RankedIndex, plan: Plan): boolean {
 }
 
 /**
- * A part (members alike in every rule but proximity, at least at `floor`) cut into parts of one
- * rank each (ADR 0040): each pair of adjacent units' proximity is the least of its stem pairs',
- * read from the kept layers (proximity-layers.ts; rare pairs from the text), and the parts are
- * the nonempty combinations of one proximity per pair.
+ * Each pair of adjacent units' proximity among `members` (ADR 0040), by value (index d - 1:
+ * proximity d; the last, the cap): the least of its stem pairs', read from the kept layers
+ * (proximity-layers.ts; rare pairs from the text).
  */
-function proximityParts(ix: RankedIndex, plan: Plan, members: Bits, floor: number): Part[] {
-  const [typos, , attribute, inexact] = unpackRank(floor) as [number, number, number, number];
+function pairLayers(ix: RankedIndex, plan: Plan, members: Bits): Bits[][] {
   const byPair: Bits[][] = [];
   for (let u = 0; u + 1 < plan.units.length; u += 1) {
     const found = Array.from({ length: PROXIMITY_CAP - 1 }, () => scratch());
@@ -175,6 +177,16 @@ function proximityParts(ix: RankedIndex, plan: Plan, members: Bits, floor: numbe
     layers.push(andNot(members, seen));
     byPair.push(layers);
   }
+  return byPair;
+}
+
+/**
+ * A part (members alike in every rule but proximity, at least at `floor`) cut into parts of one
+ * rank each: the nonempty combinations of one proximity per unit pair (`byPair`, pairLayers
+ * over a superset of the part).
+ */
+function proximityParts(byPair: Bits[][], members: Bits, floor: number): Part[] {
+  const [typos, , attribute, inexact] = unpackRank(floor) as [number, number, number, number];
   const parts: Part[] = [];
   const cut = (pair: number, set: Bits, proximity: number) => {
     if (pair === byPair.length) {
