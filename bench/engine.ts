@@ -174,6 +174,13 @@ function queryTypes(): QueryType[] {
       ),
     },
     {
+      // Frequent words rarely adjacent in the order typed (ADR 0035 "still slow", ADR 0040).
+      name: 'frequent words + prefix (typing)',
+      queries: ['condition new', 'used ca', 'good condition delivery', 'house clea', 'well ye'].map((q) =>
+        plain(baseQuery({ text: text(q) })),
+      ),
+    },
+    {
       name: 'typing: words + 2–4-letter prefix, never repeated',
       fresh: true,
       queries: typingQueries(RUNS).map((q) => plain(baseQuery({ text: text(q) }))),

@@ -186,8 +186,7 @@ export function createDeps(
   const keyStore = createKeyStore(db);
   const audit = createAuditLog({ store: createAuditStore(db), clock });
   const offerStore = createOfferStore(db);
-  // Alerts apply the synonyms and declarations as searches do (both created further down).
-  const searchRules = () => ({ synonyms, schemas: searchSettingsStore });
+  const searchRules = () => ({ synonyms, schemas: searchSettingsStore }); // alerts' rules, as searches' (built below)
   const wh = { store: createWebhookStore(db), percolatorStore: createPercolatorStore(db), searchRules };
   const webhooks = createWebhooks({ ...wh, offerStore, db, clock, logger, audit, config, masterSecret });
   const { recordEvent } = webhooks.service;

@@ -37,6 +37,8 @@ let entries = 0;
 
 /** Buffers of the memo slots of a field being scanned, handed over once the text is known ASCII. */
 const spare: number[][] = [];
+/** The joined forms of a field's hyphenated words (added after its other words). */
+const joinedSlots: number[] = [];
 const spareWords: string[][] = [];
 
 /** FNV-1a over the folded character codes. */
@@ -93,9 +95,12 @@ function sameFolded(key: string, text: string, start: number): boolean {
 /**
  * The memo slots of the text's index words, in order, into `out`; false when the general path
  * must analyse the text: not ASCII, the table cleared meanwhile (the slots are then not to be
- * used), or something the catalogue rules change (offers/text-rules.ts: a quote mark, a hyphen
- * or dot inside a word, a unit spelling after a number, a word over the length limit). A
- * number glued to letters is cut here (`32gb`: `32`, `gb`), as the rules cut it.
+ * used), or something the catalogue rules change (offers/text-rules.ts: a quote mark, a dot
+ * inside a word, a unit spelling after a number, a word over the length limit). A number glued
+ * to letters is cut here (`32gb`: `32`, `gb`), as the rules cut it; a hyphenated word gives its
+ * parts, then, after the text's other words, its parts joined when they join into one word of
+ * letters or of digits (`t-shirt`: `t`, `shirt`, … `tshirt`; `ab-12` joins into none), as the
+ * rules give them (ADR 0040).
  */
 function scan(text: string, out: number[]): boolean {
   const n = text.length;
@@ -105,6 +110,12 @@ function scan(text: string, out: number[]): boolean {
   let digits = false;
   let afterNumber = false;
   let hash = FNV_OFFSET;
+  joinedSlots.length = 0;
+  // The word being scanned, hyphens included: where it starts (−1: none), its runs so far (a
+  // piece of letters then digits is two), whether it turned from letters to digits or back.
+  let word = -1;
+  let runs = 0;
+  let mixed = false;
   for (let i = 0; i <= n; i += 1) {
     let c = i < n ? text.charCodeAt(i) : 32;
     if (c > 127) return false;
@@ -120,7 +131,14 @@ function scan(text: string, out: number[]): boolean {
         if (slot < 0) return false;
         afterNumber = kind[slot] === NUMERIC;
         if (stop[slot] === 0) out.push(slot);
-      }
+        // Letters then digits (or back) within a piece: the joined form is not one word.
+        mixed = true;
+        runs += 1;
+      } else if (word < 0) {
+        word = i;
+        runs = 0;
+        mixed = false;
+      } else if (digit !== digits) mixed = true;
       start = i;
       digits = digit;
       hash = Math.imul(FNV_OFFSET ^ c, FNV_PRIME);
@@ -128,15 +146,34 @@ function scan(text: string, out: number[]): boolean {
     }
     if (c === 34 || c === 39) return false;
     if (start >= 0) {
-      if ((c === 45 || c === 46) && i + 1 < n && isWordChar(text.charCodeAt(i + 1))) return false;
+      const inner = i + 1 < n && isWordChar(text.charCodeAt(i + 1));
+      if (c === 46 && inner) return false;
       const slot = token(text, start, i, hash, afterNumber);
       if (slot < 0) return false;
       afterNumber = kind[slot] === NUMERIC;
       if (stop[slot] === 0) out.push(slot);
+      runs += 1;
       start = -1;
+      if (c === 45 && inner) continue;
+      // The end of a word: a hyphenated one's parts joined, when one word (runs > 1 unmixed: hyphens).
+      if (runs > 1 && !mixed && !joined(text, word, i)) return false;
+      word = -1;
     }
   }
+  for (let k = 0; k < joinedSlots.length; k += 1) out.push(joinedSlots[k] as number);
   return generation === from;
+}
+
+/**
+ * The parts of text[from, to) (ASCII letters or digits between hyphens) joined, queued for the
+ * end of the field unless a stop word; false when over the length limit (the general path).
+ */
+function joined(text: string, from: number, to: number): boolean {
+  const word = text.slice(from, to).replaceAll('-', '');
+  if (word.length > MAX_TOKEN_LENGTH) return false;
+  const slot = lookup(word, 0, word.length, tokenHash(word.toLowerCase()));
+  if (stop[slot] === 0) joinedSlots.push(slot);
+  return true;
 }
 
 /** An ASCII letter or digit (any case), or a character past ASCII (which may be one). */

@@ -39,6 +39,16 @@ export interface Tuning {
    * is four times the one before (answer/distinct.ts).
    */
   distinctChunk: number;
+  /**
+   * A relevance part of several words at least this large is cut by the proximity of its word
+   * pairs (proximity-layers.ts) rather than ranked whole when its walk gives up (ADR 0040).
+   * Infinity: never.
+   */
+  proximityPartFrom: number;
+  /** Stem pairs whose stems are both in at least this many offers keep their proximity layers. */
+  proximityPairsFrom: number;
+  /** The most bytes the kept proximity layers take (the least recently used dropped first). */
+  proximityBytes: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -50,4 +60,7 @@ export const DEFAULT_TUNING: Tuning = {
   keptFacetsFrom: 32_768,
   keptFacetsStems: 1024,
   distinctChunk: 3,
+  proximityPartFrom: 2048,
+  proximityPairsFrom: 1024,
+  proximityBytes: 32 * 1024 * 1024,
 };

@@ -30,6 +30,10 @@ const TUNINGS: Array<Partial<Tuning>> = [
     rankWalkCost: 0,
     keptFacetsFrom: 0,
     distinctChunk: 0,
+    // Every part cut by proximity, every pair kept, none for long (each use evicts the others).
+    proximityPartFrom: 0,
+    proximityPairsFrom: 0,
+    proximityBytes: 0,
   },
   // Sparse matches: a pass for the one-value columns (26 values ≥ 16), AND-cardinalities for
   // the tags (about two an offer: 26 < 16 × 2).
@@ -41,11 +45,14 @@ const TUNINGS: Array<Partial<Tuning>> = [
     rankWalkCost: 0.1,
     keptFacetsFrom: 10,
     keptFacetsStems: 2,
+    proximityPartFrom: 3,
+    proximityPairsFrom: 4,
   },
   {
     facetPassBelow: Number.POSITIVE_INFINITY,
     walkCost: Number.POSITIVE_INFINITY,
     rangeSliceCost: Number.POSITIVE_INFINITY,
+    proximityPartFrom: Number.POSITIVE_INFINITY,
   },
 ];
 

@@ -75,6 +75,8 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
   ],
   // Facet counts kept for at most two stems: the third frequent stem counts from the bitmaps.
   ['facet counts kept for a few stems', { keptFacetsFrom: 3, keptFacetsStems: 2 }],
+  // Every relevance part of several words cut by proximity, each pair read from the text (ADR 0040).
+  ['proximity parts everywhere', { proximityPartFrom: 0, proximityPairsFrom: Number.POSITIVE_INFINITY }],
   [
     'passes and selections everywhere',
     {

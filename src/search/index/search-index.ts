@@ -28,6 +28,7 @@ import { idKey } from '../order/id-keys.js';
 import { rankIds } from '../order/slot-sort.js';
 import { SortedOrder } from '../order/sorted-order.js';
 import { STATUS_CODE } from '../query/filters.js';
+import { ProximityLayers } from '../rank/proximity-layers.js';
 import type { ClassPager } from '../rank/rank-buckets.js';
 import { newestPager } from '../rank/relevance.js';
 import { GeoGrid } from '../sets/geo-grid.js';
@@ -135,9 +136,7 @@ export class Index implements SearchIndex, AnswerIndex {
     () => this.alive.data,
   );
 
-  /** The declared attributes' columns (attributes/columns.ts). */
-  readonly attributes: AttributeColumns;
-
+  readonly attributes: AttributeColumns; // The declared attributes' columns (attributes/columns.ts).
   constructor(
     readonly tuning: Tuning,
     readonly schema: SearchSchema = NO_ATTRIBUTES,
@@ -197,6 +196,7 @@ export class Index implements SearchIndex, AnswerIndex {
 
   /** Within a relevance class: the newest members (relevance.ts). */
   readonly pager: ClassPager = newestPager(this);
+  readonly proximity = new ProximityLayers(); // Frequent stem pairs' proximity (ADR 0040).
 
   upsert(doc: IndexDocument): void {
     this.changes += 1;

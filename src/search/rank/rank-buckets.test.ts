@@ -30,6 +30,13 @@ describe('scanPage over parts', () => {
       return false;
     },
     members: (bits: Bits) => membersOf(bits, new Int32Array(ids.length)),
+    pager: {
+      newest: (members, from, k) =>
+        [...members.toArray()]
+          .sort((x, y) => (published[y] as number) - (published[x] as number))
+          .filter((slot) => from === null || (published[slot] as number) < from.value)
+          .slice(0, k),
+    },
     split: () => [
       { members: part(0, 1), floor: 10 },
       { members: part(2, 3, 4, 5), floor: 12 },
@@ -57,5 +64,29 @@ describe('scanPage over parts', () => {
     expect(scanPage(part(0, 1, 3, 4, 5), [], null, 2, src).slots).toEqual([0, 1]);
     // Part B is never ranked (A is ranked by its walk, then whole).
     expect([...new Set(seen)].sort()).toEqual([0, 1]);
+  });
+
+  it('cuts a part whose walk gives up into parts of one rank, paged newest first unranked (ADR 0040)', () => {
+    const seen: number[] = [];
+    const src = source();
+    src.rankOf = (slot) => {
+      seen.push(slot);
+      return rank[slot] as number;
+    };
+    src.walkNewest = () => false;
+    src.split = () => [{ members: part(0, 1, 2, 3, 4, 5), floor: 10 }];
+    let refined = 0;
+    src.refine = () => {
+      refined += 1;
+      return [
+        { members: part(3, 4, 5), floor: 20, exact: true },
+        { members: part(0, 1, 2), floor: 12, exact: true },
+      ];
+    };
+    const page = scanPage(part(0, 1, 2, 3, 4, 5), [], null, 4, src);
+    expect(page.slots).toEqual([0, 2, 1, 3]);
+    expect(page.ranks).toEqual([12, 12, 12, 20]);
+    expect(refined).toBe(1);
+    expect(seen).toEqual([]);
   });
 });

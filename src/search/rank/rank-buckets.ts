@@ -113,12 +113,21 @@ export interface ScanSource {
    * to find, so it stops at the first members whose words are adjacent.
    */
   split?(members: Bits, typos: number): Part[];
+  /**
+   * Optional: a part whose walk gave up cut into finer parts, each of one rank (ADR 0040: by
+   * the proximity of each pair of units); undefined to rank every member instead.
+   */
+  refine?(members: Bits, floor: number): Part[] | undefined;
+  /** The class pager (bucketPage's): the newest members of a part of one rank. */
+  pager: ClassPager;
 }
 
 /** A part of a typo class and the least rank its members can have. */
 export interface Part {
   members: Bits;
   floor: number;
+  /** Every member is at `floor` (no ranking needed: the newest come first). */
+  exact?: boolean;
 }
 
 /** The matches split by typo count (each unit's fewest edits, summed), fewest first. */
@@ -195,7 +204,22 @@ export function scanPage(
   // The best `need` members of `members` (whose ranks are ≥ floor) after the cursor, in order;
   // `bar`, the best `need` of the parts ranked before: the walk stops once no member it has not
   // reached yet can come before bar's last (each is at least at the floor, and older).
-  const best = (members: Bits, floor: number, need: number, bar: readonly Ranked[]): Ranked[] => {
+  const best = (
+    members: Bits,
+    floor: number,
+    need: number,
+    bar: readonly Ranked[],
+    exact: boolean,
+  ): Ranked[] => {
+    if (exact) {
+      // One rank: the newest after the cursor, as bucketPage pages a class.
+      if (after !== null && floor < after.primary) return [];
+      const from =
+        after !== null && floor === after.primary
+          ? { value: after.published, id: after.id, ...(after.tie !== undefined ? { tie: after.tie } : {}) }
+          : null;
+      return source.pager.newest(members, from, need).map((slot) => ({ slot, rank: floor }));
+    }
     const n = members.size;
     const top: Ranked[] = [];
     const offer = (slot: number, rank: number) => {
@@ -245,12 +269,41 @@ export function scanPage(
       ) &&
       !hopeless;
     if (!walked) {
+      // Cut finer (each of one rank), once: a part of one rank is never refined.
+      const finer = source.refine?.(members, floor);
+      if (finer !== undefined) return pageOf(finer, need, bar);
       top.length = 0;
       const all = source.members(members);
       for (let i = 0; i < all.length; i += 1) offer(all[i] as number, source.rankOf(all[i] as number));
     }
     return top;
   };
+  const merge = (a: Ranked[], b: Ranked[], need: number) =>
+    a.length === 0
+      ? b
+      : b.length === 0
+        ? a
+        : a
+            .concat(b)
+            .sort((x, y) => compare(x.rank, x.slot, y.rank, y.slot))
+            .slice(0, need);
+  // The best `need` members of the parts (disjoint), best floor first; `outer`, the best of
+  // parts ranked before them (bounding only: not in the answer).
+  function pageOf(parts: Part[], need: number, outer: readonly Ranked[]): Ranked[] {
+    parts.sort((a, b) => a.floor - b.floor);
+    let page: Ranked[] = [];
+    let bar: readonly Ranked[] = outer;
+    for (const part of parts) {
+      if (part.members.size === 0) continue;
+      // Parts come best floor first: once the bar beats a floor, it beats every later one.
+      const last = bar[need - 1];
+      if (last !== undefined && last.rank < part.floor) break;
+      const top = best(part.members, part.floor, need, bar, part.exact === true);
+      page = merge(page, top, need);
+      bar = outer.length === 0 ? page : merge(outer as Ranked[], page, need);
+    }
+    return page;
+  }
   const from = after === null ? 0 : source.typosOf(after.primary);
   const classes = typoClasses(matches, units);
   for (let t = from; t < classes.length && slots.length < k; t += 1) {
@@ -258,22 +311,7 @@ export function scanPage(
     if (members.size === 0) continue;
     const need = k - slots.length;
     const parts = source.split ? source.split(members, t) : [{ members, floor: source.floor(t, members) }];
-    parts.sort((a, b) => a.floor - b.floor);
-    let page: Ranked[] = [];
-    for (const part of parts) {
-      if (part.members.size === 0) continue;
-      // Parts come best floor first: once the page beats a floor, it beats every later one.
-      const last = page[need - 1];
-      if (last !== undefined && last.rank < part.floor) break;
-      const top = best(part.members, part.floor, need, page);
-      page =
-        page.length === 0
-          ? top
-          : page
-              .concat(top)
-              .sort((a, b) => compare(a.rank, a.slot, b.rank, b.slot))
-              .slice(0, need);
-    }
+    const page = pageOf(parts, need, []);
     for (const { slot, rank } of page) {
       slots.push(slot);
       ranks.push(rank);

@@ -7,7 +7,8 @@ import { phrasesInTitle } from '../query/phrases.js';
 import type { Plan, Unit } from '../query/plan.js';
 import { sequenceAt } from '../query/split-pairs.js';
 import { PROXIMITY_CAP } from '../rules.js';
-import { and, andNot, type Bits, membersOf, unionOf } from '../sets/slot-sets.js';
+import { and, andNot, type Bits, membersOf, scratch, unionOf } from '../sets/slot-sets.js';
+import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
 import { tiePager, walkByTie } from './tie-break.js';
 
@@ -23,6 +24,8 @@ import { tiePager, walkByTie } from './tie-break.js';
 /** The index as ranking reads it: the view, and the newest-first pager of each relevance class. */
 export interface RankedIndex extends IndexView {
   readonly pager: ClassPager;
+  /** The proximity of frequent stem pairs, kept as it is read (ADR 0040). */
+  readonly proximity: ProximityLayers;
 }
 
 export function relevancePage(
@@ -47,10 +50,31 @@ export function relevancePage(
   for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
   const pairs = Math.max(0, plan.units.length - 1);
   const floor = rankFloor(ix, plan, units);
+  // Proximity parts are of one rank only where the title rule is the units' alone (no phrase).
+  const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
+  const from = ix.tuning.proximityPartFrom;
+  let worth: boolean | undefined;
+  // Each unit pair's proximity over every match, read once per query (its parts then cut from it).
+  let byPair: Bits[][] | undefined;
+  const cut = (members: Bits, partFloor: number) => {
+    byPair ??= pairLayers(ix, plan, bits);
+    return proximityParts(byPair, members, partFloor);
+  };
   const page = scanPage(bits, units, after, k, {
     rankOf: (slot) => scanRank(ix, slot, plan),
     floor: (typos, members) => floor.of(typos, pairs, members),
-    split: (members, typos) => floor.split(members, typos, pairs),
+    split: (members, typos) => {
+      const parts = floor.split(members, typos, pairs);
+      // Cut by proximity at once when every frequent pair is kept already (else on a walk's failure).
+      if (!layered || members.size < from || !layersReady(ix, plan)) return parts;
+      return parts.flatMap((part) => (part.members.size < from ? [part] : cut(part.members, part.floor)));
+    },
+    refine: (members, partFloor) => {
+      if (!layered || members.size < from) return undefined;
+      // Asked once per query: its first need of a pair only marks it (worthReading).
+      worth ??= ix.proximity.worthReading(ix, stemPairs(plan));
+      return worth ? cut(members, partFloor) : undefined;
+    },
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
     ...(tie === null ? {} : { tie }),
@@ -69,6 +93,8 @@ export function relevancePage(
             maxSteps,
           ) !== null,
     members: (set) => membersOf(set, ix.matchBuffer),
+    // A part of one rank is paged as a class is: by the tie-break, if any, then newest.
+    pager: tie === null ? ix.pager : tiePager(ix, tie),
   });
   for (const s of plan.unitsOfStem.keys()) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
   return page;
@@ -118,6 +144,71 @@ function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
       return parts;
     },
   };
+}
+
+/** The stem pairs of adjacent units, in the order typed. */
+function stemPairs(plan: Plan): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  for (let u = 0; u + 1 < plan.units.length; u += 1)
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys()) pairs.push([a, b]);
+  return pairs;
+}
+
+/** True when the proximity of every frequent stem pair of adjacent units is kept and current. */
+function layersReady(ix: RankedIndex, plan: Plan): boolean {
+  for (let u = 0; u + 1 < plan.units.length; u += 1)
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys())
+        if (!ix.proximity.ready(ix, a, b)) return false;
+  return true;
+}
+
+/**
+ * Each pair of adjacent units' proximity among `members` (ADR 0040), by value (index d - 1:
+ * proximity d; the last, the cap): the least of its stem pairs', read from the kept layers
+ * (proximity-layers.ts; rare pairs from the text).
+ */
+function pairLayers(ix: RankedIndex, plan: Plan, members: Bits): Bits[][] {
+  const byPair: Bits[][] = [];
+  for (let u = 0; u + 1 < plan.units.length; u += 1) {
+    const found = Array.from({ length: PROXIMITY_CAP - 1 }, () => scratch());
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys()) ix.proximity.orInto(ix, a, b, members, found);
+    // found[d - 1]: some stem pair d apart; the pair's proximity is the least such d.
+    const seen = scratch();
+    const layers: Bits[] = [];
+    for (const set of found) {
+      layers.push(andNot(set, seen));
+      seen.orInPlace(set);
+    }
+    layers.push(andNot(members, seen));
+    byPair.push(layers);
+  }
+  return byPair;
+}
+
+/**
+ * A part (members alike in every rule but proximity, at least at `floor`) cut into parts of one
+ * rank each: the nonempty combinations of one proximity per unit pair (`byPair`, pairLayers
+ * over a superset of the part).
+ */
+function proximityParts(byPair: Bits[][], members: Bits, floor: number): Part[] {
+  const [typos, , attribute, inexact] = unpackRank(floor) as [number, number, number, number];
+  const parts: Part[] = [];
+  const cut = (pair: number, set: Bits, proximity: number) => {
+    if (pair === byPair.length) {
+      parts.push({ members: set, floor: packRank(typos, proximity, attribute, inexact), exact: true });
+      return;
+    }
+    (byPair[pair] as Bits[]).forEach((layer, d) => {
+      if (layer.size === 0) return;
+      const within = and(set, layer);
+      if (within.size > 0) cut(pair + 1, within, proximity + d + 1);
+    });
+  };
+  cut(0, members, 0);
+  return parts;
 }
 
 /**

@@ -1,0 +1,163 @@
+import type { IndexView } from '../index-view.js';
+import { PROXIMITY_CAP } from '../rules.js';
+import { and, Bitmap, type Bits, membersOf, scratch } from '../sets/slot-sets.js';
+
+/**
+ * The offers holding two stems, by the proximity of the pair (ADR 0040): layer `d - 1` holds the
+ * offers whose nearest occurrences of stem `a` then stem `b` (the order typed) are `d` apart, as
+ * relevance.ts scanRank counts it (`b` d words after `a`; `a` d - 1 words after `b`; one word
+ * holding both: 1), for d < PROXIMITY_CAP; an offer holding both in no layer is at the cap.
+ *
+ * Kept only for frequent pairs (both stems in at least Tuning.proximityPairsFrom offers), read
+ * the second time a relevance walk needs them (worthReading) and kept up to
+ * Tuning.proximityBytes (the least recently used dropped first). Slots are only appended and a slot's text never changes, so an entry stays
+ * exact for the slots it has read; slots added since are read on its next use.
+ */
+
+const LAYERS = PROXIMITY_CAP - 1;
+
+interface Entry {
+  layers: Bits[];
+  /** Slots read: [0, upTo). */
+  upTo: number;
+  bytes: number;
+}
+
+export class ProximityLayers {
+  private readonly entries = new Map<number, Entry>();
+  private bytes = 0;
+  /** Frequent pairs a walk needed once, not read yet (bounded: cleared when large). */
+  private readonly wanted = new Set<number>();
+
+  /** Bytes the kept layers take (CRoaring's serialized size, about its memory). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** True when the pair is kept (or needs no keeping: rare) and read up to every slot. */
+  ready(ix: IndexView, a: number, b: number): boolean {
+    if (!frequent(ix, a, b)) return true;
+    const entry = this.entries.get(key(a, b));
+    return entry !== undefined && entry.upTo === ix.slots;
+  }
+
+  /**
+   * True when every frequent pair of `pairs` is kept or was needed before: reading a pair costs
+   * about a whole part's ranking (its offers, not only the query's), so a pair is read the second
+   * time a walk needs it, and a query of words never seen together ranks its part whole, as
+   * before. Marks the pairs needed.
+   */
+  worthReading(ix: IndexView, pairs: ReadonlyArray<readonly [number, number]>): boolean {
+    let worth = true;
+    for (const [a, b] of pairs) {
+      if (!frequent(ix, a, b)) continue;
+      const k = key(a, b);
+      if (this.entries.has(k) || this.wanted.has(k)) continue;
+      if (this.wanted.size >= 65_536) this.wanted.clear();
+      this.wanted.add(k);
+      worth = false;
+    }
+    return worth;
+  }
+
+  /**
+   * ORs into `out[d - 1]` the offers among `within` whose pair (a, b) is `d` apart (d < the
+   * cap). Frequent pairs from (or into) the kept layers; rare ones read from the text.
+   */
+  orInto(ix: IndexView, a: number, b: number, within: Bits, out: Bits[]): void {
+    if (!frequent(ix, a, b)) {
+      // The members holding the rarer stem only (few): an offer without the other is at the cap.
+      const docs = ix.dict.stemDocs.data;
+      const held = and(within, stemSet(ix, (docs[a] as number) <= (docs[b] as number) ? a : b));
+      if (held.size > 0) readPairs(ix, held, a, b, out);
+      return;
+    }
+    const k = key(a, b);
+    let entry = this.entries.get(k);
+    if (entry === undefined) {
+      this.wanted.delete(k);
+      entry = { layers: Array.from({ length: LAYERS }, () => new Bitmap()), upTo: 0, bytes: 0 };
+    } else this.entries.delete(k);
+    this.entries.set(k, entry);
+    if (entry.upTo < ix.slots) {
+      const both = and(stemSet(ix, a), stemSet(ix, b));
+      if (entry.upTo > 0) both.removeRange(0, entry.upTo);
+      readPairs(ix, both, a, b, entry.layers);
+      entry.upTo = ix.slots;
+      this.bytes -= entry.bytes;
+      entry.bytes = 0;
+      for (const layer of entry.layers) {
+        layer.runOptimize();
+        layer.shrinkToFit();
+        entry.bytes += layer.getSerializationSizeInBytes('croaring');
+      }
+      this.bytes += entry.bytes;
+      this.evict(k, ix.tuning.proximityBytes);
+    }
+    for (let d = 0; d < LAYERS; d += 1) (out[d] as Bits).orInPlace(and(entry.layers[d] as Bits, within));
+  }
+
+  /** Drops the least recently used entries (never `keep`) while over the cap. */
+  private evict(keep: number, cap: number): void {
+    for (const [k, entry] of this.entries) {
+      if (this.bytes <= cap) return;
+      if (k === keep) continue;
+      this.entries.delete(k);
+      this.bytes -= entry.bytes;
+    }
+  }
+}
+
+const key = (a: number, b: number) => a * 4_194_304 + b;
+
+function frequent(ix: IndexView, a: number, b: number): boolean {
+  const docs = ix.dict.stemDocs.data;
+  const from = ix.tuning.proximityPairsFrom;
+  return (docs[a] as number) >= from && (docs[b] as number) >= from;
+}
+
+function stemSet(ix: IndexView, s: number): Bits {
+  const out = scratch();
+  for (const w of ix.dict.stemWords[s] as number[]) out.orInPlace(ix.sets.word.get(w));
+  return out;
+}
+
+/** Reads the pair's proximity in each offer of `slots` (each holds both) into `out`. */
+function readPairs(ix: IndexView, slots: Bits, a: number, b: number, out: Bits[]): void {
+  const members = membersOf(slots, ix.scratchMembers());
+  const found: number[][] = Array.from({ length: LAYERS }, () => []);
+  for (let i = 0; i < members.length; i += 1) {
+    const slot = members[i] as number;
+    const d = pairProximity(ix, slot, a, b);
+    if (d < PROXIMITY_CAP) (found[d - 1] as number[]).push(slot);
+  }
+  for (let d = 0; d < LAYERS; d += 1)
+    if ((found[d] as number[]).length > 0) (out[d] as Bits).addMany(found[d] as number[]);
+}
+
+/** The proximity of stems a then b in one offer, each field on its own (relevance.ts scanRank). */
+export function pairProximity(ix: IndexView, slot: number, a: number, b: number): number {
+  const text = ix.text.data;
+  const wordStem = ix.dict.wordStem.data;
+  const offsets = ix.textOffsets.data;
+  let best = PROXIMITY_CAP;
+  for (let field = 0; field < 2; field += 1) {
+    const from = offsets[2 * slot + field] as number;
+    const to = offsets[2 * slot + field + 1] as number;
+    let lastA = -1;
+    let lastB = -1;
+    for (let p = from; p < to; p += 1) {
+      const s = wordStem[text[p] as number] as number;
+      const isA = s === a;
+      const isB = s === b;
+      if (!isA && !isB) continue;
+      if (isA && isB) return 1;
+      if (isB && lastA >= 0 && p - lastA < best) best = p - lastA;
+      if (isA && lastB >= 0 && p - lastB + 1 < best) best = p - lastB + 1;
+      if (isA) lastA = p;
+      else lastB = p;
+    }
+    if (best === 1) return 1;
+  }
+  return best;
+}
