@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { engineQuery } from '../../../test/support/engine-query.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
 import { parseTextQuery } from '../analysis/text.js';
 import type { EngineQuery, IndexDocument } from '../engine.js';
@@ -60,29 +61,7 @@ const qArb = fc.constantFrom(
 );
 
 function query(q: string, limit: number): EngineQuery {
-  return {
-    text: parseTextQuery(q),
-    typoTolerance: 'auto',
-    synonyms: [],
-    categories: [],
-    tags: [],
-    city: null,
-    country: null,
-    currency: null,
-    priceMin: null,
-    priceMax: null,
-    publishedAfter: null,
-    publishedBefore: null,
-    updatedSince: null,
-    near: null,
-    radiusKm: null,
-    status: 'active',
-    attributes: [],
-    sort: 'relevance',
-    limit,
-    after: null,
-    now: T0 + 10 * DAY,
-  };
+  return engineQuery(T0 + 10 * DAY, { text: parseTextQuery(q), sort: 'relevance', limit });
 }
 
 describe.each(TUNINGS)('proximity parts = reference search (%s)', (_, tuning) => {
