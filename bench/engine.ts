@@ -50,6 +50,7 @@ const SCHEMA: SearchSchema =
           { name: 'year', type: 'number', facet: true, sort: true, searchable: false },
           { name: 'mileageKm', type: 'number', facet: true, sort: true, searchable: false },
           { name: 'areaM2', type: 'number', facet: true, sort: true, searchable: false },
+          { name: 'storageGb', type: 'number', facet: true, sort: true, searchable: false },
           { name: 'brand', type: 'string', facet: true, sort: false, searchable: false },
           { name: 'condition', type: 'string', facet: true, sort: false, searchable: false },
         ],
@@ -272,6 +273,7 @@ function run(index: ReturnType<typeof createSearchIndex>, entry: QueryType['quer
 /** An `attr.*` range with facet stats, and a string attribute's filter sorted by a number one. */
 function attributeTypes(): QueryType[] {
   const range = (min: number, max: number) => [{ name: 'year', values: [], min, max }];
+  const storage = (min: number, max: number | null) => [{ name: 'storageGb', values: [], min, max }];
   return [
     {
       name: 'attr range + facet stats',
@@ -284,6 +286,39 @@ function attributeTypes(): QueryType[] {
         {
           query: baseQuery({ text: text('car '), attributes: range(2000, 2018) }),
           facets: ['attr.year', 'attr.condition'],
+        },
+      ],
+    },
+    {
+      // As bench/catalogue.ts `attr` asks over HTTP (issue 23): a year or storage range over
+      // every offer, facet counts on attributes and the stats of the numbers and price.
+      name: 'attr range + stats',
+      queries: [
+        {
+          query: baseQuery({ attributes: storage(64, null), priceMax: priceToUnits('850') }),
+          facets: ['attr.storageGb', 'attr.brand', 'attr.condition', 'price'],
+        },
+        {
+          query: baseQuery({ attributes: storage(128, 512) }),
+          facets: ['attr.storageGb', 'attr.brand', 'attr.condition', 'price'],
+        },
+        {
+          query: baseQuery({
+            attributes: [
+              ...storage(32, 256),
+              { name: 'condition', values: ['good', 'very-good', 'like-new'], min: null, max: null },
+            ],
+          }),
+          facets: ['attr.storageGb', 'attr.brand', 'attr.condition', 'price'],
+        },
+        { query: baseQuery({ attributes: range(2012, 2020) }), facets: ['attr.year', 'price'] },
+        {
+          query: baseQuery({ attributes: range(2016, 2026), country: 'DE' }),
+          facets: ['attr.year', 'price'],
+        },
+        {
+          query: baseQuery({ attributes: range(2010, 2026), sort: '-attr.year' }),
+          facets: ['attr.year', 'price'],
         },
       ],
     },
