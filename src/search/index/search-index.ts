@@ -247,6 +247,7 @@ export class Index implements SearchIndex, AnswerIndex {
     for (let slot = from; slot < to; slot += 1) {
       if (alive[slot] !== 1) continue;
       this.slotOf.set(this.ids[slot] as string, slot);
+      this.attributes.restored(slot);
       this.live += 1;
     }
   }
