@@ -9,8 +9,8 @@
  * the clock, past most expiries as the HTTP server queries; or an ISO date), BENCH_ENGINE_FINISH
  * (what follows the build: `finish`, the index's finishBuild() as `serve` calls it, by default;
  * `orders`, its sorted orders without compact(); `compact`, compact() alone, as this bench did
- * before finishBuild; `none`), BENCH_ENGINE_ATTRIBUTES (`1`: five attributes of the seed declared,
- * ADR 0029, and two query types on them), BENCH_ENGINE_RANK_BY (`attr.year:desc`: the ranking
+ * before finishBuild; `none`), BENCH_ENGINE_ATTRIBUTES (`1`: six attributes of the seed declared,
+ * ADR 0029, and three query types on them), BENCH_ENGINE_RANK_BY (`attr.year:desc`: the ranking
  * tie-break, ADR 0039). The first query of a few types after it is timed on its own.
  */
 import { loadavg } from 'node:os';
@@ -42,7 +42,7 @@ const FINISH = process.env.BENCH_ENGINE_FINISH ?? 'finish';
 if (!['finish', 'orders', 'compact', 'none'].includes(FINISH))
   throw new Error(`BENCH_ENGINE_FINISH: not finish, orders, compact or none: ${FINISH}`);
 const ALL_FACETS: FacetName[] = ['category', 'tag', 'city', 'country'];
-/** Five attributes of the seeded offers, declared when BENCH_ENGINE_ATTRIBUTES=1. */
+/** Six attributes of the seeded offers, declared when BENCH_ENGINE_ATTRIBUTES=1. */
 const SCHEMA: SearchSchema =
   process.env.BENCH_ENGINE_ATTRIBUTES === '1'
     ? {
