@@ -9,8 +9,8 @@
  * the clock, past most expiries as the HTTP server queries; or an ISO date), BENCH_ENGINE_FINISH
  * (what follows the build: `finish`, the index's finishBuild() as `serve` calls it, by default;
  * `orders`, its sorted orders without compact(); `compact`, compact() alone, as this bench did
- * before finishBuild; `none`), BENCH_ENGINE_ATTRIBUTES (`1`: five attributes of the seed declared,
- * ADR 0029, and two query types on them), BENCH_ENGINE_RANK_BY (`attr.year:desc`: the ranking
+ * before finishBuild; `none`), BENCH_ENGINE_ATTRIBUTES (`1`: six attributes of the seed declared,
+ * ADR 0029, and three query types on them), BENCH_ENGINE_RANK_BY (`attr.year:desc`: the ranking
  * tie-break, ADR 0039). The first query of a few types after it is timed on its own.
  */
 import { loadavg } from 'node:os';
@@ -42,7 +42,7 @@ const FINISH = process.env.BENCH_ENGINE_FINISH ?? 'finish';
 if (!['finish', 'orders', 'compact', 'none'].includes(FINISH))
   throw new Error(`BENCH_ENGINE_FINISH: not finish, orders, compact or none: ${FINISH}`);
 const ALL_FACETS: FacetName[] = ['category', 'tag', 'city', 'country'];
-/** Five attributes of the seeded offers, declared when BENCH_ENGINE_ATTRIBUTES=1. */
+/** Six attributes of the seeded offers, declared when BENCH_ENGINE_ATTRIBUTES=1. */
 const SCHEMA: SearchSchema =
   process.env.BENCH_ENGINE_ATTRIBUTES === '1'
     ? {
@@ -50,6 +50,7 @@ const SCHEMA: SearchSchema =
           { name: 'year', type: 'number', facet: true, sort: true, searchable: false },
           { name: 'mileageKm', type: 'number', facet: true, sort: true, searchable: false },
           { name: 'areaM2', type: 'number', facet: true, sort: true, searchable: false },
+          { name: 'storageGb', type: 'number', facet: true, sort: true, searchable: false },
           { name: 'brand', type: 'string', facet: true, sort: false, searchable: false },
           { name: 'condition', type: 'string', facet: true, sort: false, searchable: false },
         ],
@@ -272,6 +273,7 @@ function run(index: ReturnType<typeof createSearchIndex>, entry: QueryType['quer
 /** An `attr.*` range with facet stats, and a string attribute's filter sorted by a number one. */
 function attributeTypes(): QueryType[] {
   const range = (min: number, max: number) => [{ name: 'year', values: [], min, max }];
+  const storage = (min: number, max: number | null) => [{ name: 'storageGb', values: [], min, max }];
   return [
     {
       name: 'attr range + facet stats',
@@ -284,6 +286,39 @@ function attributeTypes(): QueryType[] {
         {
           query: baseQuery({ text: text('car '), attributes: range(2000, 2018) }),
           facets: ['attr.year', 'attr.condition'],
+        },
+      ],
+    },
+    {
+      // As bench/catalogue.ts `attr` asks over HTTP (issue 23): a year or storage range over
+      // every offer, facet counts on attributes and the stats of the numbers and price.
+      name: 'attr range + stats',
+      queries: [
+        {
+          query: baseQuery({ attributes: storage(64, null), priceMax: priceToUnits('850') }),
+          facets: ['attr.storageGb', 'attr.brand', 'attr.condition', 'price'],
+        },
+        {
+          query: baseQuery({ attributes: storage(128, 512) }),
+          facets: ['attr.storageGb', 'attr.brand', 'attr.condition', 'price'],
+        },
+        {
+          query: baseQuery({
+            attributes: [
+              ...storage(32, 256),
+              { name: 'condition', values: ['good', 'very-good', 'like-new'], min: null, max: null },
+            ],
+          }),
+          facets: ['attr.storageGb', 'attr.brand', 'attr.condition', 'price'],
+        },
+        { query: baseQuery({ attributes: range(2012, 2020) }), facets: ['attr.year', 'price'] },
+        {
+          query: baseQuery({ attributes: range(2016, 2026), country: 'DE' }),
+          facets: ['attr.year', 'price'],
+        },
+        {
+          query: baseQuery({ attributes: range(2010, 2026), sort: '-attr.year' }),
+          facets: ['attr.year', 'price'],
         },
       ],
     },

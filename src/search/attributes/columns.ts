@@ -8,15 +8,22 @@ import { attributeValue } from './values.js';
  * The columns of an environment's declared attributes (ADR 0028), one per declaration, by slot
  * like every other column: the value (NaN: the offer has none) — a number, a string's id in
  * `table` (folded like text), a boolean as 1 / 0 — and, for strings and booleans, the live
- * slots per value (what `attr.NAME=V` and the facets read). Numbers are filtered, counted and
- * sorted by a pass over the matches reading the column.
+ * slots per value (what `attr.NAME=V` and the facets read). Numbers are sorted by a pass over
+ * the matches reading the column; while a number column holds few distinct values (`FEW_NUMBERS`
+ * small integers) it keeps the live slots per value too (`few`), and a range is the union of the
+ * sets of the values inside, its facet counts and stats a count of each value's set among the
+ * matches (issue 23); past that, a range is a test per match and the facet a pass over them.
  */
 export class AttributeColumn {
   readonly values = new GrowableFloat64();
   readonly table = new Interned();
   readonly sets = new ValueSets();
+  /** A number column's sets per value while its values are few (null: dropped for good). */
+  few: FewNumbers | null;
 
-  constructor(readonly declaration: AttributeDeclaration) {}
+  constructor(readonly declaration: AttributeDeclaration) {
+    this.few = declaration.type === 'number' ? new FewNumbers() : null;
+  }
 
   /** The offer's value appended at the next slot. */
   push(attributes: Readonly<Record<string, unknown>> | undefined): void {
@@ -27,11 +34,51 @@ export class AttributeColumn {
 
   /** The slot counted in (+1) or out (−1) of its value's set (strings and booleans). */
   count(slot: number, delta: 1 | -1): void {
-    if (this.declaration.type === 'number') return;
+    if (this.declaration.type === 'number') {
+      if (this.few !== null && !this.few.count(this.values.data[slot] as number, slot, delta))
+        this.few = null;
+      return;
+    }
     const id = this.values.data[slot] as number;
     if (Number.isNaN(id)) return;
     if (delta === 1) this.sets.add(id, slot);
     else this.sets.remove(id, slot);
+  }
+}
+
+/** The most distinct values a number column keeps a set per value for. */
+export const FEW_NUMBERS = 64;
+/**
+ * The largest magnitude of a value kept by set: a sum of counts × values is then exact (below
+ * 2^53 up to 2^28 matches), the same as the pass adding each match's value.
+ */
+const FEW_MAGNITUDE = 2 ** 24;
+
+/** A number column's distinct values (by id, in order of arrival) and the live slots of each. */
+export class FewNumbers {
+  readonly ids = new Map<number, number>();
+  readonly values: number[] = [];
+  readonly sets = new ValueSets();
+
+  /** The slot counted in or out of its value's set; false when the value cannot be kept. */
+  count(value: number, slot: number, delta: 1 | -1): boolean {
+    if (Number.isNaN(value)) return true;
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      if (
+        this.values.length >= FEW_NUMBERS ||
+        !Number.isInteger(value) ||
+        Math.abs(value) > FEW_MAGNITUDE ||
+        Object.is(value, -0)
+      )
+        return false;
+      id = this.values.length;
+      this.ids.set(value, id);
+      this.values.push(value);
+    }
+    if (delta === 1) this.sets.add(id, slot);
+    else this.sets.remove(id, slot);
+    return true;
   }
 }
 
@@ -51,10 +98,18 @@ export class AttributeColumns {
     for (const column of this.byName.values()) column.count(slot, delta);
   }
 
+  /** A live slot of a loaded snapshot counted in its numbers' sets (the snapshot has none). */
+  restored(slot: number): void {
+    for (const column of this.byName.values())
+      if (column.few !== null && !column.few.count(column.values.data[slot] as number, slot, 1))
+        column.few = null;
+  }
+
   trim(): void {
     for (const column of this.byName.values()) {
       column.values.trim();
       column.sets.trim();
+      column.few?.sets.trim();
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { AttributeFilter, FacetCount, FacetStats } from '../engine.js';
 import { attributeSort } from '../rules.js';
 import { type Bits, countValues, unionOf } from '../sets/slot-sets.js';
-import type { AttributeColumns } from './columns.js';
+import type { AttributeColumns, FewNumbers } from './columns.js';
 import { shownValue } from './values.js';
 
 /**
@@ -35,6 +35,16 @@ export function attributeFilters(
     const wanted = filter.values.length > 0 ? new Set(filter.values as number[]) : null;
     const lo = filter.min ?? Number.NEGATIVE_INFINITY;
     const hi = filter.max ?? Number.POSITIVE_INFINITY;
+    const few = column.few;
+    if (few !== null) {
+      // Few values: the union of the sets of those inside (no set holds an offer without one).
+      const inside: Bits[] = [];
+      few.values.forEach((v, id) => {
+        if (v >= lo && v <= hi && (wanted === null || wanted.has(v))) inside.push(few.sets.get(id));
+      });
+      parts.push(unionOf(inside));
+      continue;
+    }
     // NaN (no value) fails every comparison.
     tests.push((slot) => {
       const v = values[slot] as number;
@@ -72,6 +82,8 @@ export function attributeFacet(
       stats: null,
     };
   }
+  const few = column.few;
+  if (few !== null) return fewNumbersFacet(few, bits, limit);
   const values = column.values.data;
   const matches = members();
   const perValue = new Map<number, number>();
@@ -83,6 +95,34 @@ export function attributeFacet(
     addStat(stats, v);
   }
   const out = [...perValue].map(([v, count]) => ({ value: String(v), count, v }));
+  out.sort((a, b) => b.count - a.count || a.v - b.v);
+  return {
+    counts: out.slice(0, limit).map(({ value, count }) => ({ value, count })),
+    stats: finishStats(stats),
+  };
+}
+
+/**
+ * A number facet read from the sets per value (few values): each value's count among the
+ * matches, the stats from them (integers: the sum of count × value is exact, as the pass's).
+ */
+function fewNumbersFacet(
+  few: FewNumbers,
+  bits: Bits,
+  limit: number,
+): { counts: FacetCount[]; stats: FacetStats | null } {
+  const counts = countValues(bits, few.sets);
+  const out: Array<{ value: string; count: number; v: number }> = [];
+  const stats = newStats();
+  counts.forEach((count, id) => {
+    if (count === 0) return;
+    const v = few.values[id] as number;
+    out.push({ value: String(v), count, v });
+    if (v < stats.min) stats.min = v;
+    if (v > stats.max) stats.max = v;
+    stats.sum += count * v;
+    stats.count += count;
+  });
   out.sort((a, b) => b.count - a.count || a.v - b.v);
   return {
     counts: out.slice(0, limit).map(({ value, count }) => ({ value, count })),

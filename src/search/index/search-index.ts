@@ -47,8 +47,7 @@ export class Index implements SearchIndex, AnswerIndex {
   readonly dict = new Dictionary();
   readonly ids: string[] = [];
   private readonly slotOf = new Map<string, number>();
-  /** idKey of each slot's id (id-keys.ts), for the sorted orders' last tie-break. */
-  readonly idKeys = new GrowableFloat64();
+  readonly idKeys = new GrowableFloat64(); // Each slot's id's idKey (id-keys.ts): the orders' last tie-break.
   readonly alive = new GrowableUint8();
   readonly status = new GrowableUint8();
   /** When a stored-active offer starts to count as expired (+∞: never, or not stored active). */
@@ -247,6 +246,7 @@ export class Index implements SearchIndex, AnswerIndex {
     for (let slot = from; slot < to; slot += 1) {
       if (alive[slot] !== 1) continue;
       this.slotOf.set(this.ids[slot] as string, slot);
+      this.attributes.restored(slot);
       this.live += 1;
     }
   }
