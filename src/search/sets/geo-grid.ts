@@ -1,4 +1,4 @@
-import { distanceKm, EARTH_RADIUS_KM } from './geo.js';
+import { type BoundingBox, distanceKm, EARTH_RADIUS_KM } from './geo.js';
 import { Bitmap, type Bits } from './slot-sets.js';
 
 /**
@@ -201,6 +201,70 @@ export class GeoGrid {
   }
 
   /**
+   * The cells of a map window (`bbox`, antimeridian included): `inside` the bitmaps of the cells
+   * (or fine cells) wholly in it, `boundary` those of the fine cells its edges cross (their points
+   * need testing one by one). The cells are looked up row by row over the window, or all read when
+   * the window spans more cells than the grid holds.
+   */
+  cellsInBox(box: BoundingBox): { inside: Bits[]; boundary: Bits[] } {
+    this.flush();
+    const inside: Bits[] = [];
+    const boundary: Bits[] = [];
+    const lons = lonIntervals(box);
+    const visit = (key: number, cell: Cell) => {
+      const row = Math.floor(key / COLUMNS);
+      const column = key % COLUMNS;
+      const south = row === 0 ? Number.NEGATIVE_INFINITY : row * CELL_DEGREES - 90;
+      const north = row === ROWS - 1 ? Number.POSITIVE_INFINITY : (row + 1) * CELL_DEGREES - 90;
+      const west = column === 0 ? Number.NEGATIVE_INFINITY : column * CELL_DEGREES - 180;
+      const east = column === COLUMNS - 1 ? Number.POSITIVE_INFINITY : (column + 1) * CELL_DEGREES - 180;
+      const holds = boxHolds(box, lons, { south, north, west, east });
+      if (holds === 1) inside.push(cell.bits);
+      if (holds !== 0) return;
+      for (const [fineKey, small] of cell.fine ?? []) {
+        const fr = Math.floor(fineKey / SPLIT);
+        const fc = fineKey % SPLIT;
+        const s0 = row * CELL_DEGREES - 90 + fr * FINE_DEGREES;
+        const w0 = column * CELL_DEGREES - 180 + fc * FINE_DEGREES;
+        // The outer fine cells take what their cell's bounds do (the fine index is clamped too).
+        const extent = {
+          south: fr === 0 ? south : s0,
+          north: fr === SPLIT - 1 ? north : s0 + FINE_DEGREES,
+          west: fc === 0 ? west : w0,
+          east: fc === SPLIT - 1 ? east : w0 + FINE_DEGREES,
+        };
+        const fine = boxHolds(box, lons, extent);
+        if (fine === 1) inside.push(small.bits);
+        else if (fine === 0) boundary.push(small.bits);
+      }
+    };
+    const row0 = Math.max(0, clampRow(box.minLat - SLACK) - 1);
+    const row1 = Math.min(ROWS - 1, clampRow(box.maxLat + SLACK) + 1);
+    let spans = lons.map(([lo, hi]) => [
+      Math.max(0, clampColumn(lo - SLACK) - 1),
+      Math.min(COLUMNS - 1, clampColumn(hi + SLACK) + 1),
+    ]);
+    // Across the antimeridian, two spans that meet are every column (no cell visited twice).
+    if (spans.length === 2 && (spans[1]?.[1] as number) + 1 >= (spans[0]?.[0] as number))
+      spans = [[0, COLUMNS - 1]];
+    let width = 0;
+    for (const [c0, c1] of spans) width += (c1 as number) - (c0 as number) + 1;
+    // Rows out of order (a NaN bound) or more cells than the grid holds: every cell, each classified.
+    if (!(row1 >= row0) || (row1 - row0 + 1) * width > this.cells.size) {
+      for (const [key, cell] of this.cells) visit(key, cell);
+      return { inside, boundary };
+    }
+    for (let row = row0; row <= row1; row += 1)
+      for (const [c0, c1] of spans)
+        for (let column = c0 as number; column <= (c1 as number); column += 1) {
+          const key = row * COLUMNS + column;
+          const cell = this.cells.get(key);
+          if (cell !== undefined) visit(key, cell);
+        }
+    return { inside, boundary };
+  }
+
+  /**
    * The cells that may hold a point within `radiusKm` of `near`: `inside` those whose every point
    * is within it, `boundary` the others (their points need testing one by one).
    */
@@ -216,6 +280,44 @@ export class GeoGrid {
     }
     return { inside, boundary };
   }
+}
+
+/**
+ * Degrees a cell's bounds are widened by when compared with a window's: a point is filed in its
+ * cell by a division that may round, so a cell counts as inside only with this to spare, and
+ * every cell within it of the window is read.
+ */
+const SLACK = 1e-9;
+
+/** A cell's bounds (degrees) as its points may lie: unbounded outwards on the grid's outer rows and columns (clamped there). */
+interface Extent {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+/** The window's longitudes as one or two intervals (two across the antimeridian). */
+function lonIntervals(box: BoundingBox): Array<readonly [number, number]> {
+  return box.minLon <= box.maxLon
+    ? [[box.minLon, box.maxLon]]
+    : [
+        [box.minLon, Number.POSITIVE_INFINITY],
+        [Number.NEGATIVE_INFINITY, box.maxLon],
+      ];
+}
+
+/** 1: every point of the extent is in the window; 0: some may be; -1: none is. */
+function boxHolds(box: BoundingBox, lons: ReadonlyArray<readonly [number, number]>, e: Extent): 1 | 0 | -1 {
+  if (!(e.south - SLACK <= box.maxLat && e.north + SLACK >= box.minLat)) return -1;
+  const latInside = e.south - SLACK >= box.minLat && e.north + SLACK <= box.maxLat;
+  let meets = false;
+  for (const [lo, hi] of lons) {
+    if (!(e.west - SLACK <= hi && e.east + SLACK >= lo)) continue;
+    if (latInside && e.west - SLACK >= lo && e.east + SLACK <= hi) return 1;
+    meets = true;
+  }
+  return meets ? 0 : -1;
 }
 
 /**
