@@ -79,7 +79,7 @@ describe('GeoGrid.cellsInBox', () => {
     fc.assert(
       fc.property(caseArb, ({ points, box }) => {
         const grid = new GeoGrid();
-        points.forEach((p, slot) => grid.add(slot, p.lat, p.lon));
+        for (const [slot, p] of points.entries()) grid.add(slot, p.lat, p.lon);
         const { inside, boundary } = grid.cellsInBox(box);
         const found = new Set<number>();
         for (const bits of inside)
