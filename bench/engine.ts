@@ -20,6 +20,7 @@ import { priceToUnits } from '../src/offers/price.js';
 import { offerIdFor } from '../src/offers/rows.js';
 import type { FacetName } from '../src/offers/schemas.js';
 import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
+import { CITIES } from '../src/offers/seed-data.js';
 import { isStopWord, parseTextQuery, words } from '../src/search/analysis/text.js';
 import {
   type EngineQuery,
@@ -31,6 +32,7 @@ import {
 import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
 import { parseRankBy } from '../src/search/rules.js';
 import { engineQuery } from '../test/support/engine-query.js';
+import { random } from './random.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 200);
@@ -117,6 +119,45 @@ function typingQueries(count: number): string[] {
     out.add(`${whole.join(' ')} ${prefix}`);
   }
   return [...out];
+}
+
+/**
+ * Map windows as `npm run bench` draws them (bench/catalogue.ts): from a district to a country
+ * around the seed's cities, one in twenty across the antimeridian, often with a word, a category
+ * or a price order.
+ */
+function bboxQueries(count: number): QueryType['queries'] {
+  const r = random(23);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)] as T;
+  const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
+  const out: QueryType['queries'] = [];
+  for (let i = 0; i < count; i += 1) {
+    const city = pick(CITIES);
+    const half = pick([0.02, 0.05, 0.1, 0.3, 1, 3]) * (0.8 + 0.4 * r());
+    const lat = city.lat + (r() - 0.5) * half;
+    const lon = city.lon + (r() - 0.5) * half;
+    const window = {
+      minLat: clamp(lat - half, -90, 90),
+      minLon: clamp(lon - half * 1.5, -180, 180),
+      maxLat: clamp(lat + half, -90, 90),
+      maxLon: clamp(lon + half * 1.5, -180, 180),
+    };
+    const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+    const crossing = {
+      minLat: int(-45, -20),
+      minLon: int(95, 150),
+      maxLat: int(40, 62),
+      maxLon: int(-130, -70),
+    };
+    const more: Partial<EngineQuery> = { bbox: r() < 0.05 ? crossing : window };
+    const roll = r();
+    if (roll < 0.25) more.text = text(`${pick(['condition', 'delivery', 'used', 'good'])} `);
+    else if (roll < 0.45) more.categories = [pick(['furniture', 'vehicles', 'electronics', 'fashion'])];
+    if (r() < 0.2) more.sort = pick(['price', '-price'] as const);
+    const facets: FacetRequest[] = r() < 0.15 ? ['category'] : [];
+    out.push({ query: baseQuery(more), facets });
+  }
+  return out;
 }
 
 function queryTypes(): QueryType[] {
@@ -225,6 +266,10 @@ function queryTypes(): QueryType[] {
         baseQuery({ near: { lat: 52.52, lon: 13.405 }, radiusKm: 50, sort: 'distance' }),
         baseQuery({ near: { lat: 41.9, lon: 12.5 }, sort: 'distance' }),
       ].map(plain),
+    },
+    {
+      name: 'map window (bbox)',
+      queries: bboxQueries(40),
     },
     {
       name: 'facet-value search (city, tag)',

@@ -78,7 +78,7 @@ export interface IndexView {
   /** Word ids in text order; slot s's title is [textOffsets[2s], textOffsets[2s + 1]), its description runs to textOffsets[2s + 2]. */
   readonly text: Pick<GrowableWords, 'data' | 'length'>;
   readonly textOffsets: Column<Int32Array>;
-  readonly grid: Pick<GeoGrid, 'cellsWithin' | 'nearestFirst'>;
+  readonly grid: Pick<GeoGrid, 'cellsWithin' | 'cellsInBox' | 'nearestFirst'>;
   readonly sets: Readonly<
     Record<'status' | 'category' | 'city' | 'country' | 'currency' | 'tag' | 'word' | 'title', SetsView>
   >;

@@ -136,9 +136,12 @@ export function matchSet(ix: IndexView, query: EngineQuery, plan: Plan | null, u
   if (query.near !== null && query.radiusKm !== null) within(ix, bits, query.near, query.radiusKm, tests);
   const box = query.bbox ?? null;
   if (box !== null) {
+    // Whole grid cells inside the window, the points of the cells on its edges tested.
     const lat = ix.lat.data;
     const lon = ix.lon.data;
-    tests.push((slot) => inBox(box, lat[slot] as number, lon[slot] as number));
+    const { inside, boundary } = ix.grid.cellsInBox(box);
+    const test = (slot: number) => inBox(box, lat[slot] as number, lon[slot] as number);
+    coverOrTest(ix, bits, inside, boundary, test, tests);
   }
   range(ix, bits, query.publishedAfter, query.publishedBefore, tests);
   if (query.updatedSince !== null) {

@@ -1,4 +1,5 @@
-import { distanceKm, EARTH_RADIUS_KM } from './geo.js';
+import { type BoundingBox, distanceKm, EARTH_RADIUS_KM } from './geo.js';
+import { boxHolds, lonIntervals, SLACK } from './geo-window.js';
 import { Bitmap, type Bits } from './slot-sets.js';
 
 /**
@@ -198,6 +199,70 @@ export class GeoGrid {
       }
     }
     return out;
+  }
+
+  /**
+   * The cells of a map window (`bbox`, antimeridian included): `inside` the bitmaps of the cells
+   * (or fine cells) wholly in it, `boundary` those of the fine cells its edges cross (their points
+   * need testing one by one). The cells are looked up row by row over the window, or all read when
+   * the window spans more cells than the grid holds.
+   */
+  cellsInBox(box: BoundingBox): { inside: Bits[]; boundary: Bits[] } {
+    this.flush();
+    const inside: Bits[] = [];
+    const boundary: Bits[] = [];
+    const lons = lonIntervals(box);
+    const visit = (key: number, cell: Cell) => {
+      const row = Math.floor(key / COLUMNS);
+      const column = key % COLUMNS;
+      const south = row === 0 ? Number.NEGATIVE_INFINITY : row * CELL_DEGREES - 90;
+      const north = row === ROWS - 1 ? Number.POSITIVE_INFINITY : (row + 1) * CELL_DEGREES - 90;
+      const west = column === 0 ? Number.NEGATIVE_INFINITY : column * CELL_DEGREES - 180;
+      const east = column === COLUMNS - 1 ? Number.POSITIVE_INFINITY : (column + 1) * CELL_DEGREES - 180;
+      const holds = boxHolds(box, lons, { south, north, west, east });
+      if (holds === 1) inside.push(cell.bits);
+      if (holds !== 0) return;
+      for (const [fineKey, small] of cell.fine ?? []) {
+        const fr = Math.floor(fineKey / SPLIT);
+        const fc = fineKey % SPLIT;
+        const s0 = row * CELL_DEGREES - 90 + fr * FINE_DEGREES;
+        const w0 = column * CELL_DEGREES - 180 + fc * FINE_DEGREES;
+        // The outer fine cells take what their cell's bounds do (the fine index is clamped too).
+        const extent = {
+          south: fr === 0 ? south : s0,
+          north: fr === SPLIT - 1 ? north : s0 + FINE_DEGREES,
+          west: fc === 0 ? west : w0,
+          east: fc === SPLIT - 1 ? east : w0 + FINE_DEGREES,
+        };
+        const fine = boxHolds(box, lons, extent);
+        if (fine === 1) inside.push(small.bits);
+        else if (fine === 0) boundary.push(small.bits);
+      }
+    };
+    const row0 = Math.max(0, clampRow(box.minLat - SLACK) - 1);
+    const row1 = Math.min(ROWS - 1, clampRow(box.maxLat + SLACK) + 1);
+    let spans = lons.map(([lo, hi]) => [
+      Math.max(0, clampColumn(lo - SLACK) - 1),
+      Math.min(COLUMNS - 1, clampColumn(hi + SLACK) + 1),
+    ]);
+    // Across the antimeridian, two spans that meet are every column (no cell visited twice).
+    if (spans.length === 2 && (spans[1]?.[1] as number) + 1 >= (spans[0]?.[0] as number))
+      spans = [[0, COLUMNS - 1]];
+    let width = 0;
+    for (const [c0, c1] of spans) width += (c1 as number) - (c0 as number) + 1;
+    // Rows out of order (a NaN bound) or more cells than the grid holds: every cell, each classified.
+    if (!(row1 >= row0) || (row1 - row0 + 1) * width > this.cells.size) {
+      for (const [key, cell] of this.cells) visit(key, cell);
+      return { inside, boundary };
+    }
+    for (let row = row0; row <= row1; row += 1)
+      for (const [c0, c1] of spans)
+        for (let column = c0 as number; column <= (c1 as number); column += 1) {
+          const key = row * COLUMNS + column;
+          const cell = this.cells.get(key);
+          if (cell !== undefined) visit(key, cell);
+        }
+    return { inside, boundary };
   }
 
   /**
