@@ -18,7 +18,7 @@ import {
   T0,
 } from '../../../test/support/search-arbitraries.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
-import type { EngineQuery, IndexDocument, SearchSchema } from '../engine.js';
+import type { EngineQuery, FacetRequest, IndexDocument, SearchSchema } from '../engine.js';
 import { createSearchIndex, type Tuning } from './search-index.js';
 
 /**
@@ -48,6 +48,32 @@ class World {
     } else {
       this.index.remove(change.id);
       this.docs.delete(change.id);
+    }
+  }
+
+  /**
+   * Pages `query` through its cursors to the end, each page equal to the reference's for the
+   * documents of that moment; `changes[page]` applied after each page, the bulk load's end
+   * (finishBuild) before page `finishAt`, and the spare capacity given back after the changes of
+   * page `compactAfter` (later writes must grow the arrays again).
+   */
+  pageToEnd(
+    query: EngineQuery,
+    facets: FacetRequest[],
+    changes: readonly (readonly Change[])[],
+    finishAt: number,
+    compactAfter = -1,
+  ): void {
+    let after: EngineQuery['after'] = null;
+    for (let page = 0; page < 100; page += 1) {
+      if (page === finishAt) this.index.finishBuild?.();
+      const q = { ...query, after };
+      const { matchedStems: _, ...got } = this.index.search(q, facets);
+      expect(got).toEqual(referenceSearch([...this.docs.values()], q, facets, this.schema));
+      if (got.nextKeys === null) break;
+      after = got.nextKeys;
+      for (const change of changes[page] ?? []) this.apply(change);
+      if (page === compactAfter) this.index.compact?.();
     }
   }
 }
@@ -143,18 +169,8 @@ describe.each(TUNINGS)('search engine = reference search (%s)', (_, tuning) => {
         (docs, { query, facets }, changes, finishAt) => {
           const world = new World(tuning);
           for (const doc of docs) world.apply({ kind: 'upsert', doc });
-          let after: EngineQuery['after'] = null;
-          for (let page = 0; page < 100; page += 1) {
-            if (page === finishAt) world.index.finishBuild?.();
-            const q = { ...query, after };
-            const { matchedStems: _, ...got } = world.index.search(q, facets);
-            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets, ATTRIBUTE_SCHEMA));
-            if (got.nextKeys === null) break;
-            after = got.nextKeys;
-            for (const change of changes[page] ?? []) world.apply(change);
-            // Spare capacity given back mid-way: later writes must grow the arrays again.
-            if (page === 1) world.index.compact?.();
-          }
+          // Spare capacity given back mid-way (after page 1's writes).
+          world.pageToEnd(query, facets, changes, finishAt, 1);
           expect(world.index.size).toBe(world.docs.size);
         },
       ),
@@ -257,16 +273,7 @@ describe.each(
           const query = { ...base, sort: 'relevance' as const };
           const world = new World(tuning, schema);
           for (const doc of docs) world.apply({ kind: 'upsert', doc });
-          let after: EngineQuery['after'] = null;
-          for (let page = 0; page < 100; page += 1) {
-            if (page === finishAt) world.index.finishBuild?.();
-            const q = { ...query, after };
-            const { matchedStems: _, ...got } = world.index.search(q, facets);
-            expect(got).toEqual(referenceSearch([...world.docs.values()], q, facets, schema));
-            if (got.nextKeys === null) break;
-            after = got.nextKeys;
-            for (const change of changes[page] ?? []) world.apply(change);
-          }
+          world.pageToEnd(query, facets, changes, finishAt);
         },
       ),
       { numRuns: 200 },

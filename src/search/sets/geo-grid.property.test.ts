@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { engineQuery } from '../../../test/support/engine-query.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
-import type { EngineQuery, IndexDocument } from '../engine.js';
+import type { IndexDocument } from '../engine.js';
 import { createSearchIndex } from '../index/search-index.js';
 import { type BoundingBox, inBox } from './geo.js';
 import { GeoGrid } from './geo-grid.js';
@@ -143,31 +144,12 @@ describe('bbox = reference search, through the grid and by a test per match', ()
         const first = docs[0] as IndexDocument;
         docs[0] = { ...first, lat: -first.lat, lon: -first.lon };
         index.upsert(docs[0]);
-        const query: EngineQuery = {
-          text: null,
-          typoTolerance: 'auto',
-          synonyms: [],
+        const query = engineQuery(0, {
           categories: category === null ? [] : [category],
-          tags: [],
-          city: null,
-          country: null,
-          currency: null,
-          priceMin: null,
-          priceMax: null,
-          publishedAfter: null,
-          publishedBefore: null,
-          updatedSince: null,
-          near: null,
-          radiusKm: null,
           bbox: c.box,
-          status: 'active',
-          attributes: [],
           sort: 'price',
-          distinct: null,
           limit: 1000,
-          after: null,
-          now: 0,
-        };
+        });
         const { matchedStems: _, ...got } = index.search(query, []);
         expect(got).toEqual(referenceSearch(docs, query, []));
       }),
