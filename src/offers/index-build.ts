@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../platform/environment.js';
-import type { IndexDocument, SearchIndex, SearchSchema } from '../search/engine.js';
+import type { AttributeDeclaration, IndexDocument, SearchIndex, SearchSchema } from '../search/engine.js';
 import type { IndexReader } from './index-reader.js';
 import type { IndexRow, OfferStore } from './store.js';
 
@@ -118,12 +118,12 @@ async function* scanPages(src: PageSource, withAttributes: boolean): AsyncGenera
  */
 export async function* startPages(
   src: PageSource,
-  withAttributes: boolean,
+  attributes: readonly AttributeDeclaration[],
 ): AsyncGenerator<Iterable<IndexDocument>> {
-  // The worker's pages carry no attributes: with declarations, the read is on this thread.
-  if (src.reader && !withAttributes) {
+  // The worker's pages carry the declared attributes' values (and only those).
+  if (src.reader) {
     try {
-      yield* src.reader(src.environment);
+      yield* src.reader(src.environment, attributes);
       return;
     } catch (error) {
       src.logger.warn(
@@ -132,5 +132,5 @@ export async function* startPages(
       );
     }
   }
-  yield* scanPages(src, withAttributes);
+  yield* scanPages(src, attributes.length > 0);
 }

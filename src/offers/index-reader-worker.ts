@@ -2,6 +2,8 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Environment } from '../platform/environment.js';
+import { attributeValue } from '../search/attributes/values.js';
+import type { AttributeDeclaration } from '../search/engine.js';
 import { CODE_COLUMNS, NUMBER_COLUMNS } from './index-page.js';
 
 /**
@@ -9,12 +11,19 @@ import { CODE_COLUMNS, NUMBER_COLUMNS } from './index-page.js';
  * its own read-only connection reads every offer of the environment in `seq` order, `pageSize`
  * rows at a time, and posts each page in the compact form described in index-reader.ts. It
  * posts at most `ahead` pages the main thread has not acknowledged (one message per page taken
- * in), then waits for credit.
+ * in), then waits for credit. With declared attributes it also reads `attributes`, parses each
+ * offer's JSON here and posts only the declared values (`attributes` of the page).
  */
 export type IndexReaderWorkerData = (
   | { dialect: 'sqlite'; file: string }
   | { dialect: 'postgres'; url: string }
-) & { environment: Environment; pageSize: number; ahead: number };
+) & {
+  environment: Environment;
+  pageSize: number;
+  ahead: number;
+  /** The environment's declared attributes the index is built for (none: the column is not read). */
+  attributes: ReadonlyArray<Pick<AttributeDeclaration, 'name' | 'type'>>;
+};
 
 /** One page of offers, from the worker to the reader. */
 export interface IndexPageMessage {
@@ -27,6 +36,12 @@ export interface IndexPageMessage {
   codes: Int32Array;
   /** `NUMBER_COLUMNS` numbers per row (index-page.ts). */
   numbers: Float64Array;
+  /**
+   * One value per row and declared attribute, in declaration order (NaN: none): a number
+   * attribute's number and a boolean's 1 / 0 as the index holds them, a string attribute's code
+   * (its value as written, column `CODE_COLUMNS` + its position).
+   */
+  attributes: Float64Array;
   /** (column, value) pairs of the codes first used in this page, in code order. */
   values: Array<number | string>;
   last: boolean;
@@ -62,10 +77,11 @@ type Row = [
   updatedAt: number,
   expiresAt: number | null,
   publisherId: string,
+  attributes?: string,
 ];
 
-const SQL =
-  'SELECT seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, publisher_id FROM offers WHERE seq > ? AND environment = ? ORDER BY seq LIMIT ?';
+const COLUMNS =
+  'seq, id, title, description, category, tags, city, country, currency, price_value, lat, lon, status, published_at, updated_at, expires_at, publisher_id';
 
 function workerPort(): MessagePort {
   if (!parentPort) throw new Error('index-reader-worker runs in a worker thread (index-reader.ts starts it)');
@@ -73,10 +89,11 @@ function workerPort(): MessagePort {
 }
 const port = workerPort();
 const data = workerData as IndexReaderWorkerData;
-const { environment, pageSize } = data;
+const { environment, pageSize, attributes } = data;
+const SQL = `SELECT ${COLUMNS}${attributes.length > 0 ? ', attributes' : ''} FROM offers WHERE seq > ? AND environment = ? ORDER BY seq LIMIT ?`;
 
 // One map per column (no key built per row), one code space for all of them.
-const codes = Array.from({ length: CODE_COLUMNS }, () => new Map<string, number>());
+const codes = Array.from({ length: CODE_COLUMNS + attributes.length }, () => new Map<string, number>());
 let nextCode = 0;
 let fresh: Array<number | string> = [];
 function code(column: number, value: string): number {
@@ -109,6 +126,7 @@ async function send(rows: Row[], last: boolean): Promise<void> {
   let at = 0;
   const c = new Int32Array(n * CODE_COLUMNS);
   const x = new Float64Array(n * NUMBER_COLUMNS);
+  const a = new Float64Array(n * attributes.length);
   for (let i = 0; i < n; i += 1) {
     const r = rows[i] as Row;
     ids[i] = r[1];
@@ -133,14 +151,32 @@ async function send(rows: Row[], last: boolean): Promise<void> {
     x[m + 3] = Number(r[13]);
     x[m + 4] = Number(r[14]);
     x[m + 5] = r[15] === null ? Number.NaN : Number(r[15]);
+    if (attributes.length > 0) declared(r[17], a, i * attributes.length);
   }
   while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
   credit -= 1;
   const values = fresh;
   fresh = [];
   const text = texts.join('');
-  const page: IndexPageMessage = { ids, text, ends, codes: c, numbers: x, values, last };
-  port.postMessage(page, [ends.buffer, c.buffer, x.buffer]);
+  const page: IndexPageMessage = { ids, text, ends, codes: c, numbers: x, attributes: a, values, last };
+  port.postMessage(page, [ends.buffer, c.buffer, x.buffer, a.buffer]);
+}
+
+/**
+ * An offer's declared values into `out` from `at`: numbers and booleans as the index holds them
+ * (attributeValue), strings as written (the index folds them; a number given for a string
+ * attribute as its decimal text, as the index reads it).
+ */
+function declared(json: string | undefined, out: Float64Array, at: number): void {
+  const all = (typeof json === 'string' ? JSON.parse(json) : json) as Record<string, unknown> | null;
+  for (let j = 0; j < attributes.length; j += 1) {
+    const { name, type } = attributes[j] as (typeof attributes)[number];
+    const raw = all?.[name];
+    if (type !== 'string') out[at + j] = (attributeValue(type, raw) as number | undefined) ?? Number.NaN;
+    else if (typeof raw === 'string' || typeof raw === 'number')
+      out[at + j] = code(CODE_COLUMNS + j, String(raw));
+    else out[at + j] = Number.NaN;
+  }
 }
 
 async function readSqlite(file: string): Promise<void> {

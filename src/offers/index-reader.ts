@@ -1,6 +1,6 @@
 import type { Environment } from '../platform/environment.js';
 import { siblingModule, startModuleWorker } from '../platform/module-worker.js';
-import type { IndexDocument } from '../search/engine.js';
+import type { AttributeDeclaration, IndexDocument } from '../search/engine.js';
 import { CODE_COLUMNS, NUMBER_COLUMNS } from './index-page.js';
 import type {
   IndexPageMessage,
@@ -24,7 +24,12 @@ import type { OfferStatus } from './schemas.js';
  *   this page: the main thread gets each distinct value once and parses each distinct tags JSON
  *   once, not once per offer;
  * - the ids as an array of strings, and every title and description of the page as one string,
- *   sliced per document on the main thread (one allocation instead of two per offer).
+ *   sliced per document on the main thread (one allocation instead of two per offer);
+ * - with declared attributes (ADR 0029), only the declared values, one Float64 per offer and
+ *   attribute, transferred: numbers and booleans as the index holds them, strings as codes of the
+ *   same dictionary (each distinct value as written sent once). The worker parses each offer's
+ *   `attributes` JSON; the main thread makes a small object of the declared values per document
+ *   and never parses it (issue 23).
  *
  * At most `ahead` pages are read beyond the one being indexed (the main thread acknowledges each
  * page once indexed), so memory stays bounded whatever the two threads' speeds. The worker is
@@ -42,7 +47,10 @@ export type IndexReaderSource = { dialect: 'sqlite'; file: string } | { dialect:
  * generation's collections find little alive (a whole page of documents alive at every
  * collection cost ~3 s of copying at 1M offers, measured).
  */
-export type IndexReader = (environment: Environment) => AsyncIterable<Iterable<IndexDocument>>;
+export type IndexReader = (
+  environment: Environment,
+  attributes?: readonly AttributeDeclaration[],
+) => AsyncIterable<Iterable<IndexDocument>>;
 
 const WORKER_MODULE = siblingModule('index-reader-worker', import.meta.url);
 
@@ -60,9 +68,10 @@ export function createIndexReader(
   // the main thread from waiting.
   const pageSize = options.pageSize ?? 2_500;
   const ahead = options.ahead ?? 4;
-  return (environment) => ({
+  return (environment, declared = []) => ({
     [Symbol.asyncIterator]: () => {
-      const workerData: IndexReaderWorkerData = { ...source, environment, pageSize, ahead };
+      const attributes = declared.map(({ name, type }) => ({ name, type }));
+      const workerData: IndexReaderWorkerData = { ...source, environment, pageSize, ahead, attributes };
       const worker = startModuleWorker(WORKER_MODULE, { workerData });
       const queue: IndexPageMessage[] = [];
       let failure: Error | null = null;
@@ -113,7 +122,7 @@ export function createIndexReader(
             done = true;
             void worker.terminate();
           }
-          return { done: false, value: documents(page, decoded) };
+          return { done: false, value: documents(page, decoded, attributes) };
         },
         async return(): Promise<IteratorResult<Iterable<IndexDocument>>> {
           done = true;
@@ -128,8 +137,10 @@ export function createIndexReader(
 function* documents(
   page: IndexPageMessage,
   decoded: ReadonlyArray<string | readonly string[]>,
+  declared: ReadonlyArray<Pick<AttributeDeclaration, 'name' | 'type'>>,
 ): Generator<IndexDocument> {
-  const { ids, text, ends, codes: c, numbers: x } = page;
+  const { ids, text, ends, codes: c, numbers: x, attributes: a } = page;
+  const count = declared.length;
   let at = 0;
   for (let i = 0; i < ids.length; i += 1) {
     const k = i * CODE_COLUMNS;
@@ -155,7 +166,25 @@ function* documents(
       publishedAt: x[m + 3] as number,
       updatedAt: x[m + 4] as number,
       expiresAt: Number.isNaN(expiresAt) ? null : expiresAt,
+      ...(count > 0 ? { attributes: declaredValues(a, i * count, declared, decoded) } : {}),
     };
     at = descriptionEnd;
   }
+}
+
+/** The declared values of one offer (those it has), as the index reads them. */
+function declaredValues(
+  a: Float64Array,
+  at: number,
+  declared: ReadonlyArray<Pick<AttributeDeclaration, 'name' | 'type'>>,
+  decoded: ReadonlyArray<string | readonly string[]>,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (let j = 0; j < declared.length; j += 1) {
+    const v = a[at + j] as number;
+    if (Number.isNaN(v)) continue;
+    const { name, type } = declared[j] as (typeof declared)[number];
+    values[name] = type === 'string' ? decoded[v] : v;
+  }
+  return values;
 }

@@ -139,7 +139,7 @@ export function createLiveIndex(deps: {
       const built = { schema, schemaVersion };
       const fresh = deps.createIndex(built.schema);
       const from = await store.changeSeq(environment);
-      for await (const docs of startPages(source, built.schema.attributes.length > 0))
+      for await (const docs of startPages(source, built.schema.attributes))
         for (const doc of docs) fresh.upsert(doc);
       fresh.finishBuild?.();
       replacement = { fresh, from, schemaVersion: built.schemaVersion };
@@ -214,7 +214,7 @@ export function createLiveIndex(deps: {
   /** Every offer read into `target` (start-up and re-index alike). */
   async function readAll(target: SearchIndex, started: number): Promise<void> {
     const expected = await store.count(environment);
-    const pages = startPages(source, target.schema.attributes.length > 0);
+    const pages = startPages(source, target.schema.attributes);
     await readInto(target, pages, { logger, environment, expected, started, page: PAGE });
   }
 

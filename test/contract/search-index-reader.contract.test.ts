@@ -8,7 +8,8 @@ import type { FacetName } from '../../src/offers/schemas.js';
 import { generateOffers } from '../../src/offers/seed.js';
 import { createOfferStore } from '../../src/offers/store-sql.js';
 import { parseTextQuery } from '../../src/search/analysis/text.js';
-import type { EngineQuery, IndexDocument } from '../../src/search/engine.js';
+import { attributeValue } from '../../src/search/attributes/values.js';
+import type { AttributeDeclaration, EngineQuery, IndexDocument } from '../../src/search/engine.js';
 import { createSearchIndex } from '../../src/search/index/search-index.js';
 import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { engineQuery } from '../support/engine-query.js';
@@ -38,7 +39,30 @@ function hostile(offers: OfferInput[]): OfferInput[] {
   ];
 }
 
-const offers = hostile([...generateOffers({ count: 61, seed: 11 })]);
+/** Declared attributes of every type, and values the worker must read as the main thread does. */
+const DECLARED: AttributeDeclaration[] = [
+  { name: 'brand', type: 'string', facet: true, sort: false, searchable: false },
+  { name: 'storageGb', type: 'number', facet: true, sort: true, searchable: false },
+  { name: 'year', type: 'number', facet: true, sort: true, searchable: false },
+  { name: 'boxed', type: 'boolean', facet: true, sort: true, searchable: false },
+  { name: 'colour', type: 'string', facet: true, sort: false, searchable: false },
+];
+const ODD_ATTRIBUTES: Array<Record<string, unknown>> = [
+  { brand: 'Café-Co', storageGb: '64', boxed: 'TRUE', colour: 12 },
+  { brand: 'CAFE CO', storageGb: 64, boxed: 0, colour: { hex: '#fff' } },
+  { brand: '  ', storageGb: 'lots', boxed: 'maybe', colour: 'Bleu ÉLECTRIQUE', year: -0 },
+  { brand: 42, year: '2019.5', boxed: true, other: 'not declared' },
+];
+
+function withOddAttributes(list: OfferInput[]): OfferInput[] {
+  return list.map((o, i) =>
+    i % 9 < ODD_ATTRIBUTES.length
+      ? { ...o, attributes: { ...o.attributes, ...ODD_ATTRIBUTES[i % 9] } as OfferInput['attributes'] }
+      : o,
+  );
+}
+
+const offers = withOddAttributes(hostile([...generateOffers({ count: 61, seed: 11 })]));
 const others = [...generateOffers({ count: 9, seed: 12, startIndex: 500 })];
 
 const quiet = () =>
@@ -125,6 +149,77 @@ for (const { dialect, available } of backends()) {
       }
       // The queries find something (an empty answer would agree with anything).
       expect(found).toBeGreaterThan(offers.length);
+    });
+
+    it('carries the declared attributes: an index built from it answers as one built by the plain read', async () => {
+      const store = createOfferStore(database.db);
+      const plainDocs = (await store.scan('testing', 0, 10_000)).map((r) => toIndexDocument(r, true));
+      const workerDocs: IndexDocument[] = [];
+      for await (const page of createIndexReader(source, { pageSize: 7 })('testing', DECLARED))
+        for (const doc of page) workerDocs.push(doc);
+      // Only the declared values travel, each as the index reads it from the plain document.
+      expect(workerDocs.map(({ attributes, ...rest }) => rest)).toEqual(
+        plainDocs.map(({ attributes, ...rest }) => rest),
+      );
+      workerDocs.forEach((doc, i) => {
+        expect(Object.keys(doc.attributes ?? {}).every((k) => DECLARED.some((d) => d.name === k))).toBe(true);
+        for (const d of DECLARED)
+          expect(attributeValue(d.type, doc.attributes?.[d.name])).toBe(
+            attributeValue(d.type, plainDocs[i]?.attributes?.[d.name]),
+          );
+      });
+      const schemas = {
+        read: async () => ({ attributes: DECLARED, version: 1 }),
+        version: async () => 1,
+      };
+      const build = async (reader?: ReturnType<typeof createIndexReader>) => {
+        const live = createLiveIndex({
+          environment: 'testing',
+          store,
+          createIndex: (schema) => createSearchIndex({}, schema),
+          schemas,
+          logger: quiet(),
+          pageSize: 13,
+          reader,
+        });
+        await live.build();
+        return live.index;
+      };
+      const plain = await build();
+      // The live index asks the worker for the declared attributes (no fallback to this thread).
+      const asked: number[] = [];
+      const reader = createIndexReader(source, { pageSize: 13 });
+      const worker = await build((environment, declared) => {
+        asked.push(declared?.length ?? 0);
+        return reader(environment, declared);
+      });
+      expect(asked).toEqual([DECLARED.length]);
+      const filter = (name: string, values: Array<number | string>, min: number | null = null) => ({
+        name,
+        values,
+        min,
+        max: null,
+      });
+      const facets = DECLARED.map((d) => `attr.${d.name}` as const);
+      const queries = [
+        query({}),
+        query({ attributes: [filter('brand', ['cafe co'])] }),
+        query({ attributes: [filter('storageGb', [64])] }),
+        query({ attributes: [filter('boxed', [1])], sort: 'attr.year' }),
+        query({ attributes: [filter('colour', ['12'])] }),
+        query({ attributes: [filter('year', [], 2000)], sort: '-attr.storageGb' }),
+        query({ text: parseTextQuery('cafe strasse'), sort: 'relevance' }),
+      ];
+      let found = 0;
+      for (const q of queries) {
+        const expected = plain.search(q, facets);
+        expect(worker.search(q, facets)).toEqual(expected);
+        found += expected.total;
+      }
+      expect(found).toBeGreaterThan(offers.length);
+      // The odd values are indexed (the filters on them find offers).
+      expect(plain.search(queries[1] as EngineQuery, []).total).toBeGreaterThan(0);
+      expect(plain.search(queries[4] as EngineQuery, []).total).toBeGreaterThan(0);
     });
 
     it('feeds the live index, which then applies later writes from the change sequence', async () => {

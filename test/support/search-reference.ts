@@ -281,19 +281,56 @@ function stats(values: readonly number[]): FacetStats | null {
   };
 }
 
-function attributeFacet(docs: readonly IndexDocument[], declaration: AttributeDeclaration) {
+/**
+ * A string attribute's values as shown: per folded value, the spelling (as written) most of the
+ * documents holding it use, ties to the smaller string.
+ */
+function spellingsOf(documents: readonly IndexDocument[], declaration: AttributeDeclaration) {
+  const per = new Map<string, Map<string, number>>();
+  if (declaration.type !== 'string') return per;
+  for (const d of documents) {
+    const v = attr(d, declaration);
+    if (v === undefined) continue;
+    const written = String(d.attributes?.[declaration.name]);
+    const forms = per.get(v as string) ?? new Map<string, number>();
+    forms.set(written, (forms.get(written) ?? 0) + 1);
+    per.set(v as string, forms);
+  }
+  return per;
+}
+
+function shownOf(
+  spellings: Map<string, Map<string, number>>,
+  declaration: AttributeDeclaration,
+  v: number | string,
+): string {
+  const forms = spellings.get(v as string);
+  if (!forms) return shownValue(declaration.type, v);
+  const [best] = [...forms].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  return (best as [string, number])[0];
+}
+
+function attributeFacet(
+  docs: readonly IndexDocument[],
+  declaration: AttributeDeclaration,
+  documents: readonly IndexDocument[],
+) {
   const counts = new Map<number | string, number>();
   for (const d of docs) {
     const v = attr(d, declaration);
     if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
   }
   const number = declaration.type === 'number';
+  const spellings = spellingsOf(documents, declaration);
   const list = [...counts]
-    .map(([v, count]) => ({ v, value: shownValue(declaration.type, v), count }))
+    .map(([v, count]) => ({ v, value: shownOf(spellings, declaration, v), count }))
     .sort((a, b) => {
       if (a.count !== b.count) return b.count - a.count;
       if (number) return (a.v as number) - (b.v as number);
-      return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+      // Ties by the folded value (booleans: as shown).
+      const x = shownValue(declaration.type, a.v);
+      const y = shownValue(declaration.type, b.v);
+      return x < y ? -1 : x > y ? 1 : 0;
     })
     .slice(0, 20)
     .map(({ value, count }) => ({ value, count }));
@@ -463,6 +500,7 @@ function referenceWith(
       const { list, stats: s } = attributeFacet(
         matches.map((m) => m.doc),
         declared(schema, key.slice(5)),
+        documents,
       );
       facets[key] = list;
       if (s) facetStats[key] = s;
@@ -502,6 +540,7 @@ export function referenceFacetValues(
   const matches = documents.filter((d) => ids.has(d.id));
   const counts = new Map<string, { v: number | string; count: number }>();
   const declaration = facet.startsWith('attr.') ? declared(schema, facet.slice(5)) : null;
+  const spellings = declaration ? spellingsOf(documents, declaration) : new Map();
   for (const d of matches) {
     let values: Array<number | string>;
     if (declaration) {
@@ -509,7 +548,7 @@ export function referenceFacetValues(
       values = v === undefined ? [] : [v];
     } else values = facet === 'tag' ? [...new Set(d.tags)] : [d[facet as Exclude<FacetName, 'tag'>]];
     for (const v of values) {
-      const shown = declaration ? shownValue(declaration.type, v) : String(v);
+      const shown = declaration ? shownOf(spellings, declaration, v) : String(v);
       const entry = counts.get(shown) ?? { v, count: 0 };
       entry.count += 1;
       counts.set(shown, entry);
@@ -522,7 +561,10 @@ export function referenceFacetValues(
     .sort(([a, x], [b, y]) => {
       if (x.count !== y.count) return y.count - x.count;
       if (numeric) return (x.v as number) - (y.v as number);
-      return a < b ? -1 : a > b ? 1 : 0;
+      // Ties by the value as compared (strings folded), not as shown.
+      const p = declaration ? shownValue(declaration.type, x.v) : a;
+      const q = declaration ? shownValue(declaration.type, y.v) : b;
+      return p < q ? -1 : p > q ? 1 : 0;
     })
     .slice(0, limit)
     .map(([value, { count }]) => ({ value, count }));

@@ -57,6 +57,34 @@ describe('highlight', () => {
     );
   });
 
+  it('marks a number and its unit as one piece, however the unit is written (ADR 0033)', () => {
+    const title = (text: string, q: string) => highlight({ title: text, description: '' }, query(q)).title;
+    expect(title('6ft lightning cable', '6ft')).toBe('<mark>6ft</mark> lightning cable');
+    expect(title('Tree 6 feet tall', '6ft')).toBe('Tree <mark>6 feet</mark> tall');
+    expect(title("Ladder 6'", '6ft ')).toBe('Ladder <mark>6&#39;</mark>');
+    expect(title('Cable 6-foot', '6 feet ')).toBe('Cable <mark>6-foot</mark>');
+    expect(title('iPhone 32GB black', '32 gb')).toBe('iPhone <mark>32GB</mark> black');
+    expect(title('SanDisk 32 GB card', '32 gb')).toBe('SanDisk <mark>32 GB</mark> card');
+    expect(title('Phone 5.5 inch', '5.5 inch ')).toBe('Phone <mark>5.5 inch</mark>');
+    // A unit symbol, not the punctuation after it; two primes are one inch.
+    expect(title('TV 55". Wall mount', '55 inch ')).toBe('TV <mark>55&quot;</mark>. Wall mount');
+    expect(title('TV 55′′ black', '55 inch ')).toBe('TV <mark>55′′</mark> black');
+  });
+
+  it('joins only what the text rules read as a unit right after a number', () => {
+    const title = (text: string, q: string) => highlight({ title: text, description: '' }, query(q)).title;
+    // `3 in 1` is no inch: each number marked alone, `in` (a stop word) not at all.
+    expect(title('Charger 3 in 1', '3 in 1 ')).toBe('Charger <mark>3</mark> in <mark>1</mark>');
+    // Not a unit, or not right after the number: nothing joined.
+    expect(title('Table 6 chairs', '6 ')).toBe('Table <mark>6</mark> chairs');
+    expect(title('Size 6, feet first', '6 ')).toBe('Size <mark>6</mark>, feet first');
+    expect(title('Lamp" feet', 'lamp ')).toBe('<mark>Lamp</mark>&quot; feet');
+    expect(title('Boots 44', '44 ')).toBe('Boots <mark>44</mark>');
+    // The piece is marked when its number or its unit matched, and only then.
+    expect(title('Cable 2 m long', 'cable ')).toBe('<mark>Cable</mark> 2 m long');
+    expect(title('Cable 2 metres', '2 m ')).toBe('Cable <mark>2 metres</mark>');
+  });
+
   it('counts edits as the typo rules do (a transposition is one edit)', () => {
     expect(withinEdits('chiars', 'chairs', 1)).toBe(true);
     expect(withinEdits('chiarz', 'chairs', 1)).toBe(false);

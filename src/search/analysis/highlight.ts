@@ -1,6 +1,7 @@
 import { escapeHtml } from '../../web/html.js';
 import { typoBudget } from '../rules.js';
 import { isStopWord, stem, type TextQuery, words } from './text.js';
+import { unitOf } from './text-rules.js';
 
 /**
  * `highlight=true`: the title and a description snippet with the matched words
@@ -10,6 +11,8 @@ import { isStopWord, stem, type TextQuery, words } from './text.js';
  * A word is marked when its stem is one the query matched on (a term or a phrase word), when it
  * is within the typo budget of a typed term (1 edit from 5 letters, 2 from 9), or, for
  * the word being typed, when it starts with the prefix or with a word within that budget of it.
+ * A number and the unit the text rules read after it (ADR 0033) are one piece, marked whole:
+ * `6ft`, `6 feet`, `6'`, `55"`, `32 GB`.
  */
 export interface Highlight {
   title: string;
@@ -70,12 +73,51 @@ function matcher(query: TextQuery, matchedStems: readonly string[]): (word: stri
   return (raw) => words(raw).some(matches);
 }
 
+// Right after a number: a unit symbol (`'`, `"`, `″`, `′′`), or a gap before the next word.
+const SYMBOLS = /[^\p{L}\p{N}\p{M}\s]+/uy;
+const GAP = /^[\s-]*$/;
+const ENDS_IN_DIGIT = /\p{N}$/u;
+
 function tokens(text: string, isMatch: (word: string) => boolean): Token[] {
-  return [...text.matchAll(WORD)].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-    matched: isMatch(m[0]),
-  }));
+  const spans = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const out: Token[] = [];
+  for (let i = 0; i < spans.length; i += 1) {
+    const span = spans[i] as { start: number; end: number };
+    const unit = unitAfter(text, spans, i);
+    if (unit !== null) i = unit.last;
+    const end = unit?.end ?? span.end;
+    out.push({ start: span.start, end, matched: isMatch(text.slice(span.start, end)) });
+  }
+  return out;
+}
+
+/**
+ * The unit right after span `i` when it ends in a number: its end and the last span it takes.
+ * Whether the text rules read it as a unit is asked of them, with the word after as context
+ * (`3 in 1` is no inch): the unit is the word `words` gives right after the number's.
+ */
+function unitAfter(
+  text: string,
+  spans: ReadonlyArray<{ start: number; end: number }>,
+  i: number,
+): { end: number; last: number } | null {
+  const span = spans[i] as { start: number; end: number };
+  if (!ENDS_IN_DIGIT.test(text.slice(span.start, span.end))) return null;
+  SYMBOLS.lastIndex = span.end;
+  const symbols = SYMBOLS.exec(text)?.[0];
+  const next = spans[i + 1];
+  let unit: { end: number; last: number; spelling: string } | null = null;
+  if (symbols !== undefined) {
+    // The unit's symbols, not what follows them (`55".`, `6',`): two (`′′`) or one.
+    const spelling = [symbols.slice(0, 2), symbols.slice(0, 1)].find((s) => unitOf(s) !== undefined);
+    if (spelling !== undefined) unit = { end: span.end + spelling.length, last: i, spelling };
+  } else if (next && GAP.test(text.slice(span.end, next.start)))
+    unit = { end: next.end, last: i + 1, spelling: text.slice(next.start, next.end) };
+  const canonical = unit && unitOf(unit.spelling.toLowerCase());
+  if (!unit || canonical === undefined) return null;
+  const context = spans[unit.last + 1]?.end ?? text.length;
+  const number = words(text.slice(span.start, span.end));
+  return words(text.slice(span.start, context))[number.length] === canonical ? unit : null;
 }
 
 /** Escapes `text[from, to)` and wraps the matched tokens inside it. */

@@ -2,6 +2,7 @@ import { GrowableFloat64 } from '../columns/growable.js';
 import { Interned } from '../columns/interned.js';
 import type { AttributeDeclaration, SearchSchema } from '../engine.js';
 import { ValueSets } from '../sets/slot-sets.js';
+import { Spellings } from './spellings.js';
 import { attributeValue } from './values.js';
 
 /**
@@ -13,6 +14,7 @@ import { attributeValue } from './values.js';
  * small integers) it keeps the live slots per value too (`few`), and a range is the union of the
  * sets of the values inside, its facet counts and stats a count of each value's set among the
  * matches (issue 23); past that, a range is a test per match and the facet a pass over them.
+ * A string column also keeps how its values are written (`spellings`), what its facets show.
  */
 export class AttributeColumn {
   readonly values = new GrowableFloat64();
@@ -20,16 +22,25 @@ export class AttributeColumn {
   readonly sets = new ValueSets();
   /** A number column's sets per value while its values are few (null: dropped for good). */
   few: FewNumbers | null;
+  /** A string column's spellings per value (null: numbers and booleans). */
+  readonly spellings: Spellings | null;
 
   constructor(readonly declaration: AttributeDeclaration) {
     this.few = declaration.type === 'number' ? new FewNumbers() : null;
+    this.spellings = declaration.type === 'string' ? new Spellings() : null;
   }
 
   /** The offer's value appended at the next slot. */
   push(attributes: Readonly<Record<string, unknown>> | undefined): void {
-    const value = attributeValue(this.declaration.type, attributes?.[this.declaration.name]);
-    if (value === undefined) this.values.push(Number.NaN);
-    else this.values.push(typeof value === 'string' ? this.table.id(value) : value);
+    const raw = attributes?.[this.declaration.name];
+    const value = attributeValue(this.declaration.type, raw);
+    if (typeof value !== 'string') {
+      this.values.push(value ?? Number.NaN);
+      return;
+    }
+    const id = this.table.id(value);
+    this.spellings?.added(id, this.values.length, String(raw), () => this.sets.get(id).size);
+    this.values.push(id);
   }
 
   /** The slot counted in (+1) or out (−1) of its value's set (strings and booleans). */
@@ -43,6 +54,7 @@ export class AttributeColumn {
     if (Number.isNaN(id)) return;
     if (delta === 1) this.sets.add(id, slot);
     else this.sets.remove(id, slot);
+    this.spellings?.counted(id, slot, delta);
   }
 }
 
@@ -98,11 +110,13 @@ export class AttributeColumns {
     for (const column of this.byName.values()) column.count(slot, delta);
   }
 
-  /** A live slot of a loaded snapshot counted in its numbers' sets (the snapshot has none). */
+  /** A live slot of a loaded snapshot counted in its numbers' sets and its spelling (the snapshot has no counts). */
   restored(slot: number): void {
-    for (const column of this.byName.values())
-      if (column.few !== null && !column.few.count(column.values.data[slot] as number, slot, 1))
-        column.few = null;
+    for (const column of this.byName.values()) {
+      const value = column.values.data[slot] as number;
+      if (column.few !== null && !column.few.count(value, slot, 1)) column.few = null;
+      if (column.spellings !== null && !Number.isNaN(value)) column.spellings.restored(value, slot);
+    }
   }
 
   trim(): void {

@@ -68,19 +68,17 @@ export function attributeFacet(
   if (!column) throw new Error(`attribute ${name} is not declared in this index`);
   const type = column.declaration.type;
   if (type !== 'number') {
+    // Strings: ties by the folded value, each shown as written (spellings.ts).
     const counts = countValues(bits, column.sets);
-    const out: FacetCount[] = [];
+    const out: Array<FacetCount & { key: string }> = [];
+    const { spellings } = column;
     counts.forEach((count, id) => {
-      if (count > 0)
-        out.push({
-          value: shownValue(type, type === 'string' ? (column.table.values[id] as string) : id),
-          count,
-        });
+      if (count === 0) return;
+      const key = spellings === null ? shownValue(type, id) : (column.table.values[id] as string);
+      out.push({ value: spellings === null ? key : spellings.shown(id), count, key });
     });
-    return {
-      counts: top(out, (a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0), limit),
-      stats: null,
-    };
+    out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return { counts: out.slice(0, limit).map(({ value, count }) => ({ value, count })), stats: null };
   }
   const few = column.few;
   if (few !== null) return fewNumbersFacet(few, bits, limit);
@@ -165,15 +163,6 @@ function addStat(s: Running, v: number): void {
 
 function finishStats(s: Running): FacetStats | null {
   return s.count === 0 ? null : { min: s.min, max: s.max, avg: s.sum / s.count, sum: s.sum, count: s.count };
-}
-
-function top(
-  out: FacetCount[],
-  byValue: (a: FacetCount, b: FacetCount) => number,
-  limit: number,
-): FacetCount[] {
-  out.sort((a, b) => b.count - a.count || byValue(a, b));
-  return out.slice(0, limit);
 }
 
 /**

@@ -33,7 +33,10 @@ export function foldString(value: string): string {
   return valueWords(value).join(' ');
 }
 
-/** How a value the index holds is shown as a facet value. */
+/**
+ * How a value the index holds is shown as a facet value: a string attribute's values are shown
+ * as written instead (spellings.ts); this is the folded form, as compared.
+ */
 export function shownValue(type: AttributeType, value: number | string): string {
   if (type === 'boolean') return value === 1 ? 'true' : 'false';
   return String(value);
