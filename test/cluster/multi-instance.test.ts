@@ -1,12 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
-import { createDeps, type Deps } from '../../src/deps.js';
 import { generateOffers } from '../../src/offers/seed.js';
-import { systemClock } from '../../src/platform/clock.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { type ClusterFixture, clusterFixture } from '../support/cluster.js';
 import {
   eventually,
   type Instance,
@@ -28,38 +24,12 @@ const adminUrl = inject('postgresAdminUrl');
 const sharedRedis = redisUrl();
 const available = adminUrl !== null && sharedRedis !== null;
 const root = path.resolve(import.meta.dirname, '../..');
-const silent = pino({ level: 'silent' });
 /** Issue 14: what the Redis broadcast meets and a 1 s key-cache poll only by chance (25 % per instance). */
 const BROADCAST_BOUND_MS = 250;
 const REVOCATION_ROUNDS = 5;
 
-interface Fixture {
-  database: TestDatabase;
-  /** This test process acting as operator: the same services the CLI uses. */
-  admin: Deps;
-  projectId: string;
-  env: NodeJS.ProcessEnv;
-  close(): Promise<void>;
-}
-
-async function fixture(extraEnv: NodeJS.ProcessEnv): Promise<Fixture> {
-  const database = await createTestDatabase('postgres');
-  const env = { DATABASE_URL: database.location, ...extraEnv };
-  const admin = createDeps(loadConfig(env), { clock: systemClock, logger: silent, db: database.db });
-  await admin.developers.add({ email: 'ops@example.com' });
-  const project = await admin.projects.add({ name: 'Cluster', ownerEmail: 'ops@example.com' });
-  return {
-    database,
-    admin,
-    projectId: project.id,
-    env,
-    async close() {
-      await admin.changeBus.close();
-      await admin.redis?.close();
-      await database.drop();
-    },
-  };
-}
+type Fixture = ClusterFixture;
+const fixture = (extraEnv: NodeJS.ProcessEnv) => clusterFixture('postgres', extraEnv);
 
 async function issue(f: Fixture, rps: number | null = null) {
   const issued = await f.admin.keys.issue({ projectId: f.projectId, environment: 'testing' });

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import pino from 'pino';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Actor } from '../../src/audit/service.js';
-import { loadConfig } from '../../src/config/config.js';
-import { createDeps, type Deps } from '../../src/deps.js';
-import { systemClock } from '../../src/platform/clock.js';
-import { backends, createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { clusterFixture } from '../support/cluster.js';
+import { backends } from '../support/databases.js';
 import { eventually, freePort, type Instance, startInstance } from '../support/processes.js';
 import { Receiver } from '../webhooks/receiver.js';
 
@@ -16,44 +12,21 @@ import { Receiver } from '../webhooks/receiver.js';
  * deliver each event exactly once. Real time (separate processes share no ManualClock); the
  * waits are polls of a real receiver.
  */
-const silent = pino({ level: 'silent' });
 const ACTOR: Actor = { kind: 'cli', id: 'test', email: null, ip: null };
 const adminUrl = inject('postgresAdminUrl');
 
-interface Fixture {
-  database: TestDatabase;
-  admin: Deps;
-  projectId: string;
-  env: NodeJS.ProcessEnv;
-  close(): Promise<void>;
-}
-
-async function fixture(dialect: 'sqlite' | 'postgres'): Promise<Fixture> {
-  const database = await createTestDatabase(dialect);
-  const env: NodeJS.ProcessEnv = {
-    ...(dialect === 'postgres'
-      ? { DATABASE_URL: database.location }
-      : { DATA_DIR: path.dirname(database.location) }),
-    MASTER_SECRET: randomBytes(32).toString('base64'),
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
-    WEBHOOK_POLL_MS: '100',
-    SEARCH_SNAPSHOT: 'false',
-  };
-  const admin = createDeps(loadConfig(env), { clock: systemClock, logger: silent, db: database.db });
-  await admin.developers.add({ email: 'hooks@example.com' });
-  const project = await admin.projects.add({ name: 'Hooks', ownerEmail: 'hooks@example.com' });
-  return {
-    database,
-    admin,
-    projectId: project.id,
-    env,
-    async close() {
-      await admin.changeBus.close();
-      await database.drop();
+const fixture = (dialect: 'sqlite' | 'postgres') =>
+  clusterFixture(
+    dialect,
+    {
+      MASTER_SECRET: randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
+      WEBHOOK_POLL_MS: '100',
+      SEARCH_SNAPSHOT: 'false',
     },
-  };
-}
+    { email: 'hooks@example.com', project: 'Hooks' },
+  );
 
 const instances: Instance[] = [];
 afterAll(async () => {
