@@ -27,7 +27,7 @@ export interface paths {
   "/attributes": {
     /**
      * The declared attributes
-     * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
+     * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting, `q`). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
      */
     get: operations["listAttributes"];
   };
@@ -231,7 +231,7 @@ export interface components {
       facet: boolean;
       /** @description Filter with `attr.NAME`, facet with `facets=attr.NAME`, sort with `sort=attr.NAME`. */
       name: string;
-      /** @description `q` matches its values. */
+      /** @description `q` matches its words (strings only), ranked between the title and the description; `highlight.attributes` marks them. */
       searchable: boolean;
       /** @description `sort=attr.NAME` / `sort=-attr.NAME`. */
       sort: boolean;
@@ -808,7 +808,7 @@ export interface operations {
   };
   /**
    * The declared attributes
-   * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
+   * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting, `q`). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
    */
   listAttributes: {
     responses: {
