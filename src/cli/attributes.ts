@@ -33,11 +33,19 @@ export function registerAttributeCommands(
     .requiredOption('--type <type>', ATTRIBUTE_TYPES.join(', '), attributeType)
     .option('--facet', 'facets=attr.NAME counts its values (numbers: also min, max, avg, sum)')
     .option('--sort', 'sort=attr.NAME / -attr.NAME (numbers and booleans)')
+    .option('--searchable', 'q matches its words, ranked between the title and the description (strings)')
     .option('--json', 'print one JSON object')
     .action(
       async (
         name: string,
-        o: { env: Environment; type: AttributeType; facet?: boolean; sort?: boolean; json?: boolean },
+        o: {
+          env: Environment;
+          type: AttributeType;
+          facet?: boolean;
+          sort?: boolean;
+          searchable?: boolean;
+          json?: boolean;
+        },
       ) => {
         const declared = await withDeps((d) =>
           d.searchSettings.setAttribute(cliActor(), o.env, {
@@ -45,7 +53,7 @@ export function registerAttributeCommands(
             type: o.type,
             facet: Boolean(o.facet),
             sort: Boolean(o.sort),
-            searchable: false,
+            searchable: Boolean(o.searchable),
           }),
         );
         print(
@@ -74,8 +82,8 @@ export function registerAttributeCommands(
             rankBy: settings.rankBy ? formatRankBy(settings.rankBy) : null,
           },
           text: table(
-            ['NAME', 'TYPE', 'FACET', 'SORT'],
-            settings.attributes.map((a) => [a.name, a.type, yes(a.facet), yes(a.sort)]),
+            ['NAME', 'TYPE', 'FACET', 'SORT', 'SEARCHABLE'],
+            settings.attributes.map((a) => [a.name, a.type, yes(a.facet), yes(a.sort), yes(a.searchable)]),
           ),
         },
         Boolean(o.json),

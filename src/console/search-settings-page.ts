@@ -50,17 +50,19 @@ function attributesSection(
     a.type,
     yes(a.facet),
     yes(a.sort),
+    yes(a.searchable),
     html`<form method="post" action="/console/search-settings/${environment}/attributes/${a.name}/remove" class="inline">${csrfField(csrf)}<button type="submit" class="inline danger">Remove</button></form>`,
   ]);
   const types = ATTRIBUTE_TYPES.map((t) => html`<option value="${t}">${t}</option>`);
   return html`<section aria-labelledby="attributes-${environment}">
 <h2 id="attributes-${environment}">Attributes of ${environment}</h2>
-${attributes.length === 0 ? html`<p>None declared: searches know only the built-in fields.</p>` : dataTable(['Name', 'Type', 'Facet', 'Sort', ''], rows)}
+${attributes.length === 0 ? html`<p>None declared: searches know only the built-in fields.</p>` : dataTable(['Name', 'Type', 'Facet', 'Sort', 'Searchable', ''], rows)}
 <form method="post" action="/console/search-settings/${environment}/attributes">${csrfField(csrf)}
 <label for="name-${environment}">Name</label><input id="name-${environment}" name="name" type="text" required maxlength="40" pattern="[a-zA-Z][a-zA-Z0-9_]{0,39}">
 <label for="type-${environment}">Type</label><select id="type-${environment}" name="type">${types}</select>
 <label class="check"><input type="checkbox" name="facet" value="yes">facet (counts; numbers: min, max, avg, sum)</label>
 <label class="check"><input type="checkbox" name="sort" value="yes">sort (numbers, booleans)</label>
+<label class="check"><input type="checkbox" name="searchable" value="yes">searchable (strings: q matches its words)</label>
 <button type="submit">Declare or change</button></form>
 </section>`;
 }
@@ -154,7 +156,7 @@ export function registerSearchSettingsPage(
       type: (form.type ?? '') as AttributeType,
       facet: form.facet === 'yes',
       sort: form.sort === 'yes',
-      searchable: false,
+      searchable: form.searchable === 'yes',
     });
     return flash.redirect(reply, '/console/search-settings', 'attribute-set');
   });

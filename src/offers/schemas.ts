@@ -193,7 +193,7 @@ export const SearchQuerySchema = Type.Object(
     highlight: Type.Optional(
       Type.Boolean({
         description:
-          'With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`.',
+          'With `q`: each offer gets `highlight.title`, `highlight.description` (a snippet) and, for searchable attributes, `highlight.attributes`, HTML-escaped, with matched words wrapped in `<mark>…</mark>`.',
       }),
     ),
     cursor: Type.Optional(
@@ -223,6 +223,12 @@ export const HighlightSchema = Type.Object(
       description:
         'About 30 words of the description around the first match (the start when none), HTML-escaped, matches in `<mark>…</mark>`, `…` where text was cut.',
     }),
+    attributes: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          'When the environment declares searchable attributes: each one the offer has a value for, the whole value HTML-escaped, matches in `<mark>…</mark>`.',
+      }),
+    ),
   },
   {
     additionalProperties: false,

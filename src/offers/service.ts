@@ -3,6 +3,7 @@ import { type ParameterError, ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { highlight } from '../search/analysis/highlight.js';
+import { searchableNames } from '../search/attributes/values.js';
 import { type EngineResult, FACET_NAMES, type FacetCount, NO_ATTRIBUTES } from '../search/engine.js';
 import { formatRankBy, sortKeysOf } from '../search/rules.js';
 import type { SynonymService } from '../synonyms/service.js';
@@ -155,7 +156,10 @@ export function createOfferService(deps: {
       const page = await deps.store.getMany(environment, result.ids, now);
       const offers: SearchHit[] =
         query.highlight === true && text
-          ? page.map((offer) => ({ ...offer, highlight: highlight(offer, text, result.matchedStems) }))
+          ? page.map((offer) => ({
+              ...offer,
+              highlight: highlight(offer, text, result.matchedStems, searchableNames(schema.attributes)),
+            }))
           : page;
       const answer: SearchAnswer = {
         ok: true,

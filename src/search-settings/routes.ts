@@ -16,7 +16,10 @@ export const AttributeSchema = Type.Object(
       description: '`facets=attr.NAME` counts its values (numbers: also `facetStats`).',
     }),
     sort: Type.Boolean({ description: '`sort=attr.NAME` / `sort=-attr.NAME`.' }),
-    searchable: Type.Boolean({ description: '`q` matches its values.' }),
+    searchable: Type.Boolean({
+      description:
+        '`q` matches its words (strings only), ranked between the title and the description; `highlight.attributes` marks them.',
+    }),
   },
   { additionalProperties: false, title: 'Attribute' },
 );
@@ -51,7 +54,7 @@ export function registerSearchSettingsRoutes(
         summary: 'The declared attributes',
         operationId: 'listAttributes',
         description:
-          "The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.",
+          "The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting, `q`). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.",
         security: API_KEY_SECURITY,
         querystring: Type.Object({ apiKey: Type.Optional(Type.String()) }, { additionalProperties: false }),
         response: { 200: AttributesResponseSchema, ...problemResponses(401, 403) },

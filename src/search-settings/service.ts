@@ -70,7 +70,8 @@ export function declarationProblem(a: AttributeDeclaration): string | null {
     return `attribute name ${JSON.stringify(a.name)}: a letter, then letters, digits or _, at most 40 characters`;
   if (!ATTRIBUTE_TYPES.includes(a.type)) return `type must be one of ${ATTRIBUTE_TYPES.join(', ')}`;
   if (a.sort && a.type === 'string') return 'sorting is for number and boolean attributes';
-  if (a.searchable) return 'searchable attributes are not supported yet';
+  if (a.searchable && a.type !== 'string')
+    return 'searchable is for string attributes (q matches their words)';
   return null;
 }
 

@@ -75,12 +75,23 @@ export interface IndexView {
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
   readonly tagOffsets: Column<Int32Array>;
   readonly tagIds: Column<Int32Array>;
-  /** Word ids in text order; slot s's title is [textOffsets[2s], textOffsets[2s + 1]), its description runs to textOffsets[2s + 2]. */
+  /**
+   * Word ids in text order; slot s's title is [textOffsets[2s], textOffsets[2s + 1]), then come
+   * its searchable attributes' words (`attributeWords[s]` of them; none without `searchable`),
+   * then its description, to textOffsets[2s + 2] (ADR 0042).
+   */
   readonly text: Pick<GrowableWords, 'data' | 'length'>;
   readonly textOffsets: Column<Int32Array>;
+  /** The names of the searchable attributes (by name); empty: no slot has attribute words. */
+  readonly searchable: readonly string[];
+  /** Per slot, its searchable attributes' word count (empty without `searchable`). */
+  readonly attributeWords: Column<Int32Array>;
   readonly grid: Pick<GeoGrid, 'cellsWithin' | 'cellsInBox' | 'nearestFirst'>;
   readonly sets: Readonly<
-    Record<'status' | 'category' | 'city' | 'country' | 'currency' | 'tag' | 'word' | 'title', SetsView>
+    Record<
+      'status' | 'category' | 'city' | 'country' | 'currency' | 'tag' | 'word' | 'title' | 'attribute',
+      SetsView
+    >
   >;
   readonly priceBuckets: Pick<BucketSets, 'from' | 'bucket' | 'count' | 'set'>;
   readonly priceRanges: Pick<PriceRanges, 'cover'>;
@@ -99,4 +110,9 @@ export interface IndexView {
   primaries(n: number): Float64Array;
   /** Scratch sized for the index as it is now (called once per query, before any use). */
   growScratch(): void;
+}
+
+/** Where slot's searchable attribute words end and its description starts (`middle`: its title's end). */
+export function attributesEnd(ix: IndexView, slot: number, middle: number): number {
+  return ix.searchable.length === 0 ? middle : middle + (ix.attributeWords.data[slot] as number);
 }

@@ -63,8 +63,9 @@ export async function readSearchRules(
 /** A changed offer, analysed once for every saved query checked against it. */
 export type AlertOffer = OfferText;
 
-export function alertOffer(row: IndexRow): AlertOffer {
-  return offerText(toIndexDocument(row));
+/** `schema`: the environment's declarations (its searchable attributes' words are the offer's text too). */
+export function alertOffer(row: IndexRow, schema: SearchSchema): AlertOffer {
+  return offerText(toIndexDocument(row, schema.attributes.length > 0), schema);
 }
 
 /** A saved query as alerts run it (`now` set by the round); null when it can match nothing under `rules`. */

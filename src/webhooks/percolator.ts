@@ -146,7 +146,7 @@ export function createPercolator(deps: {
     const pairs: { searchId: string; offerId: string }[] = [];
     const offers = new Map<string, AlertOffer>();
     for (const row of rows) {
-      const offer = alertOffer(row);
+      const offer = alertOffer(row, f.rules.schema);
       const candidates = new Set<FiledSearch>(f.unanchored);
       for (const key of offerKeys(offer, f.prefixLengths))
         for (const s of f.byKey.get(key) ?? []) candidates.add(s);

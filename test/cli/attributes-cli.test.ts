@@ -12,20 +12,25 @@ describe('attribute commands', { timeout: 180_000 }, () => {
       environment: 'testing',
       attribute: { name: 'rooms', type: 'number', facet: true, sort: true, searchable: false },
     });
-    json(['attributes', 'set', 'brand', '--env', 'testing', '--type', 'string', '--facet']);
+    expect(
+      json(['attributes', 'set', 'brand', '--env', 'testing', '--type', 'string', '--facet', '--searchable']),
+    ).toEqual({
+      environment: 'testing',
+      attribute: { name: 'brand', type: 'string', facet: true, sort: false, searchable: true },
+    });
     json(['attributes', 'set', 'rooms', '--env', 'testing', '--type', 'number']);
     expect(json(['attributes', 'list', '--env', 'testing'])).toEqual({
       environment: 'testing',
       version: 3,
       attributes: [
-        { name: 'brand', type: 'string', facet: true, sort: false, searchable: false },
+        { name: 'brand', type: 'string', facet: true, sort: false, searchable: true },
         { name: 'rooms', type: 'number', facet: false, sort: false, searchable: false },
       ],
       rankBy: null,
     });
     expect(json(['attributes', 'list', '--env', 'production']).attributes).toEqual([]);
     expect(vitrine(['attributes', 'list', '--env', 'testing']).stdout).toMatch(
-      /^NAME\s+TYPE\s+FACET\s+SORT\n/,
+      /^NAME\s+TYPE\s+FACET\s+SORT\s+SEARCHABLE\nbrand\s+string\s+yes\s+-\s+yes\n/,
     );
 
     const refused: Array<[string[], string]> = [
@@ -35,6 +40,10 @@ describe('attribute commands', { timeout: 180_000 }, () => {
         'number and boolean',
       ],
       [['attributes', 'set', 'size', '--env', 'testing', '--type', 'colour'], 'must be one of'],
+      [
+        ['attributes', 'set', 'rooms', '--env', 'testing', '--type', 'number', '--searchable'],
+        'searchable is for string attributes',
+      ],
       [['attributes', 'remove', 'colour', '--env', 'testing'], 'no attribute colour'],
     ];
     for (const [args, message] of refused) {

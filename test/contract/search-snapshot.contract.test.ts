@@ -260,18 +260,22 @@ for (const { dialect, available } of backends()) {
       }
     });
 
-    it('builds from the database when the snapshot is of a format before marks or publishers, or its mark disagrees', async () => {
+    it('builds from the database when the snapshot is of a format before marks, publishers or searchable attributes, or its mark disagrees', async () => {
       await rewrite(database.db);
       const { applied } = headerOf(file());
       rewriteHeader(file(), { format: 1 });
-      await expectFullBuild(database.db, /format 1, not 4/);
+      await expectFullBuild(database.db, /format 1, not 5/);
       // Formats 2 and 3 had no publisher column (distinct=publisher): never read as if it had.
       await rewrite(database.db);
       rewriteHeader(file(), { format: 2 });
-      await expectFullBuild(database.db, /format 2, not 4/);
+      await expectFullBuild(database.db, /format 2, not 5/);
       await rewrite(database.db);
       rewriteHeader(file(), { format: 3 });
-      await expectFullBuild(database.db, /format 3, not 4/);
+      await expectFullBuild(database.db, /format 3, not 5/);
+      // Format 4 had no searchable attributes' words (ADR 0042): never read as if it had.
+      await rewrite(database.db);
+      rewriteHeader(file(), { format: 4 });
+      await expectFullBuild(database.db, /format 4, not 5/);
       await rewrite(database.db);
       rewriteHeader(file(), { applied: applied - 1 });
       await expectFullBuild(
@@ -331,6 +335,18 @@ for (const { dialect, available } of backends()) {
       );
       expect(third.index.size).toBe(fresh.size);
       await third.close();
+
+      // An attribute made searchable (ADR 0042): other declarations, the snapshot is not used.
+      const searchable = {
+        ...schema,
+        attributes: schema.attributes.map((a) => (a.name === 'brand' ? { ...a, searchable: true } : a)),
+      };
+      const searchableLines: string[] = [];
+      const fourth = start(database.db, own, searchableLines, { schemas: schemas(searchable) });
+      await fourth.build();
+      expect(searchableLines.some((l) => l.includes('loaded snapshot'))).toBe(false);
+      expect(fourth.index.schema).toEqual(searchable);
+      await fourth.close();
     });
 
     it('writes no snapshot when its mark cannot be recorded, and the start goes on', async () => {

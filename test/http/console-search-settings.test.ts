@@ -69,6 +69,24 @@ describe('console search settings', () => {
     expect((await t.deps.searchSettings.read('testing')).attributes).toEqual([]);
   });
 
+  it('declares a searchable string attribute and keeps it searchable when the form says so (ADR 0042)', async () => {
+    await browser.get('/console/search-settings');
+    const declared = await browser.post('/console/search-settings/testing/attributes', {
+      name: 'brand',
+      type: 'string',
+      facet: 'yes',
+      searchable: 'yes',
+    });
+    expect(declared.statusCode).toBe(303);
+    expect((await t.deps.searchSettings.read('testing')).attributes).toEqual([
+      { name: 'brand', type: 'string', facet: true, sort: false, searchable: true },
+    ]);
+    const page = await browser.get('/console/search-settings');
+    expect(page.body).toContain('searchable (strings: q matches its words)');
+    const removed = await browser.post('/console/search-settings/testing/attributes/brand/remove', {});
+    expect(removed.statusCode).toBe(303);
+  });
+
   it('sets and clears the ranking tie-break from the list of sort number attributes, audited', async () => {
     await t.deps.searchSettings.setAttribute(
       { kind: 'cli', id: 'test', email: null, ip: null },

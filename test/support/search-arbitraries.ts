@@ -144,20 +144,27 @@ export const RANKED_SCHEMAS: ReadonlyArray<[string, SearchSchema]> = [
   ['--rank-by attr.rating:desc', { ...ATTRIBUTE_SCHEMA, rankBy: { name: 'rating', descending: true } }],
 ];
 
+/**
+ * Searchable attributes (ADR 0042): the brand and a `material` of vocabulary words are searchable,
+ * `colour` (a vocabulary word now and then) is declared but not: `q` must not find its words.
+ */
+export const SEARCHABLE_SCHEMA: SearchSchema = {
+  attributes: [
+    ...ATTRIBUTE_SCHEMA.attributes.map((a) => (a.name === 'brand' ? { ...a, searchable: true } : a)),
+    { name: 'material', type: 'string', facet: false, sort: false, searchable: true },
+    { name: 'colour', type: 'string', facet: true, sort: false, searchable: false },
+  ],
+};
+export const SEARCHABLE_SCHEMAS: ReadonlyArray<[string, SearchSchema]> = [
+  ['searchable brand and material', SEARCHABLE_SCHEMA],
+  [
+    'searchable, --rank-by attr.rooms:asc',
+    { ...SEARCHABLE_SCHEMA, rankBy: { name: 'rooms', descending: false } },
+  ],
+];
+
 /** Brands spelt as catalogues do: cases and accents fold together. */
 export const BRANDS = ['Apple', 'apple', 'ÄCME', 'acme', 'Café Co', 'cafe-co', 'Zorglub'];
-
-/** Offer attributes: declared ones often missing or mistyped, an undeclared one. */
-const attributesArb = fc.record(
-  {
-    rooms: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constantFrom('3', '4', 'three', '')),
-    rating: fc.integer({ min: 0, max: 10 }).map((r) => r / 2),
-    brand: fc.oneof(fc.constantFrom(...BRANDS), fc.constant(7)),
-    used: fc.constantFrom<string | number>('true', 'false', 'TRUE', 1, 0, 'yes'),
-    colour: fc.constantFrom('red', 'blue'),
-  },
-  { requiredKeys: [] },
-);
 
 /** Mostly absent: a filter present in every query would leave little to match. */
 export function sometimes<T>(arb: fc.Arbitrary<T>, absent = 4): fc.Arbitrary<T | null> {
@@ -172,6 +179,19 @@ export const textArb = (min: number, max: number): fc.Arbitrary<string> =>
       maxLength: max,
     })
     .map((w) => w.join(' '));
+
+/** Offer attributes: declared ones often missing or mistyped, an undeclared one. */
+const attributesArb = fc.record(
+  {
+    rooms: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constantFrom('3', '4', 'three', '')),
+    rating: fc.integer({ min: 0, max: 10 }).map((r) => r / 2),
+    brand: fc.oneof(fc.constantFrom(...BRANDS), fc.constant(7)),
+    used: fc.constantFrom<string | number>('true', 'false', 'TRUE', 1, 0, 'yes'),
+    colour: fc.constantFrom('red', 'blue'),
+    material: textArb(0, 3),
+  },
+  { requiredKeys: [] },
+);
 
 export const documentArb = (id: string): fc.Arbitrary<IndexDocument> =>
   fc
@@ -446,6 +466,42 @@ export const changeArb: fc.Arbitrary<Change> = fc.oneof(
 export const initialDocs = fc
   .uniqueArray(idArb, { minLength: 10, maxLength: 50 })
   .chain((ids) => fc.tuple(...ids.map((id) => documentArb(id))));
+
+/**
+ * initialDocs for searchable attributes (ADR 0042): every offer has a `material` of vocabulary
+ * words and most a title of two words at most, so a query's words often lie in the attributes
+ * alone, the attribute rule's middle value.
+ */
+export const searchableDocs = initialDocs.chain((docs) =>
+  fc
+    .tuple(fc.array(textArb(1, 4), { minLength: docs.length, maxLength: docs.length }), fc.boolean())
+    .map(([materials, short]) =>
+      docs.map((doc, i) => ({
+        ...doc,
+        title: short || i % 3 !== 0 ? doc.title.split(' ').slice(0, 2).join(' ') : doc.title,
+        attributes: { ...doc.attributes, material: materials[i] as string },
+      })),
+    ),
+);
+
+/**
+ * Text alone, ranked, small pages: one to three vocabulary words (the last often a prefix, now
+ * and then all of them quoted as a phrase), active offers, a facet now and then; what the attribute
+ * rule orders (ADR 0042).
+ */
+export const rankedTextQueryArb = fc
+  .record({
+    words: fc.array(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 3 }),
+    shape: fc.constantFrom('words', 'prefix', 'phrase'),
+    limit: fc.integer({ min: 1, max: 6 }),
+    facets: fc.constantFrom<FacetRequest[]>([], ['category'], ['attr.brand', 'attr.colour']),
+  })
+  .map(({ words, shape, limit, facets }) => {
+    const typed =
+      shape === 'phrase' ? `"${words.join(' ')}"` : `${words.join(' ')}${shape === 'prefix' ? '' : ' '}`;
+    return { query: engineQuery(NOW, { text: parseTextQuery(typed), sort: 'relevance', limit }), facets };
+  })
+  .filter(({ query }) => query.text !== null);
 
 /**
  * One typed word (complete, or the prefix being typed), no filter, active offers, every facet:

@@ -17,7 +17,7 @@ interface ReferenceUnit {
 }
 
 interface ReferenceDoc {
-  fields: [Array<{ word: string; stem: string }>, Array<{ word: string; stem: string }>];
+  fields: ReadonlyArray<Array<{ word: string; stem: string }>>;
 }
 
 export function applySynonyms(

@@ -69,7 +69,8 @@ export function osa(a: string, b: string): number {
 
 interface Doc {
   source: IndexDocument;
-  fields: [Token[], Token[]];
+  /** The title, the searchable attributes' words (by attribute name), the description. */
+  fields: [Token[], Token[], Token[]];
 }
 
 /**
@@ -206,7 +207,9 @@ function gap(i: number, j: number): number {
 function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]): number[] | null {
   let typos = 0;
   let inexact = 0;
-  let titleAlone = true;
+  // The attribute rule: the first field (0 title, 1 searchable attributes, 2 description) holding
+  // each unit and phrase; the worst of them.
+  let attribute = 0;
   for (const unit of units) {
     let best = Number.POSITIVE_INFINITY;
     let exact = false;
@@ -222,11 +225,13 @@ function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]):
     if (best === Number.POSITIVE_INFINITY) return null;
     typos += best;
     if (!exact) inexact += 1;
-    if (!doc.fields[0].some((_, i) => matchesAt(unit, doc.fields[0], i))) titleAlone = false;
+    const first = doc.fields.findIndex((f) => f.some((_, i) => matchesAt(unit, f, i)));
+    attribute = Math.max(attribute, first);
   }
   for (const phrase of phrases) {
-    if (!doc.fields.some((f) => containsSequence(f, phrase))) return null;
-    if (!containsSequence(doc.fields[0], phrase)) titleAlone = false;
+    const first = doc.fields.findIndex((f) => containsSequence(f, phrase));
+    if (first < 0) return null;
+    attribute = Math.max(attribute, first);
   }
   let proximity = 0;
   for (let u = 0; u + 1 < units.length; u += 1) {
@@ -242,7 +247,7 @@ function rank(doc: Doc, units: Unit[], phrases: readonly (readonly string[])[]):
       });
     proximity += best;
   }
-  return [typos, proximity, titleAlone ? 0 : 1, inexact];
+  return [typos, proximity, attribute, inexact];
 }
 
 function effectiveStatus(doc: IndexDocument, now: number): string {
@@ -414,10 +419,24 @@ function referenceWith(
   schema: SearchSchema,
 ): EngineResult {
   const facetNames = requested.filter((f): f is FacetName => !f.startsWith('attr.') && f !== 'price');
-  const docs: Doc[] = documents.map((source) => ({
-    source,
-    fields: [tokensOf(source.title), tokensOf(source.description)],
-  }));
+  // Searchable attributes: string ones declared so, their values' words in the order of their names.
+  const searchable = schema.attributes
+    .filter((a) => a.type === 'string' && a.searchable)
+    .map((a) => a.name)
+    .sort();
+  const docs: Doc[] = documents.map((source) => {
+    const values = searchable
+      .map((name) => source.attributes?.[name])
+      .filter((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)));
+    return {
+      source,
+      fields: [
+        tokensOf(source.title),
+        values.flatMap((v) => tokensOf(String(v))),
+        tokensOf(source.description),
+      ],
+    };
+  });
   const text = query.text;
   const dict = text ? dictionary(docs) : [];
   const tolerance = query.typoTolerance;

@@ -103,7 +103,7 @@ for (const { dialect, available } of backends()) {
       expect(rows).toHaveLength(30);
       let found = 0;
       for (const row of rows) {
-        const doc = alertOffer(row).doc;
+        const doc = alertOffer(row, NO_RULES.schema).doc;
         const index = createSearchIndex();
         index.upsert(doc);
         for (const s of saved) {

@@ -77,7 +77,11 @@ describe('a Vitrine answer to an InstantSearch result', () => {
             id: 'off_1',
             title: 'Sofa',
             description: 'A sofa',
-            highlight: { title: '<mark>Sofa</mark>', description: 'A <mark>sofa</mark>' },
+            highlight: {
+              title: '<mark>Sofa</mark>',
+              description: 'A <mark>sofa</mark>',
+              attributes: { material: '<mark>Sofa</mark> &amp; co' },
+            },
           },
         ],
         total: { value: 5, relation: 'eq' },
@@ -90,7 +94,10 @@ describe('a Vitrine answer to an InstantSearch result', () => {
     );
     expect(result.hits[0]).toMatchObject({
       objectID: 'off_1',
-      _highlightResult: { title: { value: '<em>Sofa</em>', matchLevel: 'full' } },
+      _highlightResult: {
+        title: { value: '<em>Sofa</em>', matchLevel: 'full' },
+        attributes: { material: { value: '<em>Sofa</em> & co', matchLevel: 'full' } },
+      },
     });
     expect(result).toMatchObject({ nbHits: 5, nbPages: 3, page: 1, hitsPerPage: 2 });
     expect(result.facets).toEqual({ category: { furniture: 5 }, price: {} });

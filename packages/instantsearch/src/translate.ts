@@ -30,7 +30,7 @@ export interface VitrineHit {
   id: string;
   title: string;
   description: string;
-  highlight?: { title: string; description: string };
+  highlight?: { title: string; description: string; attributes?: Record<string, string> };
   [field: string]: unknown;
 }
 
@@ -181,18 +181,28 @@ export function toInstantSearchResult(
   const post = params.highlightPostTag ?? '</em>';
   const perPage = hitsPerPage(params);
   const hits = response.data.map((hit) => {
-    const field = (name: 'title' | 'description') => {
-      const marked = hit.highlight?.[name];
-      return {
-        value: marked === undefined ? hit[name] : retag(marked, pre, post),
-        matchLevel: marked?.includes('<mark>') ? 'full' : 'none',
-        matchedWords: [],
-      };
-    };
+    const result = (marked: string | undefined, raw: unknown) => ({
+      value: marked === undefined ? raw : retag(marked, pre, post),
+      matchLevel: marked?.includes('<mark>') ? 'full' : 'none',
+      matchedWords: [],
+    });
+    const field = (name: 'title' | 'description') => result(hit.highlight?.[name], hit[name]);
+    // Searchable attributes (`<Highlight attribute="attributes.brand">`), when the answer has them.
+    const marked = hit.highlight?.attributes;
     return {
       ...hit,
       objectID: hit.id,
-      _highlightResult: { title: field('title'), description: field('description') },
+      _highlightResult: {
+        title: field('title'),
+        description: field('description'),
+        ...(marked
+          ? {
+              attributes: Object.fromEntries(
+                Object.entries(marked).map(([name, value]) => [name, result(value, undefined)]),
+              ),
+            }
+          : {}),
+      },
     };
   });
   const facets: Record<string, Record<string, number>> = {};

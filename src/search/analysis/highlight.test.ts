@@ -16,6 +16,17 @@ describe('highlight', () => {
     expect(h.description).toBe('Beech wood.');
   });
 
+  it("marks the searchable attributes' whole values, escaped, and only theirs (ADR 0042)", () => {
+    const offer = {
+      title: 'Portable radio',
+      description: 'Small.',
+      attributes: { brand: 'Zénith <Co>', colour: 'zenith', year: 2020 },
+    };
+    const h = highlight(offer, query('zenith 2020 '), [], ['brand', 'model', 'year']);
+    expect(h.attributes).toEqual({ brand: '<mark>Zénith</mark> &lt;Co&gt;', year: '<mark>2020</mark>' });
+    expect(highlight(offer, query('zenith '))).not.toHaveProperty('attributes');
+  });
+
   it('escapes offer text before marking, so it can never inject markup', () => {
     const h = highlight(
       { title: '<script>alert("lamp")</script> & lamp', description: "it's a <b>lamp</b>" },

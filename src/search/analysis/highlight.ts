@@ -17,6 +17,8 @@ import { unitOf } from './text-rules.js';
 export interface Highlight {
   title: string;
   description: string;
+  /** Each searchable attribute the offer has a value for (ADR 0042): the whole value, marked. */
+  attributes?: Record<string, string>;
 }
 
 /** Words around the first match kept in the description snippet. */
@@ -132,11 +134,15 @@ function render(text: string, list: Token[], from: number, to: number): string {
   return out + escapeHtml(text.slice(at, to));
 }
 
-/** `matchedStems`: the stems the engine matched (typo corrections and prefix completions included). */
+/**
+ * `matchedStems`: the stems the engine matched (typo corrections and prefix completions included);
+ * `searchable`: the index's searchable attributes, by name (none: no `attributes` in the answer).
+ */
 export function highlight(
-  offer: { title: string; description: string },
+  offer: { title: string; description: string; attributes?: Readonly<Record<string, unknown>> },
   query: TextQuery,
   matchedStems: readonly string[] = [],
+  searchable: readonly string[] = [],
 ): Highlight {
   const isMatch = matcher(query, matchedStems);
   const titleTokens = tokens(offer.title, isMatch);
@@ -151,5 +157,19 @@ export function highlight(
   const from = startIndex === 0 ? 0 : (list[startIndex]?.start ?? 0);
   const to = endIndex >= list.length ? text.length : (list[endIndex - 1]?.end ?? text.length);
   const snippet = `${from > 0 ? '…' : ''}${render(text, list, from, to)}${to < text.length ? '…' : ''}`;
-  return { title: render(offer.title, titleTokens, 0, offer.title.length), description: snippet };
+  const out: Highlight = {
+    title: render(offer.title, titleTokens, 0, offer.title.length),
+    description: snippet,
+  };
+  if (searchable.length > 0) {
+    const attributes: Record<string, string> = {};
+    for (const name of searchable) {
+      const raw = offer.attributes?.[name];
+      if (typeof raw !== 'string' && typeof raw !== 'number') continue;
+      const value = String(raw);
+      attributes[name] = render(value, tokens(value, isMatch), 0, value.length);
+    }
+    out.attributes = attributes;
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { valueWords } from '../analysis/text.js';
-import type { AttributeType } from '../engine.js';
+import type { AttributeDeclaration, AttributeType } from '../engine.js';
 
 /**
  * How a declared attribute's raw value (an offer's `attributes.NAME`, or a filter's text) becomes
@@ -40,4 +40,29 @@ export function foldString(value: string): string {
 export function shownValue(type: AttributeType, value: number | string): string {
   if (type === 'boolean') return value === 1 ? 'true' : 'false';
   return String(value);
+}
+
+/**
+ * The names of a schema's searchable attributes (strings only), by name: the order their words
+ * take in an offer's text, between the title and the description (ADR 0042).
+ */
+export function searchableNames(attributes: readonly AttributeDeclaration[]): string[] {
+  return attributes
+    .filter((a) => a.searchable && a.type === 'string')
+    .map((a) => a.name)
+    .sort();
+}
+
+/** The texts `q` reads of an offer's searchable attributes (`searchableNames`), values as typed. */
+export function searchableTexts(
+  names: readonly string[],
+  attributes: Readonly<Record<string, unknown>> | undefined,
+): string[] {
+  const out: string[] = [];
+  if (attributes === undefined) return out;
+  for (const name of names) {
+    const raw = attributes[name];
+    if (typeof raw === 'string' || (typeof raw === 'number' && Number.isFinite(raw))) out.push(String(raw));
+  }
+  return out;
 }

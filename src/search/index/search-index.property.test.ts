@@ -13,7 +13,10 @@ import {
   oneWordQueryArb,
   queryArb,
   RANKED_SCHEMAS,
+  rankedTextQueryArb,
   rankingQueryArb,
+  SEARCHABLE_SCHEMAS,
+  searchableDocs,
   statusOnlyQueryArb,
   T0,
 } from '../../../test/support/search-arbitraries.js';
@@ -277,6 +280,35 @@ describe.each(
         },
       ),
       { numRuns: 200 },
+    );
+  }, 120_000);
+});
+
+/**
+ * Searchable attributes (ADR 0042): their words matched by `q` like the title's and the
+ * description's (typos, prefixes, compounds, phrases, exclusions), the attribute rule three-valued
+ * (title, then the searchable attributes, then the description) on every relevance path, a
+ * declared attribute that is not searchable never matched; with and without a tie-break.
+ */
+describe.each(
+  SEARCHABLE_SCHEMAS.flatMap(([name, schema]) =>
+    TUNINGS.map(([tuned, tuning]) => [`${name}, ${tuned}`, tuning, schema] as const),
+  ),
+)('search engine = reference search (%s)', (_, tuning, schema) => {
+  it('pages every query like the reference, with writes between pages', () => {
+    fc.assert(
+      fc.property(
+        searchableDocs,
+        fc.oneof(queryArb(4, true), rankingQueryArb, oneWordQueryArb, rankedTextQueryArb, rankedTextQueryArb),
+        fc.array(fc.array(changeArb, { maxLength: 3 }), { maxLength: 8 }),
+        fc.integer({ min: 0, max: 3 }),
+        (docs, { query, facets }, changes, finishAt) => {
+          const world = new World(tuning, schema);
+          for (const doc of docs) world.apply({ kind: 'upsert', doc });
+          world.pageToEnd(query, facets, changes, finishAt, 1);
+        },
+      ),
+      { numRuns: 150 },
     );
   }, 120_000);
 });

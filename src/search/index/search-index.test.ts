@@ -234,3 +234,53 @@ describe('distinct=publisher while offers are written', () => {
     expect(distinct({ sort: 'publishedAt' }).ids).toEqual(['off_c']);
   });
 });
+
+describe('searchable attributes (ADR 0042)', () => {
+  const schema = {
+    attributes: [
+      { name: 'brand', type: 'string' as const, facet: false, sort: false, searchable: true },
+      { name: 'colour', type: 'string' as const, facet: false, sort: false, searchable: false },
+    ],
+  };
+  const docs = [
+    { ...doc('Zenith radio', '', 3), attributes: { brand: 'Acme', colour: 'zenith' } },
+    { ...doc('Portable radio', '', 2), attributes: { brand: 'Zenith Co', colour: 'teal' } },
+    { ...doc('Portable radio', 'sounds like a zenith', 1), attributes: { brand: 'Acme' } },
+    { ...doc('Portable radio', '', 0), attributes: { brand: 'Acme', colour: 'zenith' } },
+  ];
+
+  it('ranks the title, then the searchable attributes, then the description, by one word or two, and never matches the others', () => {
+    for (const tuning of [{}, { walkCost: 0, rankWalkCost: 0 }]) {
+      const index = createSearchIndex(tuning, schema);
+      for (const d of docs) index.upsert(d);
+      const found = (q: string) =>
+        index.search(query(q), []).ids.map((id) => docs.findIndex((d) => d.id === id));
+      expect(found('zenith ')).toEqual([0, 1, 2]);
+      expect(found('radio zenith ')).toEqual([0, 1, 2]);
+      expect(found('zenith co')).toEqual([1]);
+      expect(found('teal ')).toEqual([]);
+      // The relevance keys: attribute 0, 1, 2 (typos, proximity, attribute, inexact, published, id).
+      expect(index.search(query('zenith ', { limit: 1 }), []).nextKeys?.slice(0, 4)).toEqual([0, 0, 0, 0]);
+      const second = index.search(query('zenith ', { limit: 2 }), []).nextKeys;
+      expect(second?.slice(0, 4)).toEqual([0, 0, 1, 0]);
+    }
+  });
+
+  it('reads a cursor of before ADR 0042 (the description as attribute 1) as the description where nothing is searchable', () => {
+    const index = createSearchIndex();
+    const plain = [
+      doc('Oak table'),
+      doc('Chair', 'an oak chair', 1),
+      doc('Stool', 'oak stool', 2),
+      doc('Bench', 'oak', 3),
+    ];
+    for (const d of plain) index.upsert(d);
+    const first = index.search(query('oak ', { limit: 2 }), []);
+    const keys = first.nextKeys as NonNullable<typeof first.nextKeys>;
+    expect(keys.slice(0, 4)).toEqual([0, 0, 2, 0]);
+    const next = index.search(query('oak ', { limit: 2, after: keys }), []);
+    const old = index.search(query('oak ', { limit: 2, after: [0, 0, 1, ...keys.slice(3)] }), []);
+    expect(old.ids).toEqual(next.ids);
+    expect(next.ids).toEqual([plain[2]?.id, plain[3]?.id]);
+  });
+});

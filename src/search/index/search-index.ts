@@ -2,6 +2,7 @@ import { forEachIndexWordId, WordIds } from '../analysis/tokens.js';
 import { type AnswerIndex, answer } from '../answer/answer.js';
 import { facetValuesOf } from '../answer/facet-values.js';
 import { AttributeColumns } from '../attributes/columns.js';
+import { searchableNames, searchableTexts } from '../attributes/values.js';
 import { Dictionary } from '../columns/dictionary.js';
 import {
   GrowableFloat64,
@@ -22,7 +23,7 @@ import type {
   SearchSchema,
 } from '../engine.js';
 import { NO_ATTRIBUTES } from '../engine.js';
-import { countSlot, type FacetCounts, facetCounts } from '../facets/facet-counts.js';
+import { countSlot, facetCounts } from '../facets/facet-counts.js';
 import { StemFacets } from '../facets/stem-facets.js';
 import { idKey } from '../order/id-keys.js';
 import { rankIds } from '../order/slot-sort.js';
@@ -35,6 +36,7 @@ import { GeoGrid } from '../sets/geo-grid.js';
 import { LateOffers } from '../sets/late-offers.js';
 import { PriceRanges } from '../sets/price-ranges.js';
 import { BucketSets, releaseScratch, ValueSets } from '../sets/slot-sets.js';
+import { countValues } from './slot-values.js';
 import { TermCounts } from './term-counts.js';
 
 /**
@@ -76,11 +78,13 @@ export class Index implements SearchIndex, AnswerIndex {
   /** Slot s's tags are tagIds[tagOffsets[s], tagOffsets[s + 1]). */
   readonly tagOffsets = new GrowableInt32();
   readonly tagIds = new GrowableInt32();
-  /** Word ids in text order, stop words left out: slot s's title is [textOffsets[2s], textOffsets[2s + 1]), its description runs to textOffsets[2s + 2]. */
+  /** Word ids in text order, stop words left out: by slot, title, searchable attributes, description (IndexView). */
   readonly text = new GrowableWords();
   readonly textOffsets = new GrowableInt32();
+  readonly attributeWords = new GrowableInt32(); // Per slot, its searchable attributes' word count.
+  readonly searchable: readonly string[]; // The searchable attributes' names (ADR 0042).
   readonly grid = new GeoGrid();
-  /** Live slots per stored status, per value of each column, per word (anywhere; in the title). */
+  /** Live slots per stored status, per value of each column, per word (anywhere; in the title; in the attributes). */
   readonly sets = {
     status: new ValueSets(),
     category: new ValueSets(),
@@ -90,6 +94,7 @@ export class Index implements SearchIndex, AnswerIndex {
     tag: new ValueSets(),
     word: new ValueSets(),
     title: new ValueSets(),
+    attribute: new ValueSets(),
   };
   /** Live slots per price bucket (about 9 % wide), for price ranges. */
   readonly priceBuckets = new BucketSets();
@@ -141,6 +146,7 @@ export class Index implements SearchIndex, AnswerIndex {
     readonly schema: SearchSchema = NO_ATTRIBUTES,
   ) {
     this.attributes = new AttributeColumns(schema);
+    this.searchable = searchableNames(schema.attributes);
     this.tagOffsets.push(0);
     this.textOffsets.push(0);
   }
@@ -224,11 +230,17 @@ export class Index implements SearchIndex, AnswerIndex {
     this.attributes.push(doc.attributes);
     for (const tag of new Set(doc.tags)) this.tagIds.push(this.tags.id(tag));
     this.tagOffsets.push(this.tagIds.length);
-    for (const field of [doc.title, doc.description]) {
-      forEachIndexWordId(field, this.wordIds, this.pushWord);
-      this.textOffsets.push(this.text.length);
+    forEachIndexWordId(doc.title, this.wordIds, this.pushWord);
+    this.textOffsets.push(this.text.length);
+    if (this.searchable.length > 0) {
+      const from = this.text.length;
+      for (const value of searchableTexts(this.searchable, doc.attributes))
+        forEachIndexWordId(value, this.wordIds, this.pushWord);
+      this.attributeWords.push(this.text.length - from);
     }
-    this.countValues(slot, 1);
+    forEachIndexWordId(doc.description, this.wordIds, this.pushWord);
+    this.textOffsets.push(this.text.length);
+    countValues(this, slot, 1);
     this.terms.count(this, slot, 1);
     if (this.late.added(slot)) countSlot(this, this.lateCounts, slot, 1);
     else if (doc.status === 'active') this.stemFacets.slot(slot, 1);
@@ -301,6 +313,7 @@ export class Index implements SearchIndex, AnswerIndex {
       this.tagIds,
       this.text,
       this.textOffsets,
+      this.attributeWords,
     ])
       column.trim();
     this.attributes.trim();
@@ -322,40 +335,9 @@ export class Index implements SearchIndex, AnswerIndex {
     this.alive.data[slot] = 0;
     if (this.late.removed(slot)) countSlot(this, this.lateCounts, slot, -1);
     else if (this.status.data[slot] === STATUS_CODE.active) this.stemFacets.slot(slot, -1);
-    this.countValues(slot, -1);
+    countValues(this, slot, -1);
     this.terms.count(this, slot, -1);
     this.live -= 1;
-  }
-
-  private countValues(slot: number, delta: 1 | -1): void {
-    const status = this.status.data[slot] as number;
-    const sets = this.sets;
-    const lat = this.lat.data[slot] as number;
-    const lon = this.lon.data[slot] as number;
-    const values: Array<[ValueSets, number]> = [
-      [sets.status, status],
-      [sets.category, this.category.data[slot] as number],
-      [sets.city, this.city.data[slot] as number],
-      [sets.country, this.country.data[slot] as number],
-      [sets.currency, this.currency.data[slot] as number],
-    ];
-    for (let p = this.tagOffsets.data[slot] as number; p < (this.tagOffsets.data[slot + 1] as number); p += 1)
-      values.push([sets.tag, this.tagIds.data[p] as number]);
-    const price = this.price.data[slot] as number;
-    if (delta === 1) {
-      for (const [set, value] of values) set.add(value, slot);
-      this.grid.add(slot, lat, lon);
-      this.priceBuckets.add(price, slot);
-      this.priceRanges.added(price, slot);
-    } else {
-      for (const [set, value] of values) set.remove(value, slot);
-      this.grid.remove(slot, lat, lon);
-      this.priceBuckets.remove(price, slot);
-      this.priceRanges.removed(price, slot);
-    }
-    this.attributes.count(slot, delta);
-    this.statusCounts[status] = (this.statusCounts[status] as number) + delta;
-    countSlot(this, this.valueCounts[status] as FacetCounts, slot, delta);
   }
 
   search(query: EngineQuery, facetNames: readonly FacetRequest[]): EngineResult {

@@ -7,23 +7,27 @@ export interface TermColumns {
   readonly dict: Dictionary;
   readonly text: GrowableWords;
   readonly textOffsets: GrowableInt32;
-  readonly sets: { readonly word: ValueSets; readonly title: ValueSets };
+  readonly searchable: readonly string[];
+  readonly attributeWords: GrowableInt32;
+  readonly sets: { readonly word: ValueSets; readonly title: ValueSets; readonly attribute: ValueSets };
 }
 
 /**
  * An offer's distinct words and stems counted in (an insert) or out (a removal): the
- * dictionary's document counts and the word bitmaps (anywhere, in the title). Holds the
+ * dictionary's document counts and the word bitmaps (anywhere, in the title, in the searchable
+ * attributes). Holds the
  * per-term scratch that makes each word and stem count once per offer.
  */
 export class TermCounts {
-  // The call that last counted each word (anywhere, in the title) and stem.
+  // The call that last counted each word (anywhere, in the title, in the attributes) and stem.
   private wordSeen = new Int32Array(0);
   private titleSeen = new Int32Array(0);
+  private attributeSeen = new Int32Array(0);
   private stemSeen = new Int32Array(0);
 
   /**
    * Adds (+1) or withdraws (−1) the slot's distinct words and stems: the dictionary's counts and
-   * the word bitmaps (anywhere, in the title).
+   * the word bitmaps (anywhere, in the title, in the searchable attributes).
    */
   count(ix: TermColumns, slot: number, delta: 1 | -1): void {
     const dict = ix.dict;
@@ -36,6 +40,7 @@ export class TermCounts {
       };
       this.wordSeen = grow(this.wordSeen);
       this.titleSeen = grow(this.titleSeen);
+      this.attributeSeen = grow(this.attributeSeen);
     }
     if (this.stemSeen.length < dict.stemCount) {
       const next = new Int32Array(dict.stemCount * 2);
@@ -48,7 +53,9 @@ export class TermCounts {
     const from = ix.textOffsets.data[2 * slot] as number;
     const middle = ix.textOffsets.data[2 * slot + 1] as number;
     const to = ix.textOffsets.data[2 * slot + 2] as number;
-    const { word: words, title: titles } = ix.sets;
+    const attributesEnd =
+      ix.searchable.length === 0 ? middle : middle + (ix.attributeWords.data[slot] as number);
+    const { word: words, title: titles, attribute: attributes } = ix.sets;
     for (let p = from; p < to; p += 1) {
       const w = text[p] as number;
       const s = dict.wordStem.data[w] as number;
@@ -66,6 +73,11 @@ export class TermCounts {
         this.titleSeen[w] = stamp;
         if (delta === 1) titles.add(w, slot);
         else titles.remove(w, slot);
+      }
+      if (p >= middle && p < attributesEnd && this.attributeSeen[w] !== stamp) {
+        this.attributeSeen[w] = stamp;
+        if (delta === 1) attributes.add(w, slot);
+        else attributes.remove(w, slot);
       }
     }
   }

@@ -14,9 +14,10 @@ type Keys = CursorValue[];
 /** The sort key of an offer without the attribute sorted by. */
 const NONE = 'none';
 
-// Relevance tuple packed into one number: typos ≤ 32, proximity ≤ 128, attribute ≤ 1, inexact ≤ 16.
+// Relevance tuple packed into one number: typos ≤ 32, proximity ≤ 128, attribute ≤ 2 (0: title,
+// 1: searchable attributes, 2: description; ADR 0042), inexact ≤ 16.
 const PROX_RANGE = 256;
-const ATTR_RANGE = 2;
+const ATTR_RANGE = 3;
 const INEXACT_RANGE = 32;
 
 export function packRank(typos: number, proximity: number, attribute: number, inexact: number): number {
@@ -38,8 +39,11 @@ export function position(ix: IndexView, query: EngineQuery): Position | null {
   const after = query.after;
   if (after === null) return null;
   if (query.sort === 'relevance') {
-    const [typos, proximity, attribute, inexact, ...rest] = after;
-    const primary = packRank(Number(typos), Number(proximity), Number(attribute), Number(inexact));
+    const [typos, proximity, given, inexact, ...rest] = after;
+    // Before ADR 0042 the description was attribute 1: without searchable attributes, class 1 is
+    // empty, so such a cursor continues in the description's class.
+    const attribute = ix.searchable.length === 0 && Number(given) === 1 ? 2 : Number(given);
+    const primary = packRank(Number(typos), Number(proximity), attribute, Number(inexact));
     // With a ranking tie-break the attribute's value comes before publishedAt (tie-break.ts).
     if (rankTie(ix.attributes) !== null) {
       const [value, published, id] = rest;

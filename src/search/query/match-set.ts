@@ -31,8 +31,9 @@ export interface UnitSets {
   levels: Bits[];
   /** Every offer holding one of the unit's stems (or one of its sequences). */
   all: Bits;
-  /** The offers holding one of its sequences in the title, an exact one anywhere; null without. */
+  /** The offers holding one of its sequences in the title, in the searchable attributes, an exact one anywhere; null without. */
   sequenceTitle: Bits | null;
+  sequenceAttribute: Bits | null;
   sequenceExact: Bits | null;
 }
 
@@ -55,21 +56,23 @@ function unitSet(ix: IndexView, unit: Plan['units'][number]): UnitSets {
     for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
   }
   let sequenceTitle: Bits | null = null;
+  let sequenceAttribute: Bits | null = null;
   let sequenceExact: Bits | null = null;
   if (unit.sequences.length > 0) {
     const sets = sequenceSets(ix, unit.sequences);
     if (sets.any.size === 0) unit.sequences = [];
     byCost[0] = [...(byCost[0] ?? []), sets.any];
     sequenceTitle = sets.title;
+    sequenceAttribute = sets.attribute;
     sequenceExact = sets.exact;
   }
   const levels: Bits[] = [];
   for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
-  return { levels, all: unionOf(levels), sequenceTitle, sequenceExact };
+  return { levels, all: unionOf(levels), sequenceTitle, sequenceAttribute, sequenceExact };
 }
 
 /** The offers holding one of the stems (every word of each). */
-export function stemsSet(ix: IndexView, stems: Iterable<number>, of: 'word' | 'title'): Bits {
+export function stemsSet(ix: IndexView, stems: Iterable<number>, of: 'word' | 'title' | 'attribute'): Bits {
   const parts: Bits[] = [];
   for (const s of stems) for (const w of ix.dict.stemWords[s] as number[]) parts.push(ix.sets[of].get(w));
   return unionOf(parts);

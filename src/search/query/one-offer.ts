@@ -1,5 +1,5 @@
 import { isStopWord, stem, type TextQuery, words } from '../analysis/text.js';
-import { attributeValue } from '../attributes/values.js';
+import { attributeValue, searchableNames, searchableTexts } from '../attributes/values.js';
 import { type EngineQuery, type IndexDocument, NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
 import { isNumber, typoBudget } from '../rules.js';
 import { distanceKm, inBox } from '../sets/geo.js';
@@ -12,7 +12,8 @@ import { compileSynonyms } from './synonyms.js';
  * a unit of `q` matches when the offer holds its stem, a word or stem within the typo budget of
  * it (optimal string alignment; for the prefix being typed, a word starting within the budget),
  * two consecutive typed words joined, a split of it into two words one after the other, or a
- * synonym; phrases are found in one field, exclusions in neither; the filters compare the
+ * synonym; phrases are found in one field (the title, the searchable attributes' words, the
+ * description: the offer's text is prepared for the schema's), exclusions in none; the filters compare the
  * offer's fields as the index holds them. With one offer, `auto` typo tolerance matches what
  * `all` matches: a word the offer holds as typed matches either way, and a word it does not hold
  * gets its typo variants (the engine's "nothing matched: every word gets them").
@@ -22,8 +23,8 @@ import { compileSynonyms } from './synonyms.js';
 /** An offer's text as the check reads it (prepared once, checked against many queries). */
 export interface OfferText {
   doc: IndexDocument;
-  /** Stems by position, stop words left out: the title, then the description. */
-  fields: readonly [readonly string[], readonly string[]];
+  /** Stems by position, stop words left out: the title, the searchable attributes' words, the description. */
+  fields: readonly [readonly string[], readonly string[], readonly string[]];
   /** Its indexed words (folded, unstemmed). */
   words: ReadonlySet<string>;
   stems: ReadonlySet<string>;
@@ -33,7 +34,8 @@ export interface OfferText {
   readonly typos: Map<string, boolean>;
 }
 
-export function offerText(doc: IndexDocument): OfferText {
+/** The offer's text as an index built with `schema` holds it (its searchable attributes' words included). */
+export function offerText(doc: IndexDocument, schema: SearchSchema = NO_ATTRIBUTES): OfferText {
   const allWords = new Set<string>();
   const stems = new Set<string>();
   const field = (text: string) => {
@@ -47,7 +49,9 @@ export function offerText(doc: IndexDocument): OfferText {
     }
     return out;
   };
-  const fields = [field(doc.title), field(doc.description)] as const;
+  const title = field(doc.title);
+  const attributes = searchableTexts(searchableNames(schema.attributes), doc.attributes).flatMap(field);
+  const fields = [title, attributes, field(doc.description)] as const;
   return {
     doc,
     fields,
@@ -113,7 +117,9 @@ function inField(field: readonly string[], sequence: readonly string[]): boolean
 }
 
 const inOneField = (offer: OfferText, sequence: readonly string[]) =>
-  inField(offer.fields[0], sequence) || inField(offer.fields[1], sequence);
+  inField(offer.fields[0], sequence) ||
+  inField(offer.fields[1], sequence) ||
+  inField(offer.fields[2], sequence);
 
 /** The typed words of a query's units (its terms, then the prefix) and their stems, read once per query. */
 const units = new WeakMap<TextQuery, { typed: string[]; stems: string[] }>();

@@ -33,7 +33,7 @@ export interface Plan {
   excluded: number[][];
   scratchBest: Uint8Array;
   scratchExact: Uint8Array;
-  scratchTitle: Uint8Array;
+  scratchField: Uint8Array;
   scratchPair: Uint8Array;
   scratchLast: Int32Array;
 }
@@ -154,7 +154,7 @@ export function planText(
     excluded,
     scratchBest: new Uint8Array(n),
     scratchExact: new Uint8Array(n),
-    scratchTitle: new Uint8Array(n),
+    scratchField: new Uint8Array(n),
     scratchPair: new Uint8Array(n),
     scratchLast: new Int32Array(n),
   };

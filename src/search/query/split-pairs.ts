@@ -1,4 +1,4 @@
-import type { DictionaryView, IndexView } from '../index-view.js';
+import { attributesEnd, type DictionaryView, type IndexView } from '../index-view.js';
 import { type Bits, membersOf, scratch } from '../sets/slot-sets.js';
 
 /**
@@ -59,13 +59,17 @@ export function sequenceAt(
   return found;
 }
 
-/** The offers holding a sequence in one field (`any`), in the title (`title`), an exact one anywhere (`exact`). */
+/**
+ * The offers holding a sequence in one field (`any`), in the title (`title`), in the searchable
+ * attributes (`attribute`), an exact one anywhere (`exact`).
+ */
 export function sequenceSets(
   ix: IndexView,
   sequences: readonly Sequence[],
-): { any: Bits; title: Bits; exact: Bits } {
+): { any: Bits; title: Bits; attribute: Bits; exact: Bits } {
   const any = scratch();
   const title = scratch();
+  const attribute = scratch();
   const exact = scratch();
   const text = ix.text.data;
   const wordStem = ix.dict.wordStem.data;
@@ -78,19 +82,22 @@ export function sequenceSets(
     for (const slot of membersOf(candidates, ix.scratchMembers())) {
       const start = offsets[2 * slot] as number;
       const middle = offsets[2 * slot + 1] as number;
+      const between = attributesEnd(ix, slot, middle);
       const end = offsets[2 * slot + 2] as number;
       for (let p = start; p < end; p += 1) {
-        if (sequenceAt(text, wordStem, p, p < middle ? middle : end, [sequence]) === 0) continue;
+        const to = p < middle ? middle : p < between ? between : end;
+        if (sequenceAt(text, wordStem, p, to, [sequence]) === 0) continue;
         any.add(slot);
         if (sequence.exact) exact.add(slot);
         if (p < middle) {
           title.add(slot);
           break;
         }
+        if (p < between) attribute.add(slot);
       }
     }
   }
-  return { any, title, exact };
+  return { any, title, attribute, exact };
 }
 
 function holders(ix: IndexView, stem: number): Bits {

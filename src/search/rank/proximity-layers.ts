@@ -1,4 +1,4 @@
-import type { IndexView } from '../index-view.js';
+import { attributesEnd, type IndexView } from '../index-view.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, Bitmap, type Bits, membersOf, scratch } from '../sets/slot-sets.js';
 
@@ -139,11 +139,14 @@ function readPairs(ix: IndexView, slots: Bits, a: number, b: number, out: Bits[]
 export function pairProximity(ix: IndexView, slot: number, a: number, b: number): number {
   const text = ix.text.data;
   const wordStem = ix.dict.wordStem.data;
-  const offsets = ix.textOffsets.data;
+  const start = ix.textOffsets.data[2 * slot] as number;
+  const middle = ix.textOffsets.data[2 * slot + 1] as number;
+  const between = attributesEnd(ix, slot, middle);
+  const end = ix.textOffsets.data[2 * slot + 2] as number;
   let best = PROXIMITY_CAP;
-  for (let field = 0; field < 2; field += 1) {
-    const from = offsets[2 * slot + field] as number;
-    const to = offsets[2 * slot + field + 1] as number;
+  for (let field = 0; field < 3; field += 1) {
+    const from = field === 0 ? start : field === 1 ? middle : between;
+    const to = field === 0 ? middle : field === 1 ? between : end;
     let lastA = -1;
     let lastB = -1;
     for (let p = from; p < to; p += 1) {

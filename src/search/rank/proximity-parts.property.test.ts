@@ -3,14 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { engineQuery } from '../../../test/support/engine-query.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
 import { parseTextQuery } from '../analysis/text.js';
-import type { EngineQuery, IndexDocument } from '../engine.js';
+import { type EngineQuery, type IndexDocument, NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
 import { createSearchIndex, type Tuning } from '../index/search-index.js';
 
 /**
  * Relevance parts cut by the proximity of their word pairs (ADR 0040) against the reference:
  * texts of a few words at every distance from each other, in both orders, queries of two and
  * three words (the last one a prefix or not) paged to the end, with writes after the layers
- * were first read (an entry then reads the new slots on its next use).
+ * were first read (an entry then reads the new slots on its next use); without and with a
+ * searchable attribute of the same words (ADR 0042: the parts' three sides of the attribute rule).
  */
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -27,24 +28,40 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
 const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(' '));
 
 const docArb = (i: number): fc.Arbitrary<IndexDocument> =>
-  fc.record({ title: text, description: text, published: fc.integer({ min: 0, max: 3 }) }).map((r) => ({
-    id: `off_${String(i).padStart(4, '0')}`,
-    title: r.title,
-    description: r.description,
-    category: 'c',
-    tags: [],
-    city: 'x',
-    country: 'XX',
-    currency: 'EUR',
-    publisher: 'pub',
-    price: 100,
-    lat: 48,
-    lon: 2,
-    status: 'active',
-    publishedAt: T0 + r.published * DAY,
-    updatedAt: T0,
-    expiresAt: null,
-  }));
+  fc
+    .record({
+      title: text,
+      description: text,
+      material: fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }).map((w) => w.join(' ')),
+      published: fc.integer({ min: 0, max: 3 }),
+    })
+    .map((r) => ({
+      id: `off_${String(i).padStart(4, '0')}`,
+      title: r.title,
+      description: r.description,
+      category: 'c',
+      tags: [],
+      city: 'x',
+      country: 'XX',
+      currency: 'EUR',
+      publisher: 'pub',
+      price: 100,
+      lat: 48,
+      lon: 2,
+      status: 'active',
+      publishedAt: T0 + r.published * DAY,
+      updatedAt: T0,
+      expiresAt: null,
+      attributes: { material: r.material },
+    }));
+
+const SCHEMAS: Array<[string, SearchSchema]> = [
+  ['no searchable attribute', NO_ATTRIBUTES],
+  [
+    'a searchable attribute',
+    { attributes: [{ name: 'material', type: 'string', facet: false, sort: false, searchable: true }] },
+  ],
+];
 
 const docsArb = fc
   .integer({ min: 20, max: 90 })
@@ -64,7 +81,11 @@ function query(q: string, limit: number): EngineQuery {
   return engineQuery(T0 + 10 * DAY, { text: parseTextQuery(q), sort: 'relevance', limit });
 }
 
-describe.each(TUNINGS)('proximity parts = reference search (%s)', (_, tuning) => {
+describe.each(
+  TUNINGS.flatMap(([name, tuning]) =>
+    SCHEMAS.map(([declared, schema]) => [`${name}, ${declared}`, tuning, schema] as const),
+  ),
+)('proximity parts = reference search (%s)', (_, tuning, schema) => {
   it('pages queries of several words to the end, before and after writes', () => {
     fc.assert(
       fc.property(
@@ -72,7 +93,7 @@ describe.each(TUNINGS)('proximity parts = reference search (%s)', (_, tuning) =>
         fc.array(qArb, { minLength: 1, maxLength: 3 }),
         fc.integer({ min: 1, max: 6 }),
         (docs, qs, limit) => {
-          const index = createSearchIndex(tuning);
+          const index = createSearchIndex(tuning, schema);
           const live = new Map<string, IndexDocument>();
           const half = docs.length >> 1;
           const check = () => {
@@ -81,7 +102,7 @@ describe.each(TUNINGS)('proximity parts = reference search (%s)', (_, tuning) =>
               for (let page = 0; page < 100; page += 1) {
                 const asked = { ...query(q, limit), after };
                 const { matchedStems: _m, ...got } = index.search(asked, []);
-                expect(got).toEqual(referenceSearch([...live.values()], asked, []));
+                expect(got).toEqual(referenceSearch([...live.values()], asked, [], schema));
                 if (got.nextKeys === null) break;
                 after = got.nextKeys;
               }

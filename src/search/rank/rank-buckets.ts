@@ -7,7 +7,7 @@ import { and, andNot, type Bits, scratch } from '../sets/slot-sets.js';
  * its rank classes are bitmaps, so a page never ranks every match. The rules of rules.ts, in
  * order: typos (the fewest edits of a stem the offer holds: the matches of level 0, then of
  * level 1 not already counted, …), proximity (0: one word), attribute (0 when the title holds
- * one of the unit's stems), exactness (0 when the offer holds the typed word itself), then
+ * one of the unit's stems, 1 when the searchable attributes do, 2 else), exactness (0 when the offer holds the typed word itself), then
  * newest first and the greater id. Classes are visited in that order from the cursor's; within
  * a class the page is the newest members after the cursor, by walking the newest-first order
  * testing membership when the class is dense, or by selecting among its members when sparse.
@@ -35,6 +35,8 @@ export function bucketPage(
   matches: Bits,
   unit: UnitSets,
   title: Bits,
+  /** The offers holding one of the unit's stems in the searchable attributes; null without any. */
+  attribute: Bits | null,
   exact: Bits | null,
   after: Position | null,
   k: number,
@@ -47,15 +49,24 @@ export function bucketPage(
   for (let t = 0; t < unit.levels.length && slots.length < k; t += 1) {
     if (rest.size === 0) break;
     // Skip whole typo levels that lie before the cursor without splitting them.
-    if (after !== null && pack(t, 1, 1) < after.primary) {
+    if (after !== null && pack(t, 2, 1) < after.primary) {
       rest = andNot(rest, unit.levels[t] as Bits);
       continue;
     }
     const level = and(rest, unit.levels[t] as Bits);
     rest = andNot(rest, level);
-    for (let a = 0; a < 2 && slots.length < k; a += 1) {
-      if (after !== null && pack(t, a, 1) < after.primary) continue;
-      const side = a === 0 ? and(level, title) : andNot(level, title);
+    let untitled: Bits | null = null;
+    for (let a = 0; a < 3 && slots.length < k; a += 1) {
+      if ((a === 1 && attribute === null) || (after !== null && pack(t, a, 1) < after.primary)) continue;
+      if (a > 0) untitled ??= andNot(level, title);
+      const side =
+        untitled === null
+          ? and(level, title)
+          : attribute === null
+            ? untitled
+            : a === 1
+              ? and(untitled, attribute)
+              : andNot(untitled, attribute);
       for (let e = 0; e < 2 && slots.length < k; e += 1) {
         const rank = pack(t, a, e);
         if (after !== null && rank < after.primary) continue;

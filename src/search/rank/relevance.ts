@@ -3,13 +3,12 @@ import type { IndexView } from '../index-view.js';
 import { type Position, selectPage } from '../order/top-k.js';
 import { packRank, unpackRank } from '../query/cursor-keys.js';
 import { stemsSet, type UnitSets } from '../query/match-set.js';
-import { phrasesInTitle } from '../query/phrases.js';
 import type { Plan, Unit } from '../query/plan.js';
-import { sequenceAt } from '../query/split-pairs.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, andNot, type Bits, membersOf, scratch, unionOf } from '../sets/slot-sets.js';
 import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
+import { scanRank } from './scan-rank.js';
 import { tiePager, walkByTie } from './tie-break.js';
 
 /**
@@ -41,8 +40,11 @@ export function relevancePage(
   if (unit !== undefined && units.length === 1 && plan.phrases.length === 0 && !plan.hasSequences) {
     const exact = exactSet(ix, plan.units[0] as Unit, unit);
     const title = stemsSet(ix, plan.unitsOfStem.keys(), 'title');
+    const attribute = ix.searchable.length === 0 ? null : stemsSet(ix, plan.unitsOfStem.keys(), 'attribute');
     const pager = tie === null ? ix.pager : tiePager(ix, tie);
-    return bucketPage(bits, unit, title, exact, after, k, pager, (t, a, e) => packRank(t, 0, a, e));
+    return bucketPage(bits, unit, title, attribute, exact, after, k, pager, (t, a, e) =>
+      packRank(t, 0, a, e),
+    );
   }
   // Read per word of the text: one lookup, not the word's stem and then the stem's bits.
   const wordBits = ix.wordBits;
@@ -102,45 +104,68 @@ export function relevancePage(
 
 /**
  * The least rank members of a typo class can have, from bitmaps (`of`): proximity at its least
- * (each pair adjacent), the title holding every unit unless no member's does, and a unit exact
- * unless no member holds its typed word (never, for a word no offer has: a typo, a prefix being
- * typed). `split` cuts a class into parts alike in those two rules (every unit in the title or
- * not; how many typed words lacking), each with its exact floor in them (ADR 0035): a walk is
- * then left only proximity to find, and stops at the first members with the words adjacent.
+ * (each pair adjacent), the title holding every unit unless no member's does (then the title or
+ * the searchable attributes, ADR 0042), and a unit exact unless no member holds its typed word
+ * (never, for a word no offer has: a typo, a prefix being typed). `split` cuts a class into parts
+ * alike in those two rules (the attribute rule's value; how many typed words lacking), each with
+ * its exact floor in them (ADR 0035): a walk is then left only proximity to find, and stops at
+ * the first members with the words adjacent.
  */
 function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
-  // Offers with every unit in the title (null: no unit), built on first use.
-  let everyInTitle: Bits | null | undefined;
-  const titleAll = () => {
-    if (everyInTitle === undefined)
-      everyInTitle = plan.units
-        .map((u, i) => {
-          const title = stemsSet(ix, u.costs.keys(), 'title');
-          const sequences = units[i]?.sequenceTitle;
-          return sequences ? title.orInPlace(sequences) : title;
-        })
-        .reduce((all: Bits | null, title) => (all === null ? title : all.andInPlace(title)), null);
-    return everyInTitle;
+  // Offers with every unit in the title (null: no unit), then in the title or the attributes
+  // (null also without searchable attributes), built on first use.
+  let sides: [Bits | null, Bits | null] | undefined;
+  const every = (sets: (u: Unit, i: number) => Bits) =>
+    plan.units.map(sets).reduce((all: Bits | null, set) => (all === null ? set : all.andInPlace(set)), null);
+  const fieldSets = () => {
+    sides ??= [
+      every((u, i) => {
+        const title = stemsSet(ix, u.costs.keys(), 'title');
+        const sequences = units[i]?.sequenceTitle;
+        return sequences ? title.orInPlace(sequences) : title;
+      }),
+      ix.searchable.length === 0
+        ? null
+        : every((u, i) => {
+            const head = stemsSet(ix, u.costs.keys(), 'title').orInPlace(
+              stemsSet(ix, u.costs.keys(), 'attribute'),
+            );
+            for (const set of [units[i]?.sequenceTitle, units[i]?.sequenceAttribute])
+              if (set) head.orInPlace(set);
+            return head;
+          }),
+    ];
+    return sides;
   };
   const exact = plan.units.map((u, i) => exactSet(ix, u, units[i] as UnitSets));
   return {
     of(typos: number, pairs: number, members: Bits): number {
-      const title = titleAll();
+      const [title, head] = fieldSets();
       let inexact = 0;
       for (const set of exact) if (set === null || !members.intersects(set)) inexact += 1;
-      const attribute = title === null || members.intersects(title) ? 0 : 1;
+      const attribute =
+        title === null || members.intersects(title) ? 0 : head !== null && members.intersects(head) ? 1 : 2;
       return packRank(typos, pairs, attribute, inexact);
     },
     split(members: Bits, typos: number, pairs: number): Part[] {
-      const title = titleAll();
-      const sides = title === null ? [members] : [and(members, title), andNot(members, title)];
+      const [title, head] = fieldSets();
       const parts: Part[] = [];
-      sides.forEach((side, attribute) => {
+      const push = (side: Bits, attribute: number) => {
         inexactParts(side, exact).forEach((part, inexact) => {
           if (part !== undefined && part.size > 0)
             parts.push({ members: part, floor: packRank(typos, pairs, attribute, inexact) });
         });
-      });
+      };
+      if (title === null) push(members, 0);
+      else if (head === null) {
+        push(and(members, title), 0);
+        push(andNot(members, title), 2);
+      } else {
+        const rest = andNot(members, title);
+        push(and(members, title), 0);
+        push(and(rest, head), 1);
+        push(andNot(rest, head), 2);
+      }
       return parts;
     },
   };
@@ -279,96 +304,4 @@ export function newestPager(ix: IndexView): ClassPager {
       return selectPage(rows, slots.length, order, position, k).page.map((i) => slots[i] as number);
     },
   };
-}
-
-/**
- * Bit u set when a sequence of unit u starts at position p (split-pairs.ts); the same bit 16
- * places up when that sequence is exact (a synonym).
- */
-function sequenceBits(
-  plan: Plan,
-  text: Uint16Array | Int32Array,
-  wordStem: Int32Array,
-  p: number,
-  to: number,
-): number {
-  let bits = 0;
-  plan.units.forEach((unit, u) => {
-    if (unit.sequences.length === 0) return;
-    const found = sequenceAt(text, wordStem, p, to, unit.sequences);
-    if (found > 0) bits |= 1 << u;
-    if (found === 2) bits |= 1 << (u + 16);
-  });
-  return bits;
-}
-
-/** The packed relevance tuple of one offer, from its words (typos, proximity, attribute, inexact). */
-function scanRank(ix: IndexView, slot: number, plan: Plan): number {
-  const text = ix.text.data;
-  const wordStem = ix.dict.wordStem.data;
-  const wordBits = ix.wordBits;
-  const start = ix.textOffsets.data[2 * slot] as number;
-  const middle = ix.textOffsets.data[2 * slot + 1] as number;
-  const end = ix.textOffsets.data[2 * slot + 2] as number;
-  const units = plan.units;
-  const n = units.length;
-  const best = plan.scratchBest;
-  const exact = plan.scratchExact;
-  const inTitle = plan.scratchTitle;
-  const pair = plan.scratchPair;
-  const last = plan.scratchLast;
-  // Loops, not fill(): a few units each, and a call of fill costs more than that.
-  for (let u = 0; u < n; u += 1) {
-    best[u] = 255;
-    exact[u] = 0;
-    inTitle[u] = 0;
-    pair[u] = PROXIMITY_CAP;
-  }
-  for (let field = 0; field < 2; field += 1) {
-    const from = field === 0 ? start : middle;
-    const to = field === 0 ? middle : end;
-    for (let u = 0; u < n; u += 1) last[u] = -1;
-    for (let p = from; p < to; p += 1) {
-      const w = text[p] as number;
-      const own = wordBits[w] as number;
-      const found = plan.hasSequences ? sequenceBits(plan, text, wordStem, p, to) : 0;
-      const bits = own | (found & 0xffff);
-      if (bits === 0) continue;
-      const s = wordStem[w] as number;
-      for (let u = 0; u < n; u += 1) {
-        if ((bits & (1 << u)) === 0) continue;
-        const unit = units[u] as Unit;
-        const word = (own & (1 << u)) !== 0;
-        // A sequence starting here: as typed (no typo).
-        const c = word ? (unit.costs.get(s) as number) : 0;
-        if (c < (best[u] as number)) best[u] = c;
-        if (word && (w === unit.wordId || (unit.exactWords.length > 0 && unit.exactWords.includes(w))))
-          exact[u] = 1;
-        if ((found & (1 << (u + 16))) !== 0) exact[u] = 1;
-        if (field === 0) inTitle[u] = 1;
-      }
-      for (let u = 0; u + 1 < n; u += 1) {
-        const a = (bits & (1 << u)) !== 0;
-        const b = (bits & (1 << (u + 1))) !== 0;
-        if (!a && !b) continue;
-        let g = PROXIMITY_CAP;
-        if (a && b) g = 1;
-        if (b && (last[u] as number) >= 0) g = Math.min(g, p - (last[u] as number));
-        if (a && (last[u + 1] as number) >= 0) g = Math.min(g, p - (last[u + 1] as number) + 1);
-        if (g < (pair[u] as number)) pair[u] = g;
-      }
-      for (let u = 0; u < n; u += 1) if ((bits & (1 << u)) !== 0) last[u] = p;
-    }
-  }
-  let typos = 0;
-  let inexact = 0;
-  let proximity = 0;
-  let titleAlone = plan.phrases.length === 0 || phrasesInTitle(ix, slot, plan);
-  for (let u = 0; u < n; u += 1) {
-    typos += best[u] as number;
-    if (exact[u] === 0) inexact += 1;
-    if (inTitle[u] === 0) titleAlone = false;
-    if (u + 1 < n) proximity += pair[u] as number;
-  }
-  return packRank(typos, proximity, titleAlone ? 0 : 1, inexact);
 }

@@ -9,9 +9,10 @@ import type { IndexCapture } from './snapshot.js';
  * analysis fingerprint, the environment, the database identity, the change sequence and the
  * mark, and the declarations' fingerprint. Format 2 added the mark, format 3 the attribute
  * columns and the declarations' fingerprint, format 4 the publisher column and its values
- * (`distinct`): a file of an older format is refused (a full build writes a new one).
+ * (`distinct`), format 5 the searchable attributes' words in the text, their counts by slot and
+ * their word bitmaps (ADR 0042): a file of an older format is refused (a full build writes a new one).
  */
-export const SNAPSHOT_FORMAT = 4;
+export const SNAPSHOT_FORMAT = 5;
 
 /**
  * A hash of the declarations an index was built with (its attribute columns and the ranking
@@ -39,6 +40,8 @@ const PROBE = [
 /** A hash of what the analysis makes of PROBE: analysis code changed, old snapshots refused. */
 export function analysisFingerprint(): string {
   const hash = createHash('sha256');
+  // The fields of an offer's text, in their order (ADR 0042).
+  hash.update('title, searchable attributes, description\u0002');
   for (const text of PROBE) {
     forEachIndexWord(text, (word) => {
       hash.update(word);

@@ -191,3 +191,31 @@ export async function openSnapshot(
   }
   return { reader, close: () => handle.close() };
 }
+
+/** Strings per section (a JSON array each: bounded work per step). */
+const STRINGS_PER_SECTION = 50_000;
+
+/** `count` strings of `values` as JSON arrays of at most STRINGS_PER_SECTION. */
+export async function writeStrings(
+  w: SectionWriter,
+  values: readonly string[],
+  count: number,
+): Promise<void> {
+  for (let from = 0; from < count; from += STRINGS_PER_SECTION)
+    await w.json(values.slice(from, Math.min(count, from + STRINGS_PER_SECTION)));
+}
+
+/** What writeStrings wrote, `count` strings, each handed to `into`. */
+export async function readStrings(
+  r: SectionReader,
+  count: number,
+  into: (value: string) => void,
+): Promise<void> {
+  for (let read = 0; read < count; ) {
+    const part = await r.json<string[]>();
+    if (!Array.isArray(part) || part.length === 0)
+      throw new SnapshotFormatError('snapshot strings are short');
+    for (const value of part) into(value);
+    read += part.length;
+  }
+}

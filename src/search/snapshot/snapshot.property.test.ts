@@ -14,7 +14,11 @@ import {
   nearestQueryArb,
   queryArb,
   RANKED_SCHEMAS,
+  rankedTextQueryArb,
   rankingQueryArb,
+  SEARCHABLE_SCHEMA,
+  SEARCHABLE_SCHEMAS,
+  searchableDocs,
   statusOnlyQueryArb,
 } from '../../../test/support/search-arbitraries.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
@@ -24,7 +28,7 @@ import type { EngineQuery, IndexDocument, SearchSchema } from '../engine.js';
 import { FACET_NAMES, NO_ATTRIBUTES } from '../engine.js';
 import { createSearchIndex, type Index } from '../index/search-index.js';
 import { captureIndex, readIndex, writeIndex } from './snapshot.js';
-import { headerProblem, snapshotHeader } from './snapshot-header.js';
+import { headerProblem, SNAPSHOT_FORMAT, snapshotHeader } from './snapshot-header.js';
 import { openSnapshot, writeAtomically } from './snapshot-io.js';
 
 /**
@@ -172,6 +176,44 @@ describe('search index snapshot', () => {
       { numRuns: 80 },
     );
   }, 120_000);
+
+  it('reads back the searchable attributes: their words, counts and bitmaps rank as a fresh build (ADR 0042)', async () => {
+    const [, schema] = SEARCHABLE_SCHEMAS[1] as [string, SearchSchema];
+    await fc.assert(
+      fc.asyncProperty(
+        searchableDocs,
+        ending,
+        fc.array(changeArb, { maxLength: 20 }),
+        fc.array(fc.oneof(rankedTextQueryArb, queryArb(4, true)), { minLength: 1, maxLength: 4 }),
+        async (docs, end, changes, queries) => {
+          const { index, live } = build(docs, end, schema);
+          for (const change of changes) apply(index, live, change);
+          const loaded = await roundTrip(index, [], schema);
+          expectSameAsFresh(loaded, live, queries, changes.slice(0, 5), schema);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('refuses a snapshot of format 4 (before searchable attributes) and one taken before an attribute became searchable', () => {
+    const { index } = build([], 'finishBuild', SEARCHABLE_SCHEMA);
+    const of = { environment: 'testing', databaseId: 'db', applied: 0 };
+    const expected = { environment: 'testing', databaseId: 'db', changeSeq: 0, schema: SEARCHABLE_SCHEMA };
+    const header = snapshotHeader(captureIndex(index), of);
+    expect(SNAPSHOT_FORMAT).toBe(5);
+    expect(headerProblem(header, expected)).toBeNull();
+    expect(headerProblem({ ...header, format: 4 }, expected)).toBe('format 4, not 5');
+    // The same attributes, one of them no longer searchable: other declarations.
+    const fewer = {
+      attributes: SEARCHABLE_SCHEMA.attributes.map((a) =>
+        a.name === 'material' ? { ...a, searchable: false } : a,
+      ),
+    };
+    expect(headerProblem(header, { ...expected, schema: fewer })).toBe(
+      'built under other declared attributes or another ranking tie-break',
+    );
+  });
 
   it('refuses a snapshot built under other declarations (the header) and columns that are not the declared ones', async () => {
     const [, ranked] = RANKED_SCHEMAS[1] as [string, SearchSchema];

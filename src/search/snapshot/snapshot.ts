@@ -4,7 +4,13 @@ import { NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
 import { Index, type Tuning } from '../index/search-index.js';
 import { Bitmap, type Bits } from '../sets/slot-sets.js';
 import { readBitmaps, writeBitmaps } from './snapshot-bitmaps.js';
-import { type SectionReader, type SectionWriter, SnapshotFormatError } from './snapshot-io.js';
+import {
+  readStrings,
+  type SectionReader,
+  type SectionWriter,
+  SnapshotFormatError,
+  writeStrings,
+} from './snapshot-io.js';
 
 /**
  * A search index on disk (ADR 0024): every structure of an `Index` (columns, ids, interned
@@ -71,16 +77,28 @@ const COLUMNS = [
   'tagOffsets',
   'tagIds',
   'textOffsets',
+  'attributeWords',
 ] as const;
 
 const VALUE_COUNT_COLUMNS = ['category', 'city', 'country', 'tag'] as const;
-const SET_NAMES = ['status', 'category', 'city', 'country', 'currency', 'tag', 'word', 'title'] as const;
+const SET_NAMES = [
+  'status',
+  'category',
+  'city',
+  'country',
+  'currency',
+  'tag',
+  'word',
+  'title',
+  'attribute',
+] as const;
 const ORDERS = ['byPublished', 'byExpiry', 'byPrice'] as const;
 
 function columnLength(index: Index, name: (typeof COLUMNS)[number], slots: number): number {
   if (name === 'tagOffsets') return slots + 1;
   if (name === 'textOffsets') return 2 * slots + 1;
   if (name === 'tagIds') return index.tagOffsets.data[slots] as number;
+  if (name === 'attributeWords') return index.searchable.length === 0 ? 0 : slots;
   return slots;
 }
 
@@ -128,25 +146,8 @@ export function captureIndex(index: Index): IndexCapture {
   };
 }
 
-/** Strings per section (a JSON array each: bounded work per step). */
-const STRINGS_PER_SECTION = 50_000;
 /** Slots whose ids are put in the id lookup between two turns of the event loop, at load. */
 const RESTORE_STEP = 32_768;
-
-async function writeStrings(w: SectionWriter, values: readonly string[], count: number): Promise<void> {
-  for (let from = 0; from < count; from += STRINGS_PER_SECTION)
-    await w.json(values.slice(from, Math.min(count, from + STRINGS_PER_SECTION)));
-}
-
-async function readStrings(r: SectionReader, count: number, into: (value: string) => void): Promise<void> {
-  for (let read = 0; read < count; ) {
-    const part = await r.json<string[]>();
-    if (!Array.isArray(part) || part.length === 0)
-      throw new SnapshotFormatError('snapshot strings are short');
-    for (const value of part) into(value);
-    read += part.length;
-  }
-}
 
 export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture): Promise<void> {
   const meta = {
@@ -249,15 +250,8 @@ export async function readIndex(
   for (const name of COLUMNS) {
     const column = index[name] as Column;
     const data = await readColumn(r, column);
-    const expected =
-      name === 'tagOffsets'
-        ? slots + 1
-        : name === 'textOffsets'
-          ? 2 * slots + 1
-          : name === 'tagIds'
-            ? -1
-            : slots;
-    fill(column, data, expected === -1 ? data.length : expected);
+    const expected = name === 'tagIds' ? data.length : columnLength(index, name, slots);
+    fill(column, data, expected);
   }
   const text = meta.textKind === 'u16' ? await r.typed((n) => new Uint16Array(n), 2) : await int32(r);
   // Room to grow: GrowableWords doubles its length, which must not be 0.

@@ -27,7 +27,7 @@ export interface paths {
   "/attributes": {
     /**
      * The declared attributes
-     * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
+     * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting, `q`). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
      */
     get: operations["listAttributes"];
   };
@@ -231,7 +231,7 @@ export interface components {
       facet: boolean;
       /** @description Filter with `attr.NAME`, facet with `facets=attr.NAME`, sort with `sort=attr.NAME`. */
       name: string;
-      /** @description `q` matches its values. */
+      /** @description `q` matches its words (strings only), ranked between the title and the description; `highlight.attributes` marks them. */
       searchable: boolean;
       /** @description `sort=attr.NAME` / `sort=-attr.NAME`. */
       sort: boolean;
@@ -495,7 +495,7 @@ export interface components {
         distinct?: "publisher";
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
         facets?: string;
-        /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
+        /** @description With `q`: each offer gets `highlight.title`, `highlight.description` (a snippet) and, for searchable attributes, `highlight.attributes`, HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
         highlight?: boolean;
         /** @description `lat,lon` in decimal degrees (WGS 84), e.g. `48.8566,2.3522`. With `radius`, only offers within that distance; enables `sort=distance`. */
         near?: string;
@@ -562,7 +562,7 @@ export interface components {
         distinct?: "publisher";
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
         facets?: string;
-        /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
+        /** @description With `q`: each offer gets `highlight.title`, `highlight.description` (a snippet) and, for searchable attributes, `highlight.attributes`, HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
         highlight?: boolean;
         /** @description `lat,lon` in decimal degrees (WGS 84), e.g. `48.8566,2.3522`. With `radius`, only offers within that distance; enables `sort=distance`. */
         near?: string;
@@ -616,6 +616,10 @@ export interface components {
       expiresAt: string | null;
       /** @description Offer text is untrusted: every `<`, `>`, `&`, `"` and `'` is escaped first, so the only markup is `<mark>` and `</mark>`. */
       highlight?: {
+        /** @description When the environment declares searchable attributes: each one the offer has a value for, the whole value HTML-escaped, matches in `<mark>…</mark>`. */
+        attributes?: {
+          [key: string]: string;
+        };
         /** @description About 30 words of the description around the first match (the start when none), HTML-escaped, matches in `<mark>…</mark>`, `…` where text was cut. */
         description: string;
         /** @description The whole title, HTML-escaped, matches in `<mark>…</mark>`. */
@@ -804,7 +808,7 @@ export interface operations {
   };
   /**
    * The declared attributes
-   * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
+   * @description The offer attributes this environment's search knows, with their type and what each allows (filters, facets, sorting, `q`). A change is searchable once the background re-index ends; until then searches answer by the previous declarations.
    */
   listAttributes: {
     responses: {
@@ -2175,7 +2179,7 @@ export interface operations {
               distinct?: "publisher";
               /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). */
               facets?: string;
-              /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
+              /** @description With `q`: each offer gets `highlight.title`, `highlight.description` (a snippet) and, for searchable attributes, `highlight.attributes`, HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
               highlight?: boolean;
               /** @description Page size, default 20. */
               limit?: number;
@@ -2336,7 +2340,7 @@ export interface operations {
         limit?: number;
         /** @description Comma-separated fields among `category`, `tag`, `city`, `country` and declared `--facet` attributes (`attr.NAME`): the 20 most frequent values of each over the whole result set (not just the page), with exact counts. `price` and number attributes also get `facetStats` (min, max, avg, sum, count). Example: `category,tag`. */
         facets?: string;
-        /** @description With `q`: each offer gets `highlight.title` and `highlight.description` (a snippet), HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
+        /** @description With `q`: each offer gets `highlight.title`, `highlight.description` (a snippet) and, for searchable attributes, `highlight.attributes`, HTML-escaped, with matched words wrapped in `<mark>…</mark>`. */
         highlight?: boolean;
         /** @description Opaque; `nextCursor` of the previous page. */
         cursor?: string;
