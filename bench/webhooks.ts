@@ -33,6 +33,7 @@ import { benchSavedQuery } from './saved-searches.js';
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
 const savedCount = Number(process.env.BENCH_SAVED ?? 100_000);
 const importCount = Number(process.env.BENCH_IMPORT_OFFERS ?? 10_000);
+const deliveriesAlone = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const BATCH = 2_000;
 
@@ -153,6 +154,45 @@ try {
     { url: `http://127.0.0.1:${port}/hooks`, eventTypes: ['saved_search.matched'] },
   );
   await deps.webhooks.percolator.runOnce(); // the cursor past the seed
+
+  // Delivery alone first: BENCH_DELIVERIES events recorded at once, then drained by the
+  // dispatcher to the receiver (which answers at once): deliveries per second and their CPU.
+  if (deliveriesAlone > 0) {
+    const at = (n: number) => ({
+      projectId: project.id,
+      environment: 'testing' as const,
+      type: 'saved_search.matched' as const,
+      data: {
+        savedSearch: { id: `svs_bench${n}`, name: 'bench' },
+        user: { id: 'usr_bench0' },
+        offer: {
+          id: `off_delivery${n}`,
+          title: 'A bench offer',
+          category: 'furniture',
+          city: 'Lyon',
+          country: 'FR',
+        },
+      },
+    });
+    for (let n = 0; n < deliveriesAlone; n += 500)
+      await deps.db.transaction(async (tx) => {
+        for (let k = n; k < Math.min(deliveriesAlone, n + 500); k += 1)
+          await deps.webhooks.service.recordEvent(tx, at(k));
+      });
+    const before = arrivals.length;
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    while ((await deps.webhooks.dispatcher.runOnce()) > 0);
+    const seconds = (performance.now() - t0) / 1000;
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    log(
+      `delivery alone: ${deliveriesAlone} events in ${seconds.toFixed(2)} s, ${Math.round(deliveriesAlone / seconds)} deliveries/s; CPU ${cpuMs.toFixed(0)} ms (${((cpuMs * 1000) / deliveriesAlone).toFixed(0)} µs per delivery)`,
+    );
+    while (arrivals.length - before < deliveriesAlone) await new Promise((r) => setTimeout(r, 20));
+    arrivals.length = 0;
+    await deps.db.run("DELETE FROM webhook_deliveries WHERE body LIKE '%off_delivery%'");
+  }
   deps.webhooks.start(config.webhookPollMs);
 
   /** Imports `count` new offers in batches; resolves to offers/s and each offer's commit time. */

@@ -129,74 +129,128 @@ export function prefixLength(key: string): number | null {
 const DIGIT = /[0-9]/;
 
 /**
- * The keys a saved query is filed under: an offer it matches carries at least one (but for the
- * typo corrections of the anchoring word, docs/webhooks.md). `null` when no such key is known
- * (the query is checked against every changed offer); `[]` when it can match nothing.
+ * How many offers of an environment carry each key a saved search can be filed under (words and
+ * stems, tags, category, country; not in a city, not prefixes): a sample of the environment's
+ * offers read when its searches are first filed, then every offer matched. A saved search is
+ * filed under its rarest unit by these counts (`queryAnchors`), so an offer is checked against
+ * few candidates; the counts only choose, every candidate is still checked exactly.
  */
-export function queryAnchors(query: AlertQuery | null): string[] | null {
-  if (query === null) return [];
-  const keys = anchors(query);
-  // A city filter narrows any key to the offers of that city (a saved search usually has one).
-  if (query.city === null) return keys;
-  const city = query.city;
-  return keys === null ? [`y:${city}`] : keys.map((key) => inCity(key, city));
+export class KeyCounts {
+  readonly counts = new Map<string, number>();
+  /** Offers counted. */
+  offers = 0;
+
+  add(offer: AlertOffer): void {
+    this.offers += 1;
+    const doc = offer.doc;
+    const bump = (key: string) => this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    for (const key of offer.keys) bump(`w:${key}`);
+    for (const tag of new Set(doc.tags)) bump(`t:${tag}`);
+    bump(`c:${doc.category}`);
+    bump(`n:${doc.country}`);
+  }
+
+  /**
+   * Offers counted carrying `key`. Prefixes are not counted: one of two or three letters is taken
+   * as carried by every offer, a longer one (two typed words joined, at least) as rare.
+   */
+  of(key: string): number {
+    if (key.startsWith('p:')) return key.length < 6 ? this.offers : 0;
+    return this.counts.get(key) ?? 0;
+  }
 }
 
-function anchors(query: AlertQuery): string[] | null {
+const NO_COUNTS = new KeyCounts();
+
+/**
+ * The keys a saved query is filed under: an offer it matches carries at least one (but for the
+ * typo corrections of the anchoring word, docs/webhooks.md). `null` when no such key is known
+ * (the query is checked against every changed offer); `[]` when it can match nothing. Of the
+ * units every match needs (each word of `q`, each stem of a phrase, a tag, the categories, the
+ * country), the one whose keys the fewest offers carry by `counts`; on a tie (no counts), a word
+ * before a phrase before a filter, the longest word first.
+ */
+export function queryAnchors(query: AlertQuery | null, counts: KeyCounts = NO_COUNTS): string[] | null {
+  if (query === null) return [];
+  let best: string[] | null = null;
+  let bestCost = Number.POSITIVE_INFINITY;
+  for (const keys of anchorOptions(query)) {
+    let cost = 0;
+    for (const key of keys) cost += counts.of(key);
+    if (cost < bestCost) {
+      best = keys;
+      bestCost = cost;
+    }
+  }
+  // A city filter narrows any key to the offers of that city (a saved search usually has one).
+  if (query.city === null) return best;
+  const city = query.city;
+  return best === null ? [`y:${city}`] : best.map((key) => inCity(key, city));
+}
+
+/** Each unit a match needs, as the keys an offer matching it carries: in the order ties prefer. */
+function* anchorOptions(query: AlertQuery): Generator<string[]> {
   const text = query.text;
   if (text !== null) {
     const typed = text.terms.map((t) => t.word);
     if (text.prefix !== null) typed.push(text.prefix);
-    // The most selective unit: the longest whole word of `q` (usually its rarest), else the prefix.
-    let a = -1;
-    text.terms.forEach((t, i) => {
-      const best = text.terms[a];
-      if (
-        !best ||
-        t.word.length > best.word.length ||
-        (t.word.length === best.word.length && t.word < best.word)
-      )
-        a = i;
-    });
-    const prefixOnly = a < 0 && text.prefix !== null;
-    if (prefixOnly) a = typed.length - 1;
-    if (a >= 0) {
-      const word = typed[a] as string;
-      // The ways the unit matches an offer (search/query/one-offer.ts), typo corrections aside.
-      const keys = new Set([prefixOnly ? `p:${word}` : `w:${stem(word)}`]);
-      const last = typed.length - 1;
-      for (const [x, y] of [
-        [a - 1, a],
-        [a, a + 1],
-      ] as const) {
-        const left = typed[x];
-        const right = typed[y];
-        if (left === undefined || right === undefined || DIGIT.test(left) || DIGIT.test(right)) continue;
-        // Two typed words joined: a word of the offer (starting with them, the second being typed).
-        keys.add(`${text.prefix !== null && y === last ? 'p' : 'w'}:${left}${right}`);
-      }
-      if (!prefixOnly && !DIGIT.test(word))
-        for (let i = 1; i < word.length; i += 1) {
-          // Split in two words the offer has one after the other: it holds the longer one.
-          const [x, y] = [word.slice(0, i), word.slice(i)];
-          keys.add(`w:${y.length > x.length ? y : x}`);
-        }
-      if (query.synonyms.length > 0) {
-        const { map, longest } = compileSynonyms(query.synonyms);
-        const stems = typed.map(stem);
-        for (let u = Math.max(0, a - longest + 1); u <= a; u += 1)
-          for (let k = a - u + 1; k <= longest && u + k <= typed.length; k += 1)
-            for (const words of map.get(stems.slice(u, u + k).join(' ')) ?? [])
-              keys.add(`w:${stem(words[0] as string)}`);
-      }
-      return [...keys];
-    }
-    // Phrases only: the offer holds every stem of each, as typed.
-    const phrase = text.phrases[0];
-    if (phrase) return [`w:${[...phrase].sort((x, y) => y.length - x.length || (x < y ? -1 : 1))[0]}`];
+    const stems = typed.map(stem);
+    const synonyms = query.synonyms.length > 0 ? compileSynonyms(query.synonyms) : null;
+    const order = text.terms
+      .map((_, i) => i)
+      .sort((i, j) => {
+        const [x, y] = [typed[i] as string, typed[j] as string];
+        return y.length - x.length || (x < y ? -1 : x > y ? 1 : i - j);
+      });
+    for (const a of order) yield unitKeys(typed, stems, a, text.prefix !== null, false, synonyms);
+    // The prefix alone anchors only a query without a whole word (its keys are not counted).
+    if (order.length === 0 && text.prefix !== null)
+      yield unitKeys(typed, stems, typed.length - 1, true, true, synonyms);
+    // A phrase's stems are each held by the offer as typed.
+    const phraseStems = [...new Set(text.phrases.flat())].sort(
+      (x, y) => y.length - x.length || (x < y ? -1 : 1),
+    );
+    for (const s of phraseStems) yield [`w:${s}`];
   }
-  if (query.tags.length > 0) return [`t:${query.tags[0]}`];
-  if (query.categories.length > 0) return query.categories.map((c) => `c:${c}`);
-  if (query.country !== null) return [`n:${query.country}`];
-  return null;
+  for (const tag of query.tags) yield [`t:${tag}`];
+  if (query.categories.length > 0) yield query.categories.map((c) => `c:${c}`);
+  if (query.country !== null) yield [`n:${query.country}`];
+}
+
+/** The ways unit `a` matches an offer (search/query/one-offer.ts), typo corrections aside. */
+function unitKeys(
+  typed: readonly string[],
+  stems: readonly string[],
+  a: number,
+  hasPrefix: boolean,
+  prefixOnly: boolean,
+  synonyms: ReturnType<typeof compileSynonyms> | null,
+): string[] {
+  const word = typed[a] as string;
+  const keys = new Set([prefixOnly ? `p:${word}` : `w:${stems[a]}`]);
+  const last = typed.length - 1;
+  for (const [x, y] of [
+    [a - 1, a],
+    [a, a + 1],
+  ] as const) {
+    const left = typed[x];
+    const right = typed[y];
+    if (left === undefined || right === undefined || DIGIT.test(left) || DIGIT.test(right)) continue;
+    // Two typed words joined: a word of the offer (starting with them, the second being typed).
+    keys.add(`${hasPrefix && y === last ? 'p' : 'w'}:${left}${right}`);
+  }
+  if (!prefixOnly && !DIGIT.test(word))
+    for (let i = 1; i < word.length; i += 1) {
+      // Split in two words the offer has one after the other: it holds the longer one.
+      const [x, y] = [word.slice(0, i), word.slice(i)];
+      keys.add(`w:${y.length > x.length ? y : x}`);
+    }
+  if (synonyms !== null) {
+    const { map, longest } = synonyms;
+    for (let u = Math.max(0, a - longest + 1); u <= a; u += 1)
+      for (let k = a - u + 1; k <= longest && u + k <= typed.length; k += 1)
+        for (const words of map.get(stems.slice(u, u + k).join(' ')) ?? [])
+          keys.add(`w:${stem(words[0] as string)}`);
+  }
+  return [...keys];
 }

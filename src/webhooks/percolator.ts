@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Queryable } from '../db/database.js';
 import type { IndexRow } from '../offers/store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
-import type { RecordEvent } from '../platform/events.js';
+import type { PlatformEvent } from '../platform/events.js';
 import {
   type AlertOffer,
   type AlertQuery,
   alertOffer,
   alertQuery,
+  KeyCounts,
   NO_RULES,
   offerKeys,
   offerMatches,
@@ -28,6 +30,8 @@ const PAGE = 500;
 const CLAIM_MS = 60_000;
 /** Saved searches are re-read from this far before the newest one seen (clocks of instances differ). */
 const SLACK_MS = 5 * 60_000;
+/** Offers read to count keys when an environment's searches are first filed (their rarest unit anchors). */
+const SAMPLE = 10_000;
 
 /** What the percolator reads of the offers (offers/store.ts). */
 export interface OfferChanges {
@@ -75,6 +79,9 @@ class Filed {
   /** The lengths of the prefixes searches are filed under (offers generate only those). */
   readonly prefixLengths = new Set<number>();
   readonly byId = new Map<string, FiledSearch>();
+  /** Offers carrying each key: the searches filed now were anchored by these counts at `anchoredAt` offers. */
+  readonly counts = new KeyCounts();
+  anchoredAt = 0;
   newest = 0;
 
   constructor(
@@ -85,10 +92,15 @@ class Filed {
   add(search: AlertingSearch): void {
     if (this.byId.has(search.id)) return;
     const query = alertQuery(search.query, this.environment, this.rules);
-    const keys = queryAnchors(query);
-    const filed = { search, query, keys };
+    const filed = { search, query, keys: null };
     this.byId.set(search.id, filed);
     this.newest = Math.max(this.newest, search.createdAt);
+    this.file(filed);
+  }
+
+  private file(filed: FiledSearch): void {
+    const keys = queryAnchors(filed.query, this.counts);
+    filed.keys = keys;
     if (keys === null) this.unanchored.add(filed);
     else
       for (const key of keys) {
@@ -100,12 +112,34 @@ class Filed {
       }
   }
 
+  private unfile(filed: FiledSearch): void {
+    if (filed.keys === null) this.unanchored.delete(filed);
+    else
+      for (const key of filed.keys) {
+        const set = this.byKey.get(key);
+        set?.delete(filed);
+        if (set?.size === 0) this.byKey.delete(key);
+      }
+  }
+
   remove(id: string): void {
     const filed = this.byId.get(id);
     if (!filed) return;
     this.byId.delete(id);
-    if (filed.keys === null) this.unanchored.delete(filed);
-    else for (const key of filed.keys) this.byKey.get(key)?.delete(filed);
+    this.unfile(filed);
+  }
+
+  /**
+   * Files every search again under its rarest unit by the counts now, once the offers counted
+   * have doubled since they were last filed (the words' frequencies may have drifted far).
+   */
+  refileIfDrifted(): void {
+    if (this.counts.offers < 2 * Math.max(this.anchoredAt, SAMPLE / 2)) return;
+    this.anchoredAt = this.counts.offers;
+    for (const filed of this.byId.values()) {
+      this.unfile(filed);
+      this.file(filed);
+    }
   }
 }
 
@@ -115,7 +149,8 @@ export function createPercolator(deps: {
   environments: readonly Environment[];
   clock: Clock;
   logger: Logger;
-  recordEvent: RecordEvent;
+  /** Records events inside the round's transaction (the webhook service's `recordEvents`). */
+  recordEvents: (tx: Queryable, events: readonly PlatformEvent[]) => Promise<void>;
   /** After a round recorded events (a dispatcher pass soon). */
   onRecorded?: () => void;
   /** The environment's synonyms and declared attributes (none: the engine's defaults). */
@@ -134,7 +169,14 @@ export function createPercolator(deps: {
     let f = filed.get(environment);
     // New synonyms or declarations: every saved query is compiled and filed again.
     if (f?.rules.version !== rules.version) f = undefined;
-    f ??= new Filed(environment, rules);
+    if (f === undefined) {
+      f = new Filed(environment, rules);
+      // The keys' counts before any search is filed: a sample of the environment's offers.
+      const to = await deps.offers.changeSeq(environment);
+      for (const row of await deps.offers.changes(environment, { from: 0, to, after: null }, SAMPLE))
+        f.counts.add(alertOffer(row));
+      f.anchoredAt = f.counts.offers;
+    } else f.refileIfDrifted();
     filed.set(environment, f);
     const since = f.byId.size === 0 ? 0 : f.newest - SLACK_MS;
     for (const search of await store.alertingSearches(environment, since)) f.add(search);
@@ -147,6 +189,7 @@ export function createPercolator(deps: {
     const offers = new Map<string, AlertOffer>();
     for (const row of rows) {
       const offer = alertOffer(row);
+      f.counts.add(offer);
       const candidates = new Set<FiledSearch>(f.unanchored);
       for (const key of offerKeys(offer, f.prefixLengths))
         for (const s of f.byKey.get(key) ?? []) candidates.add(s);
@@ -187,27 +230,32 @@ export function createPercolator(deps: {
         { from, to: until },
         pairs,
         now,
-        (tx, m) => {
-          const search = f.byId.get(m.searchId)?.search as AlertingSearch;
-          const doc = docs.get(m.offerId);
-          recorded += 1;
-          return deps.recordEvent(tx, {
-            projectId: search.projectId,
-            environment,
-            type: 'saved_search.matched',
-            data: {
-              savedSearch: { id: search.id, name: search.name },
-              user: { id: search.userId },
-              offer: doc && {
-                id: doc.id,
-                title: doc.title,
-                category: doc.category,
-                city: doc.city,
-                country: doc.country,
-                publishedAt: new Date(doc.publishedAt).toISOString(),
-              },
-            },
-          });
+        (tx, matches) => {
+          recorded += matches.length;
+          return deps.recordEvents(
+            tx,
+            matches.map((m) => {
+              const search = f.byId.get(m.searchId)?.search as AlertingSearch;
+              const doc = docs.get(m.offerId);
+              return {
+                projectId: search.projectId,
+                environment,
+                type: 'saved_search.matched',
+                data: {
+                  savedSearch: { id: search.id, name: search.name },
+                  user: { id: search.userId },
+                  offer: doc && {
+                    id: doc.id,
+                    title: doc.title,
+                    category: doc.category,
+                    city: doc.city,
+                    country: doc.country,
+                    publishedAt: new Date(doc.publishedAt).toISOString(),
+                  },
+                },
+              };
+            }),
+          );
         },
       );
       for (const id of gone) f.remove(id);

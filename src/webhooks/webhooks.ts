@@ -81,7 +81,7 @@ export function createWebhooks(deps: {
     environments,
     clock,
     logger,
-    recordEvent: service.recordEvent,
+    recordEvents: service.recordEvents,
     onRecorded: () => dispatcher.nudge(),
     searchRules: sources && ((environment) => readSearchRules(sources(), environment)),
   });
