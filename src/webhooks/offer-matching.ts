@@ -14,9 +14,9 @@ import { compileSynonyms } from '../search/query/synonyms.js';
  * saved-search alerts need from offers/ and search/ goes through this file, so a change there
  * touches one place. Three things matter:
  *
- * - `offerKeys` / `queryAnchors`: the terms and filter values an offer has, and those of which a
- *   saved query needs at least one, so a new offer is checked only against saved searches that
- *   can match it (the percolator's index, percolator.ts);
+ * - `queryAnchors`: the terms or filter values of which a saved query needs at least one (its
+ *   rarest unit by `KeyCounts`), so a new offer is checked only against saved searches that can
+ *   match it (the percolator's index, percolator.ts);
  * - `alertQuery`: a saved query as the engine runs it, under the environment's synonyms and
  *   declared attributes, as a search of it would run now;
  * - `offerMatches`: the exact check of one offer, search/query/one-offer.ts `findsOffer`: the
@@ -99,33 +99,6 @@ export function offerMatches(offer: AlertOffer, query: AlertQuery, now: number, 
   return findsOffer(offer, query, rules.schema);
 }
 
-/**
- * Every key a saved search can be filed under that this offer carries. Prefix keys only of the
- * lengths some filed search uses (`prefixLengths`): most offers' words have many prefixes.
- */
-export function offerKeys(offer: AlertOffer, prefixLengths: ReadonlySet<number>): Set<string> {
-  const doc = offer.doc;
-  const keys = new Set([`c:${doc.category}`, `n:${doc.country}`, ...doc.tags.map((t) => `t:${t}`)]);
-  for (const s of offer.keys) {
-    keys.add(`w:${s}`);
-    for (const n of prefixLengths) if (n <= s.length) keys.add(`p:${s.slice(0, n)}`);
-  }
-  // The same keys in the offer's city: where most saved searches file (`inCity`).
-  for (const key of [...keys]) keys.add(inCity(key, doc.city));
-  keys.add(`y:${doc.city}`);
-  return keys;
-}
-
-/** A key of a query with a city filter: only offers of that city carry it. */
-const inCity = (key: string, city: string) => `${key}\u0001${city}`;
-
-/** The prefix length of a `p:` key (of a city or not): the offers generate prefixes of it. */
-export function prefixLength(key: string): number | null {
-  if (!key.startsWith('p:')) return null;
-  const end = key.indexOf('\u0001');
-  return (end < 0 ? key.length : end) - 2;
-}
-
 const DIGIT = /[0-9]/;
 
 /**
@@ -163,33 +136,48 @@ export class KeyCounts {
 const NO_COUNTS = new KeyCounts();
 
 /**
- * The keys a saved query is filed under: an offer it matches carries at least one (but for the
- * typo corrections of the anchoring word, docs/webhooks.md). `null` when no such key is known
- * (the query is checked against every changed offer); `[]` when it can match nothing. Of the
- * units every match needs (each word of `q`, each stem of a phrase, a tag, the categories, the
- * country), the one whose keys the fewest offers carry by `counts`; on a tie (no counts), a word
- * before a phrase before a filter, the longest word first.
+ * Where a saved query is filed: under `keys` (kind `w` a word or stem, `p` a prefix, `t` a tag,
+ * `c` a category, `n` a country, then `:` and the value), in `city` when it has a city filter.
+ * An offer it matches carries at least one key (but for the typo corrections of the anchoring
+ * word, docs/webhooks.md); `keys` null: no key is known, every offer (of the city) is checked;
+ * `[]`: it can match nothing. Of the units every match needs (each word of `q`, each stem of a
+ * phrase, a tag, the categories, the country), the keys are those of the unit the fewest offers
+ * carry by `counts`; on a tie (no counts), a word before a phrase before a filter, the longest
+ * word first.
  */
-export function queryAnchors(query: AlertQuery | null, counts: KeyCounts = NO_COUNTS): string[] | null {
-  if (query === null) return [];
+export function queryAnchors(
+  query: AlertQuery | null,
+  counts: KeyCounts = NO_COUNTS,
+): { city: string | null; keys: string[] | null } {
+  if (query === null) return { city: null, keys: [] };
+  // Options by a lower bound of their cost (a word's own stem); the full keys of a word (its
+  // joins, splits, synonyms) are made only while its bound can beat the best so far.
+  const options = [...anchorOptions(query)]
+    .map((option, order) => ({ ...option, bound: counts.of(option.first), order }))
+    .sort((x, y) => x.bound - y.bound || x.order - y.order);
   let best: string[] | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
-  for (const keys of anchorOptions(query)) {
+  let bestOrder = Number.POSITIVE_INFINITY;
+  for (const option of options) {
+    if (option.bound > bestCost || (option.bound === bestCost && option.order > bestOrder)) break;
+    const keys = option.keys();
     let cost = 0;
     for (const key of keys) cost += counts.of(key);
-    if (cost < bestCost) {
+    if (cost < bestCost || (cost === bestCost && option.order < bestOrder)) {
       best = keys;
       bestCost = cost;
+      bestOrder = option.order;
     }
   }
   // A city filter narrows any key to the offers of that city (a saved search usually has one).
-  if (query.city === null) return best;
-  const city = query.city;
-  return best === null ? [`y:${city}`] : best.map((key) => inCity(key, city));
+  return { city: query.city, keys: best };
 }
 
-/** Each unit a match needs, as the keys an offer matching it carries: in the order ties prefer. */
-function* anchorOptions(query: AlertQuery): Generator<string[]> {
+/**
+ * Each unit a match needs, in the order ties prefer: its first key (a lower bound of its cost)
+ * and all the keys an offer matching it carries.
+ */
+function* anchorOptions(query: AlertQuery): Generator<{ first: string; keys: () => string[] }> {
   const text = query.text;
   if (text !== null) {
     const typed = text.terms.map((t) => t.word);
@@ -202,20 +190,29 @@ function* anchorOptions(query: AlertQuery): Generator<string[]> {
         const [x, y] = [typed[i] as string, typed[j] as string];
         return y.length - x.length || (x < y ? -1 : x > y ? 1 : i - j);
       });
-    for (const a of order) yield unitKeys(typed, stems, a, text.prefix !== null, false, synonyms);
+    const hasPrefix = text.prefix !== null;
+    for (const a of order)
+      yield { first: `w:${stems[a]}`, keys: () => unitKeys(typed, stems, a, hasPrefix, false, synonyms) };
     // The prefix alone anchors only a query without a whole word (its keys are not counted).
-    if (order.length === 0 && text.prefix !== null)
-      yield unitKeys(typed, stems, typed.length - 1, true, true, synonyms);
+    if (order.length === 0 && text.prefix !== null) {
+      const a = typed.length - 1;
+      yield { first: `p:${typed[a]}`, keys: () => unitKeys(typed, stems, a, true, true, synonyms) };
+    }
     // A phrase's stems are each held by the offer as typed.
     const phraseStems = [...new Set(text.phrases.flat())].sort(
       (x, y) => y.length - x.length || (x < y ? -1 : 1),
     );
-    for (const s of phraseStems) yield [`w:${s}`];
+    for (const s of phraseStems) yield single(`w:${s}`);
   }
-  for (const tag of query.tags) yield [`t:${tag}`];
-  if (query.categories.length > 0) yield query.categories.map((c) => `c:${c}`);
-  if (query.country !== null) yield [`n:${query.country}`];
+  for (const tag of query.tags) yield single(`t:${tag}`);
+  if (query.categories.length > 0) {
+    const keys = query.categories.map((c) => `c:${c}`);
+    yield { first: keys[0] as string, keys: () => keys };
+  }
+  if (query.country !== null) yield single(`n:${query.country}`);
 }
+
+const single = (key: string) => ({ first: key, keys: () => [key] });
 
 /** The ways unit `a` matches an offer (search/query/one-offer.ts), typo corrections aside. */
 function unitKeys(

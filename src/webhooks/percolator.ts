@@ -5,19 +5,8 @@ import type { IndexRow } from '../offers/store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { PlatformEvent } from '../platform/events.js';
-import {
-  type AlertOffer,
-  type AlertQuery,
-  alertOffer,
-  alertQuery,
-  KeyCounts,
-  NO_RULES,
-  offerKeys,
-  offerMatches,
-  prefixLength,
-  queryAnchors,
-  type SearchRules,
-} from './offer-matching.js';
+import { FiledSearches, SAMPLE } from './filed-searches.js';
+import { type AlertOffer, alertOffer, NO_RULES, offerMatches, type SearchRules } from './offer-matching.js';
 import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
 
 /** Offer write transactions matched per round (one round, one commit). */
@@ -30,8 +19,6 @@ const PAGE = 500;
 const CLAIM_MS = 60_000;
 /** Saved searches are re-read from this far before the newest one seen (clocks of instances differ). */
 const SLACK_MS = 5 * 60_000;
-/** Offers read to count keys when an environment's searches are first filed (their rarest unit anchors). */
-const SAMPLE = 10_000;
 
 /** What the percolator reads of the offers (offers/store.ts). */
 export interface OfferChanges {
@@ -64,84 +51,7 @@ export interface Percolator {
   stats(): { checked: number; filed: number; matchCpuMs: number };
 }
 
-/** A saved search filed with its query compiled under the environment's rules. */
-interface FiledSearch {
-  search: AlertingSearch;
-  query: AlertQuery | null;
-  keys: string[] | null;
-}
-
 type Pair = { searchId: string; offerId: string };
-
-class Filed {
-  readonly byKey = new Map<string, Set<FiledSearch>>();
-  readonly unanchored = new Set<FiledSearch>();
-  /** The lengths of the prefixes searches are filed under (offers generate only those). */
-  readonly prefixLengths = new Set<number>();
-  readonly byId = new Map<string, FiledSearch>();
-  /** Offers carrying each key: the searches filed now were anchored by these counts at `anchoredAt` offers. */
-  readonly counts = new KeyCounts();
-  anchoredAt = 0;
-  newest = 0;
-
-  constructor(
-    readonly environment: Environment,
-    readonly rules: SearchRules,
-  ) {}
-
-  add(search: AlertingSearch): void {
-    if (this.byId.has(search.id)) return;
-    const query = alertQuery(search.query, this.environment, this.rules);
-    const filed = { search, query, keys: null };
-    this.byId.set(search.id, filed);
-    this.newest = Math.max(this.newest, search.createdAt);
-    this.file(filed);
-  }
-
-  private file(filed: FiledSearch): void {
-    const keys = queryAnchors(filed.query, this.counts);
-    filed.keys = keys;
-    if (keys === null) this.unanchored.add(filed);
-    else
-      for (const key of keys) {
-        const length = prefixLength(key);
-        if (length !== null) this.prefixLengths.add(length);
-        const set = this.byKey.get(key) ?? new Set<FiledSearch>();
-        this.byKey.set(key, set);
-        set.add(filed);
-      }
-  }
-
-  private unfile(filed: FiledSearch): void {
-    if (filed.keys === null) this.unanchored.delete(filed);
-    else
-      for (const key of filed.keys) {
-        const set = this.byKey.get(key);
-        set?.delete(filed);
-        if (set?.size === 0) this.byKey.delete(key);
-      }
-  }
-
-  remove(id: string): void {
-    const filed = this.byId.get(id);
-    if (!filed) return;
-    this.byId.delete(id);
-    this.unfile(filed);
-  }
-
-  /**
-   * Files every search again under its rarest unit by the counts now, once the offers counted
-   * have doubled since they were last filed (the words' frequencies may have drifted far).
-   */
-  refileIfDrifted(): void {
-    if (this.counts.offers < 2 * Math.max(this.anchoredAt, SAMPLE / 2)) return;
-    this.anchoredAt = this.counts.offers;
-    for (const filed of this.byId.values()) {
-      this.unfile(filed);
-      this.file(filed);
-    }
-  }
-}
 
 export function createPercolator(deps: {
   store: PercolatorStore;
@@ -158,25 +68,25 @@ export function createPercolator(deps: {
 }): Percolator {
   const { store, clock } = deps;
   const instance = `prc_${randomBytes(8).toString('hex')}`;
-  const filed = new Map<Environment, Filed>();
+  const filed = new Map<Environment, FiledSearches>();
   let running: Promise<number> | null = null;
   let checked = 0;
   /** CPU time spent matching (synchronous: nothing else runs meanwhile). */
   let matchCpuMs = 0;
 
-  async function refresh(environment: Environment): Promise<Filed> {
+  async function refresh(environment: Environment): Promise<FiledSearches> {
     const rules = (await deps.searchRules?.(environment)) ?? NO_RULES;
     let f = filed.get(environment);
     // New synonyms or declarations: every saved query is compiled and filed again.
     if (f?.rules.version !== rules.version) f = undefined;
     if (f === undefined) {
-      f = new Filed(environment, rules);
+      f = new FiledSearches(environment, rules);
       // The keys' counts before any search is filed: a sample of the environment's offers.
       const to = await deps.offers.changeSeq(environment);
       for (const row of await deps.offers.changes(environment, { from: 0, to, after: null }, SAMPLE))
         f.counts.add(alertOffer(row));
       f.anchoredAt = f.counts.offers;
-    } else f.refileIfDrifted();
+    } else f.refileSome();
     filed.set(environment, f);
     const since = f.byId.size === 0 ? 0 : f.newest - SLACK_MS;
     for (const search of await store.alertingSearches(environment, since)) f.add(search);
@@ -184,15 +94,13 @@ export function createPercolator(deps: {
   }
 
   /** The (search, offer) pairs among `rows` that alert: each offer checked against its candidates. */
-  function match(f: Filed, rows: readonly IndexRow[], now: number) {
+  function match(f: FiledSearches, rows: readonly IndexRow[], now: number) {
     const pairs: { searchId: string; offerId: string }[] = [];
     const offers = new Map<string, AlertOffer>();
     for (const row of rows) {
       const offer = alertOffer(row);
       f.counts.add(offer);
-      const candidates = new Set<FiledSearch>(f.unanchored);
-      for (const key of offerKeys(offer, f.prefixLengths))
-        for (const s of f.byKey.get(key) ?? []) candidates.add(s);
+      const candidates = f.candidates(offer);
       for (const { search, query } of candidates) {
         // Writes committed before the search was saved never alert it.
         if (query === null || row.change_seq <= search.sinceSeq) continue;
