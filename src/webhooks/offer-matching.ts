@@ -224,7 +224,9 @@ function unitKeys(
   synonyms: ReturnType<typeof compileSynonyms> | null,
 ): string[] {
   const word = typed[a] as string;
-  const keys = new Set([prefixOnly ? `p:${word}` : `w:${stems[a]}`]);
+  // Its stem (the word being typed's too: `table` finds an offer saying `tables`), and as typed.
+  const keys = new Set([`w:${stems[a]}`]);
+  if (prefixOnly) keys.add(`p:${word}`);
   const last = typed.length - 1;
   for (const [x, y] of [
     [a - 1, a],

@@ -74,7 +74,21 @@ export function createPercolator(deps: {
   /** CPU time spent matching (synchronous: nothing else runs meanwhile). */
   let matchCpuMs = 0;
 
-  async function refresh(environment: Environment): Promise<FiledSearches> {
+  /** Refreshes in flight: `warm` and a round at once share one (two would each file every search). */
+  const refreshing = new Map<Environment, Promise<FiledSearches>>();
+  function refresh(environment: Environment): Promise<FiledSearches> {
+    let pending = refreshing.get(environment);
+    if (pending === undefined) {
+      pending = refreshNow(environment).finally(() => refreshing.delete(environment));
+      refreshing.set(environment, pending);
+    }
+    return pending;
+  }
+
+  /** Bumped by `reset`: a refresh begun before it files nothing for later rounds. */
+  let generation = 0;
+  async function refreshNow(environment: Environment): Promise<FiledSearches> {
+    const began = generation;
     const rules = (await deps.searchRules?.(environment)) ?? NO_RULES;
     let f = filed.get(environment);
     // New synonyms or declarations: every saved query is compiled and filed again.
@@ -87,7 +101,7 @@ export function createPercolator(deps: {
         f.counts.add(alertOffer(row));
       f.anchoredAt = f.counts.offers;
     } else f.refileSome();
-    filed.set(environment, f);
+    if (began === generation) filed.set(environment, f);
     const since = f.byId.size === 0 ? 0 : f.newest - SLACK_MS;
     for (const search of await store.alertingSearches(environment, since)) f.add(search);
     return f;
@@ -217,7 +231,11 @@ export function createPercolator(deps: {
       })();
       return running;
     },
-    reset: () => filed.clear(),
+    reset: () => {
+      filed.clear();
+      refreshing.clear();
+      generation += 1;
+    },
     async warm() {
       for (const environment of deps.environments) await refresh(environment);
     },
