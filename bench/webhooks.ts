@@ -230,6 +230,10 @@ try {
     const counter = await deps.db.get<{ value: number }>(
       "SELECT value FROM change_counters WHERE name = 'offers:testing'",
     );
+    if (process.env.BENCH_TRACE === '1')
+      console.log(
+        `${Date.now() % 100_000} pending ${pending} cursor ${cursor?.value} counter ${counter?.value} received ${arrivals.length}`,
+      );
     return pending === 0 && Number(cursor?.value) === Number(counter?.value);
   };
   const waitCaughtUp = async (ms: number) => {

@@ -24,8 +24,13 @@ export interface FiledSearch {
 type Kind = 'w' | 't' | 'c' | 'n';
 type Searches = Set<FiledSearch>;
 
-/** Prefixes (two letters or more) are shelved by their first two letters: an offer's word looks in one bucket. */
-const BUCKET = 2;
+/**
+ * Prefixes are shelved by their first `BUCKET` letters, a shorter one by itself: an offer's word
+ * looks up its own first 2, 3 and 4 letters, and scans the one bucket of longer prefixes sharing
+ * its first 4. The engine's prefixes have two letters or more.
+ */
+const BUCKET = 4;
+const SHORTEST = 2;
 
 /** Saved searches by the value of each kind of key they are filed under, and those filed under none. */
 class Shelf {
@@ -43,8 +48,8 @@ class Shelf {
   add(key: string, filed: FiledSearch, add: boolean): void {
     const value = key.slice(2);
     const prefix = key.startsWith('p:');
-    if (prefix && value.length < BUCKET) {
-      // Shorter than a bucket's letters (the engine's prefixes are not): checked against every offer.
+    if (prefix && value.length < SHORTEST) {
+      // Shorter than the engine's prefixes: checked against every offer.
       if (add) this.all.add(filed);
       else this.all.delete(filed);
       return;
@@ -77,10 +82,14 @@ class Shelf {
     if (w.size > 0 || prefixes.size > 0)
       for (const key of offer.keys) {
         put(w.get(key));
-        if (prefixes.size === 0 || key.length < BUCKET) continue;
-        const bucket = prefixes.get(key.slice(0, BUCKET));
-        if (bucket !== undefined)
-          for (const [prefix, found] of bucket) if (key.startsWith(prefix)) put(found);
+        if (prefixes.size === 0) continue;
+        for (let k = SHORTEST; k <= BUCKET && k <= key.length; k += 1) {
+          const start = key.slice(0, k);
+          const bucket = prefixes.get(start);
+          if (bucket === undefined) continue;
+          if (k < BUCKET) put(bucket.get(start));
+          else for (const [prefix, found] of bucket) if (key.startsWith(prefix)) put(found);
+        }
       }
     if (t.size > 0) for (const tag of doc.tags) put(t.get(tag));
     put(c.get(doc.category));

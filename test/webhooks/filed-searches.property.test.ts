@@ -51,7 +51,10 @@ const search = (query: SavedQuery, i: number): AlertingSearch => ({
 });
 
 describe('saved searches filed by their rarest unit', () => {
-  it('an offer found without a typo correction always has the search among its candidates', () => {
+  // Hundreds of one-offer searches: a minute on a busy machine.
+  it('an offer found without a typo correction always has the search among its candidates', {
+    timeout: 120_000,
+  }, () => {
     let found = 0;
     fc.assert(
       fc.property(
@@ -91,7 +94,7 @@ describe('saved searches filed by their rarest unit', () => {
           check();
         },
       ),
-      { numRuns: 40, seed: 45 },
+      { numRuns: 30, seed: 45 },
     );
     expect(found).toBeGreaterThan(50);
   });
