@@ -127,18 +127,25 @@ const DIGIT = /[0-9]/;
  * few candidates; the counts only choose, every candidate is still checked exactly.
  */
 export class KeyCounts {
-  readonly counts = new Map<string, number>();
+  /** By kind of key (`w` words and stems, `t` tags, `c` categories, `n` countries), then value. */
+  private readonly counts: Record<string, Map<string, number>> = {
+    w: new Map(),
+    t: new Map(),
+    c: new Map(),
+    n: new Map(),
+  };
   /** Offers counted. */
   offers = 0;
 
   add(offer: AlertOffer): void {
     this.offers += 1;
     const doc = offer.doc;
-    const bump = (key: string) => this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    for (const key of offer.keys) bump(`w:${key}`);
-    for (const tag of new Set(doc.tags)) bump(`t:${tag}`);
-    bump(`c:${doc.category}`);
-    bump(`n:${doc.country}`);
+    const { w, t, c, n } = this.counts as Record<'w' | 't' | 'c' | 'n', Map<string, number>>;
+    // No key string built per word: every offer matched is counted.
+    for (const key of offer.keys) w.set(key, (w.get(key) ?? 0) + 1);
+    for (const tag of new Set(doc.tags)) t.set(tag, (t.get(tag) ?? 0) + 1);
+    c.set(doc.category, (c.get(doc.category) ?? 0) + 1);
+    n.set(doc.country, (n.get(doc.country) ?? 0) + 1);
   }
 
   /**
@@ -147,7 +154,7 @@ export class KeyCounts {
    */
   of(key: string): number {
     if (key.startsWith('p:')) return key.length < 6 ? this.offers : 0;
-    return this.counts.get(key) ?? 0;
+    return this.counts[key[0] as string]?.get(key.slice(2)) ?? 0;
   }
 }
 
