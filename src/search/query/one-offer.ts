@@ -200,7 +200,7 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
     if (offer.stems.has(stems[u] as string)) continue;
     const word = typed[u] as string;
     const prefix = hasPrefix && u === n - 1;
-    const { memo, budget } = reach[u]?.[off] as { memo: string; budget: number };
+    const { memo, budget } = (reach[u] as Units['reach'][number])[off] as { memo: string; budget: number };
     let near = offer.typos.get(memo);
     if (near === undefined) {
       near = offer.keys.some((key) => within(word, key, budget, prefix));
