@@ -254,7 +254,7 @@ try {
   const filing = performance.now();
   await deps.webhooks.percolator.warm();
   log(`filed ${savedCount} saved searches in ${((performance.now() - filing) / 1000).toFixed(1)} s`);
-  const { checked: checkedBefore, matchCpuMs: cpuBefore } = deps.webhooks.percolator.stats();
+  const { checked: checkedBefore, matchMs: cpuBefore } = deps.webhooks.percolator.stats();
   const withAlerts = await importRun('alerts', 8);
   log(`import with ${savedCount} saved searches with alerts: ${Math.round(withAlerts.rate)} offers/s`);
   // The events of the last batch: wait until the queue is empty (at most 120 s).
@@ -285,12 +285,12 @@ try {
     .filter((ms) => Number.isFinite(ms))
     .sort((a, b) => a - b);
   const checked = deps.webhooks.percolator.stats().checked - checkedBefore;
-  const matchCpu = deps.webhooks.percolator.stats().matchCpuMs - cpuBefore;
+  const matchCpu = deps.webhooks.percolator.stats().matchMs - cpuBefore;
   log(
     `saved_search.matched: ${latencies.length} events${drained ? '' : ' (queue not drained in 120 s)'}; after the offer's commit p50 ${pct(latencies, 0.5).toFixed(0)} ms, p95 ${pct(latencies, 0.95).toFixed(0)} ms, max ${(latencies.at(-1) ?? Number.NaN).toFixed(0)} ms`,
   );
   log(
-    `rate with alerts / without: ${(withAlerts.rate / without.rate).toFixed(2)}; (offer, saved search) pairs checked exactly: ${checked} for ${importCount} offers (every search for every offer would be ${savedCount * importCount}); matching CPU ${matchCpu.toFixed(0)} ms (${((matchCpu * 1000) / importCount).toFixed(0)} µs per offer)`,
+    `rate with alerts / without: ${(withAlerts.rate / without.rate).toFixed(2)}; (offer, saved search) pairs checked exactly: ${checked} for ${importCount} offers (every search for every offer would be ${savedCount * importCount}); matching (worker busy time) ${matchCpu.toFixed(0)} ms (${((matchCpu * 1000) / importCount).toFixed(0)} µs per offer)`,
   );
 } finally {
   await deps.webhooks.stop();

@@ -5,8 +5,9 @@ import type { IndexRow } from '../offers/store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { PlatformEvent } from '../platform/events.js';
-import { FiledSearches, SAMPLE } from './filed-searches.js';
-import { type AlertOffer, alertOffer, NO_RULES, offerMatches, type SearchRules } from './offer-matching.js';
+import { SAMPLE } from './filed-searches.js';
+import { createWorkerMatcher, type Matcher, type Pair } from './matcher.js';
+import { NO_RULES, type SearchRules } from './offer-matching.js';
 import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
 
 /** Offer write transactions matched per round (one round, one commit). */
@@ -47,11 +48,25 @@ export interface Percolator {
   reset(): void;
   /** Files the saved searches of every environment now (`serve` at start), not at the first write. */
   warm(): Promise<void>;
-  /** (Offer, saved query) pairs checked so far (candidates), and searches filed now: never all per offer. */
-  stats(): { checked: number; filed: number; matchCpuMs: number };
+  /**
+   * (Offer, saved query) pairs checked so far (candidates), searches filed now (never all per
+   * offer), and the time spent matching (the matching worker's busy time).
+   */
+  stats(): { checked: number; filed: number; matchMs: number };
+  /** Stops the matching worker. */
+  close(): Promise<void>;
 }
 
-type Pair = { searchId: string; offerId: string };
+/** What the percolator keeps of an environment's filed searches (the matcher files them). */
+interface Known {
+  rules: SearchRules;
+  byId: Map<string, AlertingSearch>;
+  /** The newest search's creation time (the next read starts a little before it). */
+  newest: number;
+}
+
+/** An alert's offer, as its event describes it. */
+type AlertDoc = Pick<IndexRow, 'id' | 'title' | 'category' | 'city' | 'country' | 'published_at'>;
 
 export function createPercolator(deps: {
   store: PercolatorStore;
@@ -65,18 +80,35 @@ export function createPercolator(deps: {
   onRecorded?: () => void;
   /** The environment's synonyms and declared attributes (none: the engine's defaults). */
   searchRules?: (environment: Environment) => Promise<SearchRules>;
+  /** Where searches are filed and offers matched (default: a worker thread, matcher.ts). */
+  matcher?: Matcher;
 }): Percolator {
   const { store, clock } = deps;
+  const matcher = deps.matcher ?? createWorkerMatcher();
   const instance = `prc_${randomBytes(8).toString('hex')}`;
-  const filed = new Map<Environment, FiledSearches>();
+  const known = new Map<Environment, Known>();
   let running: Promise<number> | null = null;
   let checked = 0;
-  /** CPU time spent matching (synchronous: nothing else runs meanwhile). */
-  let matchCpuMs = 0;
+  /** Time spent matching (in the matcher, off the event loop by default). */
+  let matchMs = 0;
+
+  /**
+   * A matcher call; when it fails (the worker died), nothing filed is trusted any more: the next
+   * round files every environment's searches again in the new worker, and matches from its cursor.
+   */
+  async function matching<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      known.clear();
+      generation += 1;
+      throw error;
+    }
+  }
 
   /** Refreshes in flight: `warm` and a round at once share one (two would each file every search). */
-  const refreshing = new Map<Environment, Promise<FiledSearches>>();
-  function refresh(environment: Environment): Promise<FiledSearches> {
+  const refreshing = new Map<Environment, Promise<Known>>();
+  function refresh(environment: Environment): Promise<Known> {
     let pending = refreshing.get(environment);
     if (pending === undefined) {
       pending = refreshNow(environment).finally(() => refreshing.delete(environment));
@@ -87,45 +119,32 @@ export function createPercolator(deps: {
 
   /** Bumped by `reset`: a refresh begun before it files nothing for later rounds. */
   let generation = 0;
-  async function refreshNow(environment: Environment): Promise<FiledSearches> {
+  async function refreshNow(environment: Environment): Promise<Known> {
     const began = generation;
     const rules = (await deps.searchRules?.(environment)) ?? NO_RULES;
-    let f = filed.get(environment);
+    let k = known.get(environment);
     // New synonyms or declarations: every saved query is compiled and filed again.
-    if (f?.rules.version !== rules.version) f = undefined;
-    if (f === undefined) {
-      f = new FiledSearches(environment, rules);
+    if (k?.rules.version !== rules.version) k = undefined;
+    if (k === undefined) {
+      k = { rules, byId: new Map(), newest: 0 };
       // The keys' counts before any search is filed: a sample of the environment's offers.
       const to = await deps.offers.changeSeq(environment);
-      for (const row of await deps.offers.changes(environment, { from: 0, to, after: null }, SAMPLE))
-        f.counts.add(alertOffer(row));
-      f.anchoredAt = f.counts.offers;
-    } else f.refileSome();
-    if (began === generation) filed.set(environment, f);
-    const since = f.byId.size === 0 ? 0 : f.newest - SLACK_MS;
-    for (const search of await store.alertingSearches(environment, since)) f.add(search);
-    return f;
-  }
-
-  /** The (search, offer) pairs among `rows` that alert: each offer checked against its candidates. */
-  function match(f: FiledSearches, rows: readonly IndexRow[], now: number) {
-    const pairs: { searchId: string; offerId: string }[] = [];
-    const offers = new Map<string, AlertOffer>();
-    for (const row of rows) {
-      const offer = alertOffer(row);
-      f.counts.add(offer);
-      const candidates = f.candidates(offer);
-      for (const { search, query } of candidates) {
-        // Writes committed before the search was saved never alert it.
-        if (query === null || row.change_seq <= search.sinceSeq) continue;
-        checked += 1;
-        if (offerMatches(offer, query, now, f.rules)) {
-          pairs.push({ searchId: search.id, offerId: row.id });
-          offers.set(row.id, offer);
-        }
-      }
+      const sample = await deps.offers.changes(environment, { from: 0, to, after: null }, SAMPLE);
+      if (began !== generation) return k;
+      await matching(() => matcher.begin(environment, rules, sample));
     }
-    return { pairs, offers };
+    if (began !== generation) return k;
+    known.set(environment, k);
+    const since = k.byId.size === 0 ? 0 : k.newest - SLACK_MS;
+    const added: AlertingSearch[] = [];
+    for (const search of await store.alertingSearches(environment, since)) {
+      if (k.byId.has(search.id)) continue;
+      k.byId.set(search.id, search);
+      k.newest = Math.max(k.newest, search.createdAt);
+      added.push(search);
+    }
+    if (began === generation) await matching(() => matcher.file(environment, added));
+    return k;
   }
 
   /** One round: the next few offer writes past the cursor; null when there were none. */
@@ -137,14 +156,14 @@ export function createPercolator(deps: {
     // batches' alerts leave while the next are matched.
     const to = Math.min(await deps.offers.changeSeq(environment), from + SEQS_PER_ROUND);
     if (to <= from) return null;
-    const f = await refresh(environment);
+    const k = await refresh(environment);
     let recorded = 0;
     /**
      * Records the pairs found so far in one transaction with their events; the cursor moves to
      * `to` with the last page only (before it, `to` is `from`: the claim is checked, nothing moves).
      * Matches are recorded once whatever happens, so a crash after an early page repeats only work.
      */
-    const commit = async (pairs: Pair[], docs: Map<string, AlertOffer['doc']>, until: number) => {
+    const commit = async (pairs: Pair[], docs: Map<string, AlertDoc>, until: number) => {
       const before = recorded;
       const { committed, gone } = await store.commit(
         environment,
@@ -157,7 +176,7 @@ export function createPercolator(deps: {
           return deps.recordEvents(
             tx,
             matches.map((m) => {
-              const search = f.byId.get(m.searchId)?.search as AlertingSearch;
+              const search = k.byId.get(m.searchId) as AlertingSearch;
               const doc = docs.get(m.offerId);
               return {
                 projectId: search.projectId,
@@ -172,7 +191,7 @@ export function createPercolator(deps: {
                     category: doc.category,
                     city: doc.city,
                     country: doc.country,
-                    publishedAt: new Date(doc.publishedAt).toISOString(),
+                    publishedAt: new Date(Number(doc.published_at)).toISOString(),
                   },
                 },
               };
@@ -180,7 +199,8 @@ export function createPercolator(deps: {
           );
         },
       );
-      for (const id of gone) f.remove(id);
+      for (const id of gone) k.byId.delete(id);
+      if (gone.length > 0) await matching(() => matcher.remove(environment, gone));
       if (committed && recorded > before) deps.onRecorded?.();
       return committed;
     };
@@ -188,15 +208,15 @@ export function createPercolator(deps: {
     for (;;) {
       const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
       const pairs: Pair[] = [];
-      const docs = new Map<string, AlertOffer['doc']>();
-      if (rows.length > 0 && f.byId.size > 0) {
-        const cpu = process.cpuUsage();
-        const found = match(f, rows, now);
-        const used = process.cpuUsage(cpu);
-        matchCpuMs += (used.user + used.system) / 1000;
+      const docs = new Map<string, AlertDoc>();
+      if (rows.length > 0 && k.byId.size > 0) {
+        const found = await matching(() => matcher.match(environment, rows, now));
+        checked += found.checked;
+        matchMs += found.busyMs;
+        const byId = new Map(rows.map((row) => [row.id, row]));
         for (const p of found.pairs) {
           pairs.push(p);
-          docs.set(p.offerId, (found.offers.get(p.offerId) as AlertOffer).doc);
+          docs.set(p.offerId, byId.get(p.offerId) as IndexRow);
         }
       }
       const done = rows.length < PAGE;
@@ -232,7 +252,7 @@ export function createPercolator(deps: {
       return running;
     },
     reset: () => {
-      filed.clear();
+      known.clear();
       refreshing.clear();
       generation += 1;
     },
@@ -241,8 +261,9 @@ export function createPercolator(deps: {
     },
     stats: () => ({
       checked,
-      filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0),
-      matchCpuMs,
+      filed: [...known.values()].reduce((n, k) => n + k.byId.size, 0),
+      matchMs,
     }),
+    close: () => matcher.close(),
   };
 }
