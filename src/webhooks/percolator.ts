@@ -33,9 +33,9 @@ export interface OfferChanges {
 
 /**
  * Saved-search alerts (issue 24), as a percolator: the saved searches with alerts are filed in
- * memory under the keys an offer must carry to match them (offer-matching.ts `queryAnchors`);
- * each offer written is looked up by its own keys, so only the saved searches that can match it
- * are checked, never all of them. The offers change sequence (ADR 0015) is the durable record
+ * memory under the keys of their rarest unit (offer-matching.ts `queryAnchors`, filed-searches.ts),
+ * in a worker thread (matcher.ts); each offer written is looked up by its own keys, so only the
+ * saved searches that can match it are checked, never all of them. The offers change sequence (ADR 0015) is the durable record
  * of what changed: one instance at a time claims an environment's cursor, matches the changes
  * past it and, in one transaction, records each new (saved search, offer) pair, its
  * `saved_search.matched` event, and the cursor's new value. A crash before that commit loses
