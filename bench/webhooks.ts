@@ -33,6 +33,7 @@ import { benchSavedQuery } from './saved-searches.js';
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
 const savedCount = Number(process.env.BENCH_SAVED ?? 100_000);
 const importCount = Number(process.env.BENCH_IMPORT_OFFERS ?? 10_000);
+const deliveriesAlone = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const BATCH = 2_000;
 
@@ -153,6 +154,45 @@ try {
     { url: `http://127.0.0.1:${port}/hooks`, eventTypes: ['saved_search.matched'] },
   );
   await deps.webhooks.percolator.runOnce(); // the cursor past the seed
+
+  // Delivery alone first: BENCH_DELIVERIES events recorded at once, then drained by the
+  // dispatcher to the receiver (which answers at once): deliveries per second and their CPU.
+  if (deliveriesAlone > 0) {
+    const at = (n: number) => ({
+      projectId: project.id,
+      environment: 'testing' as const,
+      type: 'saved_search.matched' as const,
+      data: {
+        savedSearch: { id: `svs_bench${n}`, name: 'bench' },
+        user: { id: 'usr_bench0' },
+        offer: {
+          id: `off_delivery${n}`,
+          title: 'A bench offer',
+          category: 'furniture',
+          city: 'Lyon',
+          country: 'FR',
+        },
+      },
+    });
+    for (let n = 0; n < deliveriesAlone; n += 500)
+      await deps.db.transaction(async (tx) => {
+        for (let k = n; k < Math.min(deliveriesAlone, n + 500); k += 1)
+          await deps.webhooks.service.recordEvent(tx, at(k));
+      });
+    const before = arrivals.length;
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    while ((await deps.webhooks.dispatcher.runOnce()) > 0);
+    const seconds = (performance.now() - t0) / 1000;
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    log(
+      `delivery alone: ${deliveriesAlone} events in ${seconds.toFixed(2)} s, ${Math.round(deliveriesAlone / seconds)} deliveries/s; CPU ${cpuMs.toFixed(0)} ms (${((cpuMs * 1000) / deliveriesAlone).toFixed(0)} µs per delivery)`,
+    );
+    while (arrivals.length - before < deliveriesAlone) await new Promise((r) => setTimeout(r, 20));
+    arrivals.length = 0;
+    await deps.db.run("DELETE FROM webhook_deliveries WHERE body LIKE '%off_delivery%'");
+  }
   deps.webhooks.start(config.webhookPollMs);
 
   /** Imports `count` new offers in batches; resolves to offers/s and each offer's commit time. */
@@ -190,6 +230,10 @@ try {
     const counter = await deps.db.get<{ value: number }>(
       "SELECT value FROM change_counters WHERE name = 'offers:testing'",
     );
+    if (process.env.BENCH_TRACE === '1')
+      console.log(
+        `${Date.now() % 100_000} pending ${pending} cursor ${cursor?.value} counter ${counter?.value} received ${arrivals.length}`,
+      );
     return pending === 0 && Number(cursor?.value) === Number(counter?.value);
   };
   const waitCaughtUp = async (ms: number) => {
@@ -210,7 +254,7 @@ try {
   const filing = performance.now();
   await deps.webhooks.percolator.warm();
   log(`filed ${savedCount} saved searches in ${((performance.now() - filing) / 1000).toFixed(1)} s`);
-  const { checked: checkedBefore, matchCpuMs: cpuBefore } = deps.webhooks.percolator.stats();
+  const { checked: checkedBefore, matchMs: cpuBefore } = deps.webhooks.percolator.stats();
   const withAlerts = await importRun('alerts', 8);
   log(`import with ${savedCount} saved searches with alerts: ${Math.round(withAlerts.rate)} offers/s`);
   // The events of the last batch: wait until the queue is empty (at most 120 s).
@@ -241,12 +285,12 @@ try {
     .filter((ms) => Number.isFinite(ms))
     .sort((a, b) => a - b);
   const checked = deps.webhooks.percolator.stats().checked - checkedBefore;
-  const matchCpu = deps.webhooks.percolator.stats().matchCpuMs - cpuBefore;
+  const matchCpu = deps.webhooks.percolator.stats().matchMs - cpuBefore;
   log(
     `saved_search.matched: ${latencies.length} events${drained ? '' : ' (queue not drained in 120 s)'}; after the offer's commit p50 ${pct(latencies, 0.5).toFixed(0)} ms, p95 ${pct(latencies, 0.95).toFixed(0)} ms, max ${(latencies.at(-1) ?? Number.NaN).toFixed(0)} ms`,
   );
   log(
-    `rate with alerts / without: ${(withAlerts.rate / without.rate).toFixed(2)}; (offer, saved search) pairs checked exactly: ${checked} for ${importCount} offers (every search for every offer would be ${savedCount * importCount}); matching CPU ${matchCpu.toFixed(0)} ms (${((matchCpu * 1000) / importCount).toFixed(0)} µs per offer)`,
+    `rate with alerts / without: ${(withAlerts.rate / without.rate).toFixed(2)}; (offer, saved search) pairs checked exactly: ${checked} for ${importCount} offers (every search for every offer would be ${savedCount * importCount}); matching (worker busy time) ${matchCpu.toFixed(0)} ms (${((matchCpu * 1000) / importCount).toFixed(0)} µs per offer)`,
   );
 } finally {
   await deps.webhooks.stop();

@@ -2,17 +2,21 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { SecretBox } from '../platform/secret-box.js';
-import { checkWebhookUrl, RefusedUrlError, type Resolver } from './address-guard.js';
+import { type CheckedUrl, checkWebhookUrl, RefusedUrlError, type Resolver } from './address-guard.js';
 import { sendWebhook } from './sender.js';
-import { signatureHeaders } from './signing.js';
+import { signatureHeaders, signingKey } from './signing.js';
 import type { AttemptOutcome, ClaimedDelivery, SealedEndpoint, WebhookStore } from './store.js';
 
 /** An endpoint whose every attempt failed for this long is disabled: 5 days (docs/webhooks.md). */
 export const DISABLE_AFTER_MS = 5 * 86_400_000;
 /** How long a claim holds: longer than one attempt (10 s), so only a dead instance loses it. */
 export const CLAIM_MS = 60_000;
-/** Deliveries claimed per pass, sent concurrently. */
-const BATCH = 64;
+/**
+ * Deliveries claimed per pass, sent concurrently (at most `MAX_SOCKETS` at a time per receiver,
+ * sender.ts): a pass costs a few statements whatever its size, so a burst of alerts goes out in
+ * passes of hundreds.
+ */
+const BATCH = 500;
 
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 
@@ -47,37 +51,55 @@ export function createDispatcher(deps: {
   let again = false;
 
   type Attempted = { delivery: ClaimedDelivery; endpoint: SealedEndpoint; outcome: AttemptOutcome };
+  /**
+   * An endpoint as a pass sends to it: its URL checked (the host resolved, every address
+   * checked, the connections made to the checked one) and its secrets opened, once per pass for
+   * all the pass's attempts to it; or why nothing is sent.
+   */
+  type Prepared = { endpoint: SealedEndpoint } & (
+    | { target: CheckedUrl; keys: Buffer[]; refused: null }
+    | { target: null; keys: null; refused: string }
+  );
+
+  async function prepare(endpoint: SealedEndpoint, now: number): Promise<Prepared> {
+    if (endpoint.state !== 'enabled')
+      return {
+        endpoint,
+        target: null,
+        keys: null,
+        refused: `endpoint disabled: ${endpoint.disabledReason ?? ''}`,
+      };
+    try {
+      const target = await checkWebhookUrl(endpoint.url, {
+        allowHttp: deps.allowHttp(endpoint.environment),
+        allowPrivate: deps.allowPrivate,
+        resolve: deps.resolve,
+      });
+      const keys = [signingKey(deps.box.open(endpoint.secretSealed))];
+      if (endpoint.previousSecretSealed && (endpoint.previousSecretUntil ?? 0) > now) {
+        keys.push(signingKey(deps.box.open(endpoint.previousSecretSealed)));
+      }
+      return { endpoint, target, keys, refused: null };
+    } catch (e) {
+      if (!(e instanceof RefusedUrlError)) throw e;
+      return { endpoint, target: null, keys: null, refused: `URL refused: ${e.message}` };
+    }
+  }
 
   /** One attempt (nothing recorded yet); undefined when the endpoint was removed meanwhile. */
   async function attempt(
     delivery: ClaimedDelivery,
-    endpointOf: (id: string) => Promise<SealedEndpoint | undefined>,
+    endpointOf: (id: string) => Promise<Prepared | undefined>,
   ): Promise<Attempted | undefined> {
-    const endpoint = await endpointOf(delivery.endpointId);
-    if (!endpoint) return undefined; // removed: its deliveries went with it
+    const prepared = await endpointOf(delivery.endpointId);
+    if (!prepared) return undefined; // removed: its deliveries went with it
+    const { endpoint } = prepared;
     const started = performance.now();
     let status: number | null = null;
-    let error: string | null;
-    if (endpoint.state !== 'enabled') {
-      error = `endpoint disabled: ${endpoint.disabledReason ?? ''}`;
-    } else {
-      try {
-        const target = await checkWebhookUrl(endpoint.url, {
-          allowHttp: deps.allowHttp(endpoint.environment),
-          allowPrivate: deps.allowPrivate,
-          resolve: deps.resolve,
-        });
-        const now = clock.now();
-        const secrets = [deps.box.open(endpoint.secretSealed)];
-        if (endpoint.previousSecretSealed && (endpoint.previousSecretUntil ?? 0) > now) {
-          secrets.push(deps.box.open(endpoint.previousSecretSealed));
-        }
-        const headers = signatureHeaders(secrets, delivery.id, now, delivery.body);
-        ({ status, error } = await sendWebhook(target, headers, delivery.body, deps.timeoutMs));
-      } catch (e) {
-        if (!(e instanceof RefusedUrlError)) throw e;
-        error = `URL refused: ${e.message}`;
-      }
+    let error: string | null = prepared.refused;
+    if (prepared.target !== null) {
+      const headers = signatureHeaders(prepared.keys, delivery.id, clock.now(), delivery.body);
+      ({ status, error } = await sendWebhook(prepared.target, headers, delivery.body, deps.timeoutMs));
     }
     const wait = deps.retrySchedule[delivery.attempts];
     const next =
@@ -104,10 +126,11 @@ export function createDispatcher(deps: {
     const now = clock.now();
     const ids = await store.due(now, BATCH);
     const claimed = await store.claimMany(ids, instance, now + CLAIM_MS, now);
-    // One read of each endpoint per pass, shared by its deliveries.
-    const endpoints = new Map<string, Promise<SealedEndpoint | undefined>>();
+    // One read, URL check and opening of each endpoint per pass, shared by its deliveries.
+    const endpoints = new Map<string, Promise<Prepared | undefined>>();
     const endpointOf = (id: string) => {
-      const found = endpoints.get(id) ?? store.endpoint(id);
+      const found =
+        endpoints.get(id) ?? store.endpoint(id).then((e) => (e ? prepare(e, clock.now()) : undefined));
       endpoints.set(id, found);
       return found;
     };

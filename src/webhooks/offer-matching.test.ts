@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexRow } from '../offers/store.js';
-import { alertOffer, alertQuery, offerKeys, offerMatches, type SearchRules } from './offer-matching.js';
+import { FiledSearches } from './filed-searches.js';
+import { alertOffer, alertQuery, offerMatches, type SearchRules } from './offer-matching.js';
 
 /** Saved-search alerts read an offer's declared attributes: its `attr.*` filters and searchable words (ADR 0042). */
 const row: IndexRow = {
@@ -45,7 +46,18 @@ describe('alerts on declared attributes', () => {
     expect(matches({ q: 'zenith' }, rules(true))).toBe(true);
     expect(matches({ q: 'zenith' }, rules(false))).toBe(false);
     expect(matches({ q: 'teal' }, rules(true))).toBe(false);
-    expect(offerKeys(alertOffer(row, rules(true).schema), new Set())).toContain('w:zenith');
+    const filed = new FiledSearches('testing', rules(true));
+    filed.add({
+      id: 'ss_1',
+      userId: 'u',
+      projectId: 'p',
+      name: 'n',
+      query: { q: 'zenith' },
+      sinceSeq: 0,
+      createdAt: 0,
+    });
+    const candidates = [...filed.candidates(alertOffer(row, rules(true).schema))].map((f) => f.search.id);
+    expect(candidates).toContain('ss_1');
   });
 
   it('apply attr.* filters on the offer read with its attributes', () => {

@@ -34,9 +34,10 @@ export interface PercolatorStore {
   /** Takes (or renews) the environment's cursor for `by`; its value, or null when another holds it. */
   claimCursor(environment: Environment, by: string, until: number, now: number): Promise<number | null>;
   /**
-   * In one transaction: records each match not recorded before (and calls `onNew` for it, which
-   * records the event in the same transaction, unless the user already had the offer from
-   * another saved search), then moves the cursor from `from` to `to`.
+   * In one transaction: records each match not recorded before, calls `onNew` once with those
+   * to alert (which records their events in the same transaction): not a user's offer they
+   * already had from another of their saved searches, nor twice for one user and offer; then
+   * moves the cursor from `from` to `to`. `gone`: searches deleted or without alerts now.
    * Rolls back and resolves false when the cursor moved meanwhile (the claim was lost).
    */
   commit(
@@ -45,21 +46,16 @@ export interface PercolatorStore {
     range: { from: number; to: number },
     matches: readonly { searchId: string; offerId: string }[],
     now: number,
-    onNew: (tx: Queryable, match: { searchId: string; offerId: string }) => Promise<void>,
+    onNew: (tx: Queryable, matches: readonly { searchId: string; offerId: string }[]) => Promise<void>,
   ): Promise<{ committed: boolean; gone: string[] }>;
 }
 
 class LostClaim extends Error {}
 
-async function seenByUser(tx: Queryable, match: { searchId: string; offerId: string }): Promise<boolean> {
-  const row = await tx.get(
-    `SELECT 1 AS seen FROM saved_search_matches m JOIN saved_searches s ON s.id = m.saved_search_id
-      WHERE m.offer_id = ? AND m.saved_search_id <> ?
-        AND s.user_id = (SELECT user_id FROM saved_searches WHERE id = ?)`,
-    [match.offerId, match.searchId, match.searchId],
-  );
-  return row !== undefined;
-}
+type Match = { searchId: string; offerId: string };
+
+/** Matches per statement (two parameters each). */
+const CHUNK = 500;
 
 export function createPercolatorStore(db: Database): PercolatorStore {
   return {
@@ -89,22 +85,53 @@ export function createPercolatorStore(db: Database): PercolatorStore {
       return row ? Number(row.value) : null;
     },
     async commit(environment, by, range, matches, now, onNew) {
-      const gone: string[] = [];
+      const gone = new Set<string>();
       try {
         await db.transaction(async (tx) => {
-          for (const match of matches) {
-            const added = await tx.run(
-              'INSERT INTO saved_search_matches (saved_search_id, offer_id, created_at) SELECT id, ?, ? FROM saved_searches WHERE id = ? AND alerts = 1 ON CONFLICT (saved_search_id, offer_id) DO NOTHING',
-              [match.offerId, now, match.searchId],
+          const alert: Match[] = [];
+          /** (user, offer) pairs alerted by this commit: a user's second search matching it is not. */
+          const alerted = new Set<string>();
+          for (let from = 0; from < matches.length; from += CHUNK) {
+            const chunk = matches.slice(from, from + CHUNK);
+            const values = `WITH v (search_id, offer_id) AS (VALUES ${chunk.map(() => '(?, ?)').join(', ')})`;
+            const pairs = chunk.flatMap((m) => [m.searchId, m.offerId]);
+            // Before the insert: the searches that still alert, and whether their user already had
+            // the offer from another of their saved searches (remembered for this one too, no event).
+            const known = await tx.all<{
+              search_id: string;
+              offer_id: string;
+              user_id: string;
+              seen: number;
+            }>(
+              `${values} SELECT v.search_id, v.offer_id, s.user_id,
+                 CASE WHEN EXISTS (SELECT 1 FROM saved_search_matches m JOIN saved_searches o ON o.id = m.saved_search_id
+                   WHERE m.offer_id = v.offer_id AND m.saved_search_id <> v.search_id AND o.user_id = s.user_id) THEN 1 ELSE 0 END AS seen
+               FROM v JOIN saved_searches s ON s.id = v.search_id WHERE s.alerts = 1`,
+              pairs,
             );
-            // Once per saved search and offer; and an offer the user already had from another
-            // of their saved searches is remembered for this one too, without a second event.
-            if (added > 0 && !(await seenByUser(tx, match))) await onNew(tx, match);
-            else if (
-              !(await tx.get('SELECT id FROM saved_searches WHERE id = ? AND alerts = 1', [match.searchId]))
-            )
-              gone.push(match.searchId);
+            // Once per saved search and offer.
+            const added = await tx.all<{ saved_search_id: string; offer_id: string }>(
+              `${values} INSERT INTO saved_search_matches (saved_search_id, offer_id, created_at)
+               SELECT s.id, v.offer_id, CAST(? AS BIGINT) FROM v JOIN saved_searches s ON s.id = v.search_id WHERE s.alerts = 1
+               ON CONFLICT (saved_search_id, offer_id) DO NOTHING RETURNING saved_search_id, offer_id`,
+              [...pairs, now],
+            );
+            const key = (a: string, b: string) => `${a}\u0001${b}`;
+            const users = new Map(known.map((k) => [key(k.search_id, k.offer_id), k]));
+            const inserted = new Set(added.map((a) => key(a.saved_search_id, a.offer_id)));
+            for (const match of chunk) {
+              const k = users.get(key(match.searchId, match.offerId));
+              if (k === undefined) gone.add(match.searchId);
+              else if (inserted.has(key(match.searchId, match.offerId)) && Number(k.seen) === 0) {
+                const userOffer = key(k.user_id, match.offerId);
+                if (alerted.has(userOffer)) continue;
+                alerted.add(userOffer);
+                alert.push(match);
+              }
+            }
           }
+          // Their events, in the same transaction.
+          if (alert.length > 0) await onNew(tx, alert);
           const moved = await tx.run(
             'UPDATE webhook_cursors SET value = ? WHERE name = ? AND claimed_by = ? AND value = ?',
             [range.to, `percolate:${environment}`, by, range.from],
@@ -115,7 +142,7 @@ export function createPercolatorStore(db: Database): PercolatorStore {
         if (error instanceof LostClaim) return { committed: false, gone: [] };
         throw error;
       }
-      return { committed: true, gone };
+      return { committed: true, gone: [...gone] };
     },
   };
 }

@@ -1,21 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Queryable } from '../db/database.js';
 import type { IndexRow } from '../offers/store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
-import type { RecordEvent } from '../platform/events.js';
-import {
-  type AlertOffer,
-  type AlertQuery,
-  alertOffer,
-  alertQuery,
-  NO_RULES,
-  offerKeys,
-  offerMatches,
-  prefixLength,
-  queryAnchors,
-  type SearchRules,
-} from './offer-matching.js';
+import type { PlatformEvent } from '../platform/events.js';
+import { SAMPLE } from './filed-searches.js';
+import { createWorkerMatcher, type Matcher, type Pair } from './matcher.js';
+import { NO_RULES, type SearchRules } from './offer-matching.js';
 import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
 
 /** Offer write transactions matched per round (one round, one commit). */
@@ -41,9 +33,9 @@ export interface OfferChanges {
 
 /**
  * Saved-search alerts (issue 24), as a percolator: the saved searches with alerts are filed in
- * memory under the keys an offer must carry to match them (offer-matching.ts `queryAnchors`);
- * each offer written is looked up by its own keys, so only the saved searches that can match it
- * are checked, never all of them. The offers change sequence (ADR 0015) is the durable record
+ * memory under the keys of their rarest unit (offer-matching.ts `queryAnchors`, filed-searches.ts),
+ * in a worker thread (matcher.ts); each offer written is looked up by its own keys, so only the
+ * saved searches that can match it are checked, never all of them. The offers change sequence (ADR 0015) is the durable record
  * of what changed: one instance at a time claims an environment's cursor, matches the changes
  * past it and, in one transaction, records each new (saved search, offer) pair, its
  * `saved_search.matched` event, and the cursor's new value. A crash before that commit loses
@@ -56,58 +48,25 @@ export interface Percolator {
   reset(): void;
   /** Files the saved searches of every environment now (`serve` at start), not at the first write. */
   warm(): Promise<void>;
-  /** (Offer, saved query) pairs checked so far (candidates), and searches filed now: never all per offer. */
-  stats(): { checked: number; filed: number; matchCpuMs: number };
+  /**
+   * (Offer, saved query) pairs checked so far (candidates), searches filed now (never all per
+   * offer), and the time spent matching (the matching worker's busy time).
+   */
+  stats(): { checked: number; filed: number; matchMs: number };
+  /** Stops the matching worker. */
+  close(): Promise<void>;
 }
 
-/** A saved search filed with its query compiled under the environment's rules. */
-interface FiledSearch {
-  search: AlertingSearch;
-  query: AlertQuery | null;
-  keys: string[] | null;
+/** What the percolator keeps of an environment's filed searches (the matcher files them). */
+interface Known {
+  rules: SearchRules;
+  byId: Map<string, AlertingSearch>;
+  /** The newest search's creation time (the next read starts a little before it). */
+  newest: number;
 }
 
-type Pair = { searchId: string; offerId: string };
-
-class Filed {
-  readonly byKey = new Map<string, Set<FiledSearch>>();
-  readonly unanchored = new Set<FiledSearch>();
-  /** The lengths of the prefixes searches are filed under (offers generate only those). */
-  readonly prefixLengths = new Set<number>();
-  readonly byId = new Map<string, FiledSearch>();
-  newest = 0;
-
-  constructor(
-    readonly environment: Environment,
-    readonly rules: SearchRules,
-  ) {}
-
-  add(search: AlertingSearch): void {
-    if (this.byId.has(search.id)) return;
-    const query = alertQuery(search.query, this.environment, this.rules);
-    const keys = queryAnchors(query);
-    const filed = { search, query, keys };
-    this.byId.set(search.id, filed);
-    this.newest = Math.max(this.newest, search.createdAt);
-    if (keys === null) this.unanchored.add(filed);
-    else
-      for (const key of keys) {
-        const length = prefixLength(key);
-        if (length !== null) this.prefixLengths.add(length);
-        const set = this.byKey.get(key) ?? new Set<FiledSearch>();
-        this.byKey.set(key, set);
-        set.add(filed);
-      }
-  }
-
-  remove(id: string): void {
-    const filed = this.byId.get(id);
-    if (!filed) return;
-    this.byId.delete(id);
-    if (filed.keys === null) this.unanchored.delete(filed);
-    else for (const key of filed.keys) this.byKey.get(key)?.delete(filed);
-  }
-}
+/** An alert's offer, as its event describes it. */
+type AlertDoc = Pick<IndexRow, 'id' | 'title' | 'category' | 'city' | 'country' | 'published_at'>;
 
 export function createPercolator(deps: {
   store: PercolatorStore;
@@ -115,52 +74,77 @@ export function createPercolator(deps: {
   environments: readonly Environment[];
   clock: Clock;
   logger: Logger;
-  recordEvent: RecordEvent;
+  /** Records events inside the round's transaction (the webhook service's `recordEvents`). */
+  recordEvents: (tx: Queryable, events: readonly PlatformEvent[]) => Promise<void>;
   /** After a round recorded events (a dispatcher pass soon). */
   onRecorded?: () => void;
   /** The environment's synonyms and declared attributes (none: the engine's defaults). */
   searchRules?: (environment: Environment) => Promise<SearchRules>;
+  /** Where searches are filed and offers matched (default: a worker thread, matcher.ts). */
+  matcher?: Matcher;
 }): Percolator {
   const { store, clock } = deps;
+  const matcher = deps.matcher ?? createWorkerMatcher();
   const instance = `prc_${randomBytes(8).toString('hex')}`;
-  const filed = new Map<Environment, Filed>();
+  const known = new Map<Environment, Known>();
   let running: Promise<number> | null = null;
   let checked = 0;
-  /** CPU time spent matching (synchronous: nothing else runs meanwhile). */
-  let matchCpuMs = 0;
+  /** Time spent matching (in the matcher, off the event loop by default). */
+  let matchMs = 0;
 
-  async function refresh(environment: Environment): Promise<Filed> {
-    const rules = (await deps.searchRules?.(environment)) ?? NO_RULES;
-    let f = filed.get(environment);
-    // New synonyms or declarations: every saved query is compiled and filed again.
-    if (f?.rules.version !== rules.version) f = undefined;
-    f ??= new Filed(environment, rules);
-    filed.set(environment, f);
-    const since = f.byId.size === 0 ? 0 : f.newest - SLACK_MS;
-    for (const search of await store.alertingSearches(environment, since)) f.add(search);
-    return f;
+  /**
+   * A matcher call; when it fails (the worker died), nothing filed is trusted any more: the next
+   * round files every environment's searches again in the new worker, and matches from its cursor.
+   */
+  async function matching<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      known.clear();
+      generation += 1;
+      throw error;
+    }
   }
 
-  /** The (search, offer) pairs among `rows` that alert: each offer checked against its candidates. */
-  function match(f: Filed, rows: readonly IndexRow[], now: number) {
-    const pairs: { searchId: string; offerId: string }[] = [];
-    const offers = new Map<string, AlertOffer>();
-    for (const row of rows) {
-      const offer = alertOffer(row, f.rules.schema);
-      const candidates = new Set<FiledSearch>(f.unanchored);
-      for (const key of offerKeys(offer, f.prefixLengths))
-        for (const s of f.byKey.get(key) ?? []) candidates.add(s);
-      for (const { search, query } of candidates) {
-        // Writes committed before the search was saved never alert it.
-        if (query === null || row.change_seq <= search.sinceSeq) continue;
-        checked += 1;
-        if (offerMatches(offer, query, now, f.rules)) {
-          pairs.push({ searchId: search.id, offerId: row.id });
-          offers.set(row.id, offer);
-        }
-      }
+  /** Refreshes in flight: `warm` and a round at once share one (two would each file every search). */
+  const refreshing = new Map<Environment, Promise<Known>>();
+  function refresh(environment: Environment): Promise<Known> {
+    let pending = refreshing.get(environment);
+    if (pending === undefined) {
+      pending = refreshNow(environment).finally(() => refreshing.delete(environment));
+      refreshing.set(environment, pending);
     }
-    return { pairs, offers };
+    return pending;
+  }
+
+  /** Bumped by `reset`: a refresh begun before it files nothing for later rounds. */
+  let generation = 0;
+  async function refreshNow(environment: Environment): Promise<Known> {
+    const began = generation;
+    const rules = (await deps.searchRules?.(environment)) ?? NO_RULES;
+    let k = known.get(environment);
+    // New synonyms or declarations: every saved query is compiled and filed again.
+    if (k?.rules.version !== rules.version) k = undefined;
+    if (k === undefined) {
+      k = { rules, byId: new Map(), newest: 0 };
+      // The keys' counts before any search is filed: a sample of the environment's offers.
+      const to = await deps.offers.changeSeq(environment);
+      const sample = await deps.offers.changes(environment, { from: 0, to, after: null }, SAMPLE);
+      if (began !== generation) return k;
+      await matching(() => matcher.begin(environment, rules, sample));
+    }
+    if (began !== generation) return k;
+    known.set(environment, k);
+    const since = k.byId.size === 0 ? 0 : k.newest - SLACK_MS;
+    const added: AlertingSearch[] = [];
+    for (const search of await store.alertingSearches(environment, since)) {
+      if (k.byId.has(search.id)) continue;
+      k.byId.set(search.id, search);
+      k.newest = Math.max(k.newest, search.createdAt);
+      added.push(search);
+    }
+    if (began === generation) await matching(() => matcher.file(environment, added));
+    return k;
   }
 
   /** One round: the next few offer writes past the cursor; null when there were none. */
@@ -172,14 +156,14 @@ export function createPercolator(deps: {
     // batches' alerts leave while the next are matched.
     const to = Math.min(await deps.offers.changeSeq(environment), from + SEQS_PER_ROUND);
     if (to <= from) return null;
-    const f = await refresh(environment);
+    const k = await refresh(environment);
     let recorded = 0;
     /**
      * Records the pairs found so far in one transaction with their events; the cursor moves to
      * `to` with the last page only (before it, `to` is `from`: the claim is checked, nothing moves).
      * Matches are recorded once whatever happens, so a crash after an early page repeats only work.
      */
-    const commit = async (pairs: Pair[], docs: Map<string, AlertOffer['doc']>, until: number) => {
+    const commit = async (pairs: Pair[], docs: Map<string, AlertDoc>, until: number) => {
       const before = recorded;
       const { committed, gone } = await store.commit(
         environment,
@@ -187,30 +171,36 @@ export function createPercolator(deps: {
         { from, to: until },
         pairs,
         now,
-        (tx, m) => {
-          const search = f.byId.get(m.searchId)?.search as AlertingSearch;
-          const doc = docs.get(m.offerId);
-          recorded += 1;
-          return deps.recordEvent(tx, {
-            projectId: search.projectId,
-            environment,
-            type: 'saved_search.matched',
-            data: {
-              savedSearch: { id: search.id, name: search.name },
-              user: { id: search.userId },
-              offer: doc && {
-                id: doc.id,
-                title: doc.title,
-                category: doc.category,
-                city: doc.city,
-                country: doc.country,
-                publishedAt: new Date(doc.publishedAt).toISOString(),
-              },
-            },
-          });
+        (tx, matches) => {
+          recorded += matches.length;
+          return deps.recordEvents(
+            tx,
+            matches.map((m) => {
+              const search = k.byId.get(m.searchId) as AlertingSearch;
+              const doc = docs.get(m.offerId);
+              return {
+                projectId: search.projectId,
+                environment,
+                type: 'saved_search.matched',
+                data: {
+                  savedSearch: { id: search.id, name: search.name },
+                  user: { id: search.userId },
+                  offer: doc && {
+                    id: doc.id,
+                    title: doc.title,
+                    category: doc.category,
+                    city: doc.city,
+                    country: doc.country,
+                    publishedAt: new Date(Number(doc.published_at)).toISOString(),
+                  },
+                },
+              };
+            }),
+          );
         },
       );
-      for (const id of gone) f.remove(id);
+      for (const id of gone) k.byId.delete(id);
+      if (gone.length > 0) await matching(() => matcher.remove(environment, gone));
       if (committed && recorded > before) deps.onRecorded?.();
       return committed;
     };
@@ -218,15 +208,15 @@ export function createPercolator(deps: {
     for (;;) {
       const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
       const pairs: Pair[] = [];
-      const docs = new Map<string, AlertOffer['doc']>();
-      if (rows.length > 0 && f.byId.size > 0) {
-        const cpu = process.cpuUsage();
-        const found = match(f, rows, now);
-        const used = process.cpuUsage(cpu);
-        matchCpuMs += (used.user + used.system) / 1000;
+      const docs = new Map<string, AlertDoc>();
+      if (rows.length > 0 && k.byId.size > 0) {
+        const found = await matching(() => matcher.match(environment, rows, now));
+        checked += found.checked;
+        matchMs += found.busyMs;
+        const byId = new Map(rows.map((row) => [row.id, row]));
         for (const p of found.pairs) {
           pairs.push(p);
-          docs.set(p.offerId, (found.offers.get(p.offerId) as AlertOffer).doc);
+          docs.set(p.offerId, byId.get(p.offerId) as IndexRow);
         }
       }
       const done = rows.length < PAGE;
@@ -261,14 +251,19 @@ export function createPercolator(deps: {
       })();
       return running;
     },
-    reset: () => filed.clear(),
+    reset: () => {
+      known.clear();
+      refreshing.clear();
+      generation += 1;
+    },
     async warm() {
       for (const environment of deps.environments) await refresh(environment);
     },
     stats: () => ({
       checked,
-      filed: [...filed.values()].reduce((n, f) => n + f.byId.size, 0),
-      matchCpuMs,
+      filed: [...known.values()].reduce((n, k) => n + k.byId.size, 0),
+      matchMs,
     }),
+    close: () => matcher.close(),
   };
 }

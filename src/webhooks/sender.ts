@@ -5,14 +5,16 @@ import type { CheckedUrl } from './address-guard.js';
 
 /** How long one attempt may take, connection to last byte: 10 s (docs/webhooks.md). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Attempts in flight at once per receiver (host and port); the others of a pass wait for a socket. */
+export const MAX_SOCKETS = 32;
 /**
  * Connections kept open between attempts (a burst of events to one receiver reuses them). A
  * socket is reused only for the same host and port it was opened to, at an address that was
  * checked when it was opened.
  */
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 8 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 8 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
 };
 
 /** The receiver's answer is read up to this much (kept for nothing: only the status counts). */

@@ -1,8 +1,9 @@
 import type { Actor, AuditLog } from '../audit/service.js';
+import type { Queryable } from '../db/database.js';
 import { ProblemError } from '../http/errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
-import { EVENT_TYPES, type EventType, type RecordEvent } from '../platform/events.js';
+import { EVENT_TYPES, type EventType, type PlatformEvent, type RecordEvent } from '../platform/events.js';
 import { newId } from '../platform/ids.js';
 import type { SecretBox } from '../platform/secret-box.js';
 import { checkWebhookUrl, RefusedUrlError, type Resolver } from './address-guard.js';
@@ -51,6 +52,8 @@ export interface WebhookService {
   resend(actor: Actor, scope: WebhookScope, endpointId: string, deliveryId: string): Promise<void>;
   /** For the capabilities that cause events: records one inside the cause's transaction. */
   readonly recordEvent: RecordEvent;
+  /** Several at once, in a few statements (a round of saved-search alerts). */
+  recordEvents(tx: Queryable, events: readonly PlatformEvent[]): Promise<void>;
 }
 
 function invalid(parameter: string, message: string): ProblemError {
@@ -93,6 +96,9 @@ export function createWebhookService(deps: {
   };
   return {
     recordEvent,
+    async recordEvents(tx, events) {
+      await store.recordEvents(tx, events, clock.now());
+    },
     async add(actor, scope, input) {
       if (input.url.length > MAX_URL_LENGTH)
         throw invalid('url', `must have at most ${MAX_URL_LENGTH} characters`);

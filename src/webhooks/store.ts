@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../db/database.js';
+import type { Database, Queryable, SqlValue } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { EventType, PlatformEvent } from '../platform/events.js';
 import { newId } from '../platform/ids.js';
@@ -33,6 +33,10 @@ interface DeliveryRow {
   created_at: number;
   updated_at: number;
 }
+
+/** Outcomes recorded, deliveries inserted per statement (PostgreSQL takes at most 65 535 parameters). */
+const FINISH_CHUNK = 500;
+const INSERT_CHUNK = 500;
 
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 
@@ -96,6 +100,8 @@ export interface WebhookStore {
   rotateSecret(id: string, sealed: string, previousUntil: number): Promise<boolean>;
   /** Inside the cause's transaction: one pending delivery per enabled endpoint subscribed to the type. */
   recordEvent(tx: Queryable, event: PlatformEvent, now: number): Promise<string[]>;
+  /** Several events as `recordEvent` records each, in a few statements; resolves to the message ids. */
+  recordEvents(tx: Queryable, events: readonly PlatformEvent[], now: number): Promise<string[]>;
   /** One event in a transaction of its own (a test event); resolves to the first message id. */
   recordOne(event: PlatformEvent, now: number): Promise<string>;
   /** Ids of pending deliveries due at `now` and not claimed by a live claim, oldest first. */
@@ -178,33 +184,51 @@ export function createWebhookStore(db: Database): WebhookStore {
       return changed > 0;
     },
     async recordEvent(tx, event, now) {
-      const endpoints = await tx.all<{ id: string; event_types: string }>(
-        "SELECT id, event_types FROM webhook_endpoints WHERE project_id = ? AND environment = ? AND state = 'enabled'",
-        [event.projectId, event.environment],
-      );
-      const recorded: string[] = [];
-      for (const endpoint of endpoints) {
-        const types = JSON.parse(endpoint.event_types) as string[];
-        // A test event goes to the endpoint it names only.
-        if (
-          event.type === 'webhook.test'
-            ? event.data.endpointId !== endpoint.id
-            : types.length > 0 && !types.includes(event.type)
-        )
-          continue;
-        const body = JSON.stringify({
-          type: event.type,
-          timestamp: new Date(now).toISOString(),
-          data: event.data,
-        });
-        const id = newId('msg');
-        await tx.run(
-          `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS}) VALUES (?, ?, ?, ?, 'pending', 0, ?, NULL, NULL, NULL, ?, ?)`,
-          [id, endpoint.id, event.type, body, now, now, now],
-        );
-        recorded.push(id);
+      return this.recordEvents(tx, [event], now);
+    },
+    async recordEvents(tx, events, now) {
+      const subscribed = new Map<string, { id: string; types: string[] }[]>();
+      const rows: SqlValue[][] = [];
+      for (const event of events) {
+        // One read of a project's endpoints per call, whatever the number of its events.
+        const scope = `${event.projectId}\u0001${event.environment}`;
+        let endpoints = subscribed.get(scope);
+        if (endpoints === undefined) {
+          endpoints = (
+            await tx.all<{ id: string; event_types: string }>(
+              "SELECT id, event_types FROM webhook_endpoints WHERE project_id = ? AND environment = ? AND state = 'enabled' ORDER BY created_at, id",
+              [event.projectId, event.environment],
+            )
+          ).map((e) => ({ id: e.id, types: JSON.parse(e.event_types) as string[] }));
+          subscribed.set(scope, endpoints);
+        }
+        for (const endpoint of endpoints) {
+          // A test event goes to the endpoint it names only.
+          if (
+            event.type === 'webhook.test'
+              ? event.data.endpointId !== endpoint.id
+              : endpoint.types.length > 0 && !endpoint.types.includes(event.type)
+          )
+            continue;
+          const body = JSON.stringify({
+            type: event.type,
+            timestamp: new Date(now).toISOString(),
+            data: event.data,
+          });
+          rows.push([newId('msg'), endpoint.id, event.type, body, now, now, now]);
+        }
       }
-      return recorded;
+      // A few statements for a round's alerts, not one per event (PostgreSQL: a round trip each).
+      for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
+        const chunk = rows.slice(from, from + INSERT_CHUNK);
+        await tx.run(
+          `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS}) VALUES ${chunk
+            .map(() => "(?, ?, ?, ?, 'pending', 0, ?, NULL, NULL, NULL, ?, ?)")
+            .join(', ')}`,
+          chunk.flat(),
+        );
+      }
+      return rows.map((r) => r[0] as string);
     },
     async recordOne(event, now) {
       const ids = await db.transaction((tx) => this.recordEvent(tx, event, now));
@@ -235,25 +259,44 @@ export function createWebhookStore(db: Database): WebhookStore {
     async finishMany(by, attempts, now) {
       const recorded = new Set<string>();
       if (attempts.length === 0) return recorded;
+      /** Per endpoint: whether an attempt of this pass was delivered (else all failed). */
+      const reached = new Map<string, boolean>();
       await db.transaction(async (tx) => {
-        for (const { id, outcome: o } of attempts) {
-          const state: DeliveryState =
-            o.next === 'delivered' ? 'delivered' : o.next === null ? 'failed' : 'pending';
-          const next = typeof o.next === 'number' ? o.next : now;
-          const changed = await tx.run(
-            `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL,
-               last_status = ?, last_error = ?, last_latency_ms = ?, updated_at = ? WHERE id = ? AND claimed_by = ?`,
-            [state, next, o.status, o.error, Math.round(o.latencyMs), now, id, by],
+        for (let from = 0; from < attempts.length; from += FINISH_CHUNK) {
+          const chunk = attempts.slice(from, from + FINISH_CHUNK);
+          const params: SqlValue[] = [];
+          for (const { id, outcome: o } of chunk) {
+            const state: DeliveryState =
+              o.next === 'delivered' ? 'delivered' : o.next === null ? 'failed' : 'pending';
+            params.push(id, state, typeof o.next === 'number' ? o.next : now, o.status, o.error);
+            params.push(Math.round(o.latencyMs));
+          }
+          // One statement per chunk (a statement per delivery would bound the rate on PostgreSQL),
+          // each row only while `by` still holds its claim.
+          const rows = await tx.all<{ id: string; endpoint_id: string; state: DeliveryState }>(
+            `WITH v (id, state, next_at, status, error, latency) AS (VALUES ${chunk
+              .map(() => '(?, ?, CAST(? AS BIGINT), CAST(? AS INTEGER), ?, CAST(? AS INTEGER))')
+              .join(', ')})
+             UPDATE webhook_deliveries SET state = v.state, attempts = attempts + 1, next_attempt_at = v.next_at,
+               claimed_by = NULL, claimed_until = NULL, last_status = v.status, last_error = v.error,
+               last_latency_ms = v.latency, updated_at = ?
+             FROM v WHERE webhook_deliveries.id = v.id AND webhook_deliveries.claimed_by = ?
+             RETURNING webhook_deliveries.id, webhook_deliveries.endpoint_id, webhook_deliveries.state`,
+            [...params, now, by],
           );
-          if (changed === 0) continue;
-          recorded.add(id);
-          await tx.run(
-            o.next === 'delivered'
-              ? 'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?) AND failing_since IS NOT NULL'
-              : 'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)',
-            o.next === 'delivered' ? [id] : [now, id],
-          );
+          for (const r of rows) {
+            recorded.add(r.id);
+            reached.set(r.endpoint_id, (reached.get(r.endpoint_id) ?? false) || r.state === 'delivered');
+          }
         }
+        // An endpoint is failing from its first failed attempt after its last delivered one.
+        for (const [endpointId, delivered] of reached)
+          await tx.run(
+            delivered
+              ? 'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL'
+              : 'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = ?',
+            delivered ? [endpointId] : [now, endpointId],
+          );
       });
       return recorded;
     },

@@ -81,7 +81,7 @@ export function createWebhooks(deps: {
     environments,
     clock,
     logger,
-    recordEvent: service.recordEvent,
+    recordEvents: service.recordEvents,
     onRecorded: () => dispatcher.nudge(),
     searchRules: sources && ((environment) => readSearchRules(sources(), environment)),
   });
@@ -117,6 +117,7 @@ export function createWebhooks(deps: {
     async stop() {
       for (const timer of timers.splice(0)) clearInterval(timer);
       await percolating?.catch(() => undefined);
+      await percolator.close();
       await dispatcher.stop();
     },
     registerMetrics(registry) {

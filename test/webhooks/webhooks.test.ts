@@ -234,6 +234,56 @@ for (const { dialect, available } of backends()) {
       ]);
     });
 
+    it('saved_search.matched: once per user and offer, whatever the number of their searches it matches', async () => {
+      const users = ['usr_once_a', 'usr_once_b'];
+      for (const id of users)
+        await t.deps.db.run(
+          "INSERT INTO users (id, environment, email, name, password_hash, state, created_at, password_changed_at) VALUES (?, 'testing', ?, '', 'x', 'active', 0, 0)",
+          [id, `${id}@example.com`],
+        );
+      const save = (id: string, userId: string, q: string) =>
+        t.deps.db.run(
+          "INSERT INTO saved_searches (id, user_id, name, query, created_at, alerts, project_id, environment, since_seq) VALUES (?, ?, 'once', ?, ?, 1, ?, 'testing', 0)",
+          [id, userId, JSON.stringify({ q }), t.clock.now(), t.fixtures.projectId],
+        );
+      // User a: two searches the offer matches; user b: one.
+      await save('svs_once_a1', 'usr_once_a', 'zircon lamp');
+      await save('svs_once_a2', 'usr_once_a', 'zircon');
+      await save('svs_once_b1', 'usr_once_b', 'lamp zircon');
+      const [offer, later] = [...generateOffers({ count: 2, seed: 26 })].map((o) => ({
+        ...o,
+        status: 'active' as const,
+        expiresAt: null,
+      })) as [OfferInput, OfferInput];
+      await t.deps.offers.upsertMany('testing', [{ ...offer, title: 'Zircon lamp' }]);
+      expect(await t.deps.webhooks.percolator.runOnce()).toBe(2);
+      // A third search of user a, saved later, matching the offer written again: remembered, not sent.
+      await save('svs_once_a3', 'usr_once_a', 'lamp');
+      await t.deps.offers.upsertMany('testing', [
+        { ...offer, title: 'Zircon lamp, cheaper' },
+        { ...later, title: 'Zircon vase' },
+      ]);
+      expect(await t.deps.webhooks.percolator.runOnce()).toBe(1);
+      await dispatch();
+      const alerts = receiver
+        .of('saved_search.matched')
+        .map((r) => JSON.parse(r.body).data as { user: { id: string }; offer: { title: string } })
+        .map((a) => `${a.user.id} ${a.offer.title}`)
+        .sort();
+      expect(alerts).toEqual(['usr_once_a Zircon lamp', 'usr_once_a Zircon vase', 'usr_once_b Zircon lamp']);
+      const pairs = await t.deps.db.all<{ saved_search_id: string }>(
+        "SELECT saved_search_id FROM saved_search_matches WHERE saved_search_id LIKE 'svs_once_%' ORDER BY saved_search_id",
+      );
+      // Every pair is remembered, sent or not: a3's lamp too.
+      expect(pairs.map((p) => p.saved_search_id)).toEqual([
+        'svs_once_a1',
+        'svs_once_a2',
+        'svs_once_a2',
+        'svs_once_a3',
+        'svs_once_b1',
+      ]);
+    });
+
     it("saved_search.matched applies the environment's synonyms", async () => {
       const actor = { kind: 'cli' as const, id: 'test', email: null, ip: null };
       const user = { email: 'sofas@example.com', password: 'sofas-password-1' };

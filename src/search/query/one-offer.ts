@@ -121,14 +121,40 @@ const inOneField = (offer: OfferText, sequence: readonly string[]) =>
   inField(offer.fields[1], sequence) ||
   inField(offer.fields[2], sequence);
 
-/** The typed words of a query's units (its terms, then the prefix) and their stems, read once per query. */
-const units = new WeakMap<TextQuery, { typed: string[]; stems: string[] }>();
-function unitsOf(text: TextQuery): { typed: string[]; stems: string[] } {
+/** A query's units as the check reads them, worked out once per query (many offers are checked against it). */
+interface Units {
+  /** Typed words (the terms, then the prefix) and their stems. */
+  typed: string[];
+  stems: string[];
+  /** `joined[u]`: units u and u+1 typed together, or null when either holds a digit. */
+  joined: (string | null)[];
+  /** The memo key of the last pair's join when it ends with the prefix (a scan of the offer's keys). */
+  joinedPrefix: string | null;
+  /** Per unit and typo policy (`auto`/`all`, `off`): the key of its typo reach in an offer's memo, and its budget. */
+  reach: { memo: string; budget: number }[][];
+}
+
+const units = new WeakMap<TextQuery, Units>();
+function unitsOf(text: TextQuery): Units {
   let known = units.get(text);
   if (known === undefined) {
     const typed = text.terms.map((t) => t.word);
     if (text.prefix !== null) typed.push(text.prefix);
-    known = { typed, stems: typed.map(stem) };
+    const n = typed.length;
+    const joined = typed.map((a, u) => {
+      const b = typed[u + 1];
+      return b === undefined || DIGIT.test(a) || DIGIT.test(b) ? null : a + b;
+    });
+    const reach = typed.map((word, u) => {
+      const prefix = text.prefix !== null && u === n - 1;
+      return [isNumber(word) ? 0 : typoBudget(word.length), 0].map((budget) => ({
+        memo: `${prefix ? 'p' : 'w'}${budget}:${word}`,
+        budget,
+      }));
+    });
+    const last = joined[n - 2];
+    const joinedPrefix = text.prefix !== null && typeof last === 'string' ? `j:${last}` : null;
+    known = { typed, stems: typed.map(stem), joined, joinedPrefix, reach };
     units.set(text, known);
   }
   return known;
@@ -140,21 +166,24 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
   for (const phrase of text.phrases) if (!phrase.every((s) => offer.stems.has(s))) return false;
   for (const sequence of text.excluded) if (inOneField(offer, sequence)) return false;
   for (const phrase of text.phrases) if (!inOneField(offer, phrase)) return false;
-  const { typed, stems } = unitsOf(text);
+  const { typed, stems, joined, joinedPrefix, reach } = unitsOf(text);
   const hasPrefix = text.prefix !== null;
   const n = typed.length;
-  const matched = new Array<boolean>(n).fill(false);
+  /** Bit u: unit u matched by a join or a synonym (at most MAX_QUERY_TERMS units and the prefix). */
+  let matched = 0;
   // Compound words: two consecutive typed words joined (plan.ts `joinNeighbours`).
   for (let u = 0; u + 1 < n; u += 1) {
-    const a = typed[u] as string;
-    const b = typed[u + 1] as string;
-    if (DIGIT.test(a) || DIGIT.test(b)) continue;
-    const joined = a + b;
-    const hit =
-      hasPrefix && u + 2 === n
-        ? offer.keys.some((k) => k.startsWith(joined))
-        : offer.words.has(joined) || offer.stems.has(joined);
-    if (hit) matched[u] = matched[u + 1] = true;
+    const pair = joined[u];
+    if (pair === null || pair === undefined) continue;
+    let hit: boolean;
+    if (hasPrefix && u + 2 === n) {
+      // A word of the offer starting with them: many queries share it, the offer's memo keeps it.
+      const memo = joinedPrefix as string;
+      const known = offer.typos.get(memo);
+      hit = known ?? offer.keys.some((k) => k.startsWith(pair));
+      if (known === undefined) offer.typos.set(memo, hit);
+    } else hit = offer.words.has(pair) || offer.stems.has(pair);
+    if (hit) matched |= 3 << u;
   }
   if (query.synonyms.length > 0) {
     const { map, longest } = compileSynonyms(query.synonyms);
@@ -165,19 +194,19 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
         for (const targets of found) {
           const sequence = targets.map(stem);
           if (!sequence.every((s) => offer.stems.has(s))) continue;
-          if (sequence.length === 1 || inOneField(offer, sequence)) matched.fill(true, u, u + k);
+          if (sequence.length === 1 || inOneField(offer, sequence)) matched |= ((1 << k) - 1) << u;
         }
       }
     }
   }
+  const off = query.typoTolerance === 'off' ? 1 : 0;
   for (let u = 0; u < n; u += 1) {
-    if (matched[u]) continue;
-    const word = typed[u] as string;
-    const prefix = hasPrefix && u === n - 1;
+    if (matched & (1 << u)) continue;
     // Its own stem, the word being typed's too (plan.ts `unit`).
     if (offer.stems.has(stems[u] as string)) continue;
-    const budget = query.typoTolerance === 'off' || isNumber(word) ? 0 : typoBudget(word.length);
-    const memo = `${prefix ? 'p' : 'w'}${budget}:${word}`;
+    const word = typed[u] as string;
+    const prefix = hasPrefix && u === n - 1;
+    const { memo, budget } = (reach[u] as Units['reach'][number])[off] as { memo: string; budget: number };
     let near = offer.typos.get(memo);
     if (near === undefined) {
       near = offer.keys.some((key) => within(word, key, budget, prefix));
@@ -205,24 +234,36 @@ let grid = new Int32Array(65 * 65);
 
 /**
  * Whether `key` is within `budget` edits of `typed` (optimal string alignment, UTF-16 units, as
- * the dictionary's walk counts them); with `prefix`, whether one of its prefixes is.
+ * the dictionary's walk counts them); with `prefix`, whether one of its prefixes is. Only the
+ * band of cells within `budget` of the diagonal is computed (a cell off it is more than `budget`
+ * away), and the walk stops once two rows are past the budget (no later cell can come back).
  */
-function within(typed: string, key: string, budget: number, prefix: boolean): boolean {
+export function within(typed: string, key: string, budget: number, prefix: boolean): boolean {
   const m = typed.length;
   const n = key.length;
   if (budget === 0) return prefix ? key.startsWith(typed) : key === typed;
   if (prefix ? n < m - budget : Math.abs(n - m) > budget) return false;
+  const over = budget + 1;
   const width = m + 1;
   if (grid.length < (n + 1) * width) grid = new Int32Array((n + 1) * width);
-  for (let j = 0; j <= m; j += 1) grid[j] = j;
-  let best = m;
+  for (let j = 0; j <= m; j += 1) grid[j] = j <= budget ? j : over;
+  let best = m <= budget ? m : over;
+  let lastMin = 0;
   for (let i = 1; i <= n; i += 1) {
     const row = i * width;
     const up = row - width;
     const c = key.charCodeAt(i - 1);
     const cPrev = i >= 2 ? key.charCodeAt(i - 2) : -1;
-    grid[row] = i;
-    for (let j = 1; j <= m; j += 1) {
+    const lo = Math.max(1, i - budget);
+    const hi = Math.min(m, i + budget);
+    // Past the typed word's end by more than the budget (a prefix's longer key): nothing left to reach.
+    if (lo > hi) return prefix && best <= budget;
+    grid[row] = i <= budget ? i : over;
+    if (lo > 1) grid[row + lo - 1] = over;
+    // The cell right of the band: read by the next row as "up".
+    if (hi < m) grid[row + hi + 1] = over;
+    let rowMin = grid[row] as number;
+    for (let j = lo; j <= hi; j += 1) {
       const t = typed.charCodeAt(j - 1);
       let v = Math.min(
         (grid[up + j] as number) + 1,
@@ -231,10 +272,14 @@ function within(typed: string, key: string, budget: number, prefix: boolean): bo
       );
       if (i >= 2 && j >= 2 && t === cPrev && typed.charCodeAt(j - 2) === c)
         v = Math.min(v, (grid[up - width + j - 2] as number) + 1);
+      if (v > over) v = over;
       grid[row + j] = v;
+      if (v < rowMin) rowMin = v;
     }
-    const last = grid[row + m] as number;
-    if (last < best) best = last;
+    if (hi === m && (grid[row + m] as number) < best) best = grid[row + m] as number;
+    // Every later cell comes from this row (+0 or more) or the one before (+1: a transposition).
+    if (rowMin > budget && lastMin >= budget) return prefix && best <= budget;
+    lastMin = rowMin;
   }
   return (prefix ? best : (grid[n * width + m] as number)) <= budget;
 }

@@ -1,0 +1,187 @@
+import type { Environment } from '../platform/environment.js';
+import {
+  type AlertOffer,
+  type AlertQuery,
+  alertQuery,
+  KeyCounts,
+  queryAnchors,
+  type SearchRules,
+} from './offer-matching.js';
+import type { AlertingSearch } from './percolator-store.js';
+
+/** Offers read to count keys when an environment's searches are first filed (their rarest unit anchors). */
+export const SAMPLE = 10_000;
+/** Searches filed again per round after the counts drifted. */
+const REFILE_PER_ROUND = 2_000;
+
+/** A saved search filed with its query compiled under the environment's rules. */
+export interface FiledSearch {
+  search: AlertingSearch;
+  query: AlertQuery | null;
+  anchors: { city: string | null; keys: string[] | null };
+}
+
+type Kind = 'w' | 't' | 'c' | 'n';
+type Searches = Set<FiledSearch>;
+
+/**
+ * Prefixes are shelved by their first `BUCKET` letters, a shorter one by itself: an offer's word
+ * looks up its own first 2, 3 and 4 letters, and scans the one bucket of longer prefixes sharing
+ * its first 4. The engine's prefixes have two letters or more.
+ */
+const BUCKET = 4;
+const SHORTEST = 2;
+
+/** Saved searches by the value of each kind of key they are filed under, and those filed under none. */
+class Shelf {
+  readonly keys: Record<Kind, Map<string, Searches>> = {
+    w: new Map(),
+    t: new Map(),
+    c: new Map(),
+    n: new Map(),
+  };
+  /** `p:` keys: bucket (first letters) → prefix → searches. */
+  readonly prefixes = new Map<string, Map<string, Searches>>();
+  /** Checked against every offer (of the shelf's city). */
+  readonly all: Searches = new Set();
+
+  add(key: string, filed: FiledSearch, add: boolean): void {
+    const value = key.slice(2);
+    const prefix = key.startsWith('p:');
+    if (prefix && value.length < SHORTEST) {
+      // Shorter than the engine's prefixes: checked against every offer.
+      if (add) this.all.add(filed);
+      else this.all.delete(filed);
+      return;
+    }
+    const bucket = value.slice(0, BUCKET);
+    const map = prefix
+      ? (this.prefixes.get(bucket) ?? new Map<string, Searches>())
+      : this.keys[key[0] as Kind];
+    if (prefix && add) this.prefixes.set(bucket, map);
+    const set = map.get(value) ?? new Set<FiledSearch>();
+    if (add) {
+      map.set(value, set);
+      set.add(filed);
+      return;
+    }
+    set.delete(filed);
+    if (set.size === 0) map.delete(value);
+    if (prefix && map.size === 0) this.prefixes.delete(bucket);
+  }
+
+  /** Adds to `out` the searches filed under a key the offer carries (no key string built per offer). */
+  collect(offer: AlertOffer, out: Searches): void {
+    for (const s of this.all) out.add(s);
+    const { w, t, c, n } = this.keys;
+    const doc = offer.doc;
+    const put = (found: Searches | undefined) => {
+      if (found !== undefined) for (const s of found) out.add(s);
+    };
+    const prefixes = this.prefixes;
+    if (w.size > 0 || prefixes.size > 0)
+      for (const key of offer.keys) {
+        put(w.get(key));
+        if (prefixes.size === 0) continue;
+        for (let k = SHORTEST; k <= BUCKET && k <= key.length; k += 1) {
+          const start = key.slice(0, k);
+          const bucket = prefixes.get(start);
+          if (bucket === undefined) continue;
+          if (k < BUCKET) put(bucket.get(start));
+          else for (const [prefix, found] of bucket) if (key.startsWith(prefix)) put(found);
+        }
+      }
+    if (t.size > 0) for (const tag of doc.tags) put(t.get(tag));
+    put(c.get(doc.category));
+    put(n.get(doc.country));
+  }
+}
+
+/**
+ * An environment's saved searches with alerts, filed for the percolator (percolator.ts): each
+ * under the keys of its rarest unit (offer-matching.ts `queryAnchors`, by `counts`), in its
+ * city's shelf when it has a city filter. An offer is checked against the searches filed under
+ * the keys it carries, on the shelf of its city and the shelf of searches without a city.
+ */
+export class FiledSearches {
+  private readonly anywhere = new Shelf();
+  private readonly cities = new Map<string, Shelf>();
+  readonly byId = new Map<string, FiledSearch>();
+  /** Offers carrying each key: the searches filed now were anchored by these counts at `anchoredAt` offers. */
+  readonly counts = new KeyCounts();
+  anchoredAt = 0;
+  /** The newest search's creation time (the next read starts a little before it). */
+  newest = 0;
+  /** The searches left to file again after a drift of the counts. */
+  private refiling: Iterator<FiledSearch> | null = null;
+
+  constructor(
+    readonly environment: Environment,
+    readonly rules: SearchRules,
+  ) {}
+
+  add(search: AlertingSearch): void {
+    if (this.byId.has(search.id)) return;
+    const query = alertQuery(search.query, this.environment, this.rules);
+    const filed: FiledSearch = { search, query, anchors: { city: null, keys: [] } };
+    this.byId.set(search.id, filed);
+    this.newest = Math.max(this.newest, search.createdAt);
+    filed.anchors = queryAnchors(query, this.counts);
+    this.shelve(filed, true);
+  }
+
+  remove(id: string): void {
+    const filed = this.byId.get(id);
+    if (!filed) return;
+    this.byId.delete(id);
+    this.shelve(filed, false);
+  }
+
+  /** The searches an offer is checked against. */
+  candidates(offer: AlertOffer): Searches {
+    const out = new Set<FiledSearch>();
+    this.anywhere.collect(offer, out);
+    this.cities.get(offer.doc.city)?.collect(offer, out);
+    return out;
+  }
+
+  /**
+   * Files searches again under their rarest unit by the counts now, once the offers counted have
+   * doubled since they were last filed (the words' frequencies may have drifted far): at most
+   * `REFILE_PER_ROUND` per call, so a round never stops for all of them at once.
+   */
+  refileSome(): void {
+    if (this.refiling === null) {
+      if (this.counts.offers < 2 * Math.max(this.anchoredAt, SAMPLE / 2)) return;
+      this.anchoredAt = this.counts.offers;
+      this.refiling = [...this.byId.values()].values();
+    }
+    for (let i = 0; i < REFILE_PER_ROUND; i += 1) {
+      const next = this.refiling.next();
+      if (next.done) {
+        this.refiling = null;
+        return;
+      }
+      const filed = next.value;
+      if (!this.byId.has(filed.search.id)) continue; // removed meanwhile
+      this.shelve(filed, false);
+      filed.anchors = queryAnchors(filed.query, this.counts);
+      this.shelve(filed, true);
+    }
+  }
+
+  private shelve(filed: FiledSearch, add: boolean): void {
+    const { city, keys } = filed.anchors;
+    let shelf = this.anywhere;
+    if (city !== null) {
+      shelf = this.cities.get(city) ?? new Shelf();
+      if (add) this.cities.set(city, shelf);
+    }
+    if (keys === null) {
+      if (add) shelf.all.add(filed);
+      else shelf.all.delete(filed);
+      return;
+    }
+    for (const key of keys) shelf.add(key, filed, add);
+  }
+}
