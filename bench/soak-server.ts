@@ -34,6 +34,9 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
+/** The Dockerfile's `ENV` for glibc's malloc (ADR 0044): the server as the image runs it. */
+export const IMAGE_MALLOC = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
+
 async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,6 +56,9 @@ export async function startBenchServer(options: {
   const dbUrl = new URL(adminUrl);
   dbUrl.pathname = `/${dbName}`;
   const env = {
+    // The image's malloc thresholds (Dockerfile, ADR 0044) unless the caller sets them;
+    // SOAK_MALLOC=dynamic runs the server with glibc's own (dynamic) thresholds instead.
+    ...(process.env.SOAK_MALLOC === 'dynamic' ? {} : IMAGE_MALLOC),
     ...process.env,
     DATA_DIR: dataDir,
     DATABASE_URL: options.backend === 'postgres' ? dbUrl.toString() : '',

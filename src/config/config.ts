@@ -91,9 +91,9 @@ export const CONFIG_SPEC = {
   ),
   sqliteCacheMb: variable(
     'SQLITE_CACHE_MB',
-    '32',
+    '8',
     parseInteger(2, 65_536),
-    "SQLite only: page cache of each read connection (the one on the event loop and one per read worker), in MiB, filled as pages are read and then kept: the process's memory grows by up to this much per connection (ADR 0044). The rows of a search page are read by key on the event loop connection; a page not in this cache comes from the operating system's file cache (measured: the same CPU per search page with 8, 32 or 256 MiB when the file is in that cache).",
+    "SQLite only: page cache of each read connection (the one on the event loop and one per read worker), in MiB, filled as pages are read and then kept: the process's memory grows by up to this much per connection (ADR 0044). The rows of a search page are read by key on the event loop connection; a page not in this cache comes from the operating system's file cache (measured at 200 000 and 1M offers: the same CPU per search page with 2, 8, 32 or 256 MiB when the file is in that cache).",
   ),
   redisUrl: variable(
     'REDIS_URL',

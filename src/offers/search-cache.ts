@@ -9,8 +9,11 @@ import type { Environment } from '../platform/environment.js';
  * at or past that moment, or at an earlier `now` (a clock moved back) misses. Exact by
  * construction, unlike a cache with a time to live: a hit is the answer a fresh search would give.
  *
- * Bounded by an estimate of the bytes held, least recently used first out. Entries are shared
- * between responses: never modify what `get` returns.
+ * Bounded by an estimate of the bytes held, least recently used first out. An answer stored at a
+ * newer index version than the last one stored for its environment drops that environment's
+ * older entries: a lookup is always at the current version, so they could never be hit again, and
+ * under a stream of writes they would otherwise hold the whole budget until pushed out (issue 26).
+ * Entries are shared between responses: never modify what `get` returns.
  */
 export interface SearchCache<T> {
   get(environment: Environment, key: string, version: number, now: number): T | undefined;
@@ -44,6 +47,8 @@ export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least
   // recently used.
   const entries = new Map<string, Entry<T>>();
+  /** The index version of the entries last stored, per environment. */
+  const versions = new Map<Environment, number>();
   let bytes = 0;
   let hits = 0;
   let misses = 0;
@@ -74,6 +79,11 @@ export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
     set(environment, key, entry) {
       const size = entry.bytes + key.length * 2 + ENTRY_OVERHEAD;
       if (maxBytes <= 0 || size > maxBytes / 8) return; // one answer never takes over the cache
+      if (versions.get(environment) !== entry.version) {
+        versions.set(environment, entry.version);
+        const prefix = `${environment}\n`;
+        for (const [k, e] of entries) if (e.version !== entry.version && k.startsWith(prefix)) drop(k, e);
+      }
       const k = `${environment}\n${key}`;
       const old = entries.get(k);
       if (old) drop(k, old);

@@ -14,6 +14,7 @@ import type { Deps } from '../deps.js';
 import { baseUrls, origins } from '../http/urls.js';
 import type { Environment } from '../platform/environment.js';
 import { boundHeapGrowth } from '../platform/heap-growth.js';
+import { mallocThresholdsDynamic, runtimeGlibc } from '../platform/malloc-thresholds.js';
 
 export interface ServeOptions {
   environments: Environment[];
@@ -63,6 +64,10 @@ export async function serve(deps: Deps, options: ServeOptions): Promise<RunningS
       // between collections is bounded (HEAP_GROWTH_PERCENT, ADR 0044).
       boundHeapGrowth(config.heapGrowthPercent);
       process.stdout.write(banner(deps, options.environments, revealDemoPasswords(deps, demo)));
+      if (mallocThresholdsDynamic(process.env, runtimeGlibc()))
+        deps.logger.info(
+          "glibc's malloc thresholds are dynamic: memory the search index frees as it grows stays with the process; set MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072 (docs/deployment.md)",
+        );
     },
     (error: unknown) => {
       deps.logger.fatal({ err: error }, 'search index could not be built; /readyz stays 503');

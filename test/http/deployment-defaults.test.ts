@@ -30,6 +30,16 @@ describe('compose.yaml defaults', () => {
   });
 });
 
+describe('the image', () => {
+  it("runs the server with glibc's malloc thresholds fixed (ADR 0044)", () => {
+    // The runtime stage's ENV: left dynamic, the index's freed columns stay in the process.
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    const env = /^ENV ((?:.*\\\n)*.*)$/m.exec(runtime)?.[1] ?? '';
+    expect(env).toMatch(/\bMALLOC_MMAP_THRESHOLD_=131072\b/);
+    expect(env).toMatch(/\bMALLOC_TRIM_THRESHOLD_=131072\b/);
+  });
+});
+
 /** The Dockerfile's HEALTHCHECK command, run as the container would (exec or shell form). */
 function healthcheck(env: NodeJS.ProcessEnv): number | null {
   const cmd = /HEALTHCHECK[^\n]*\\\n\s*CMD (.+)/.exec(dockerfile)?.[1]?.trim() ?? '';
