@@ -239,9 +239,12 @@ export function scanPage(
     };
     const expected = (need * source.size) / n;
     const barLast = bar.length === need ? (bar[need - 1] as Ranked) : undefined;
-    const maxSteps = walkBudget(need, source.size, n, source.walkCost);
+    const maxSteps = walkBudget(source.size, n, source.walkCost);
     // Members the walk meets within maxSteps; the page is found once `need` of them rank at
-    // the floor. A walk whose members so far reach it too rarely for that is given up early.
+    // the floor. A walk is given up once, at the rate its members so far reach the floor (one
+    // more counted: a rate never seen yet), it would not find `need` of them within maxSteps:
+    // sparse members at the floor are walked to (ADR 0043), and a part with none costs a walk of
+    // about reachable / need members before it is ranked whole.
     const reachable = (maxSteps * n) / source.size;
     let visited = 0;
     let atFloor = 0;
@@ -262,7 +265,7 @@ export function scanPage(
               (barLast.rank === floor && compare(barLast.rank, barLast.slot, floor, slot) <= 0))
           )
             return true;
-          hopeless = visited >= 2 * need && atFloor * reachable < need * visited;
+          hopeless = visited >= 2 * need && (atFloor + 1) * reachable < need * visited;
           return hopeless;
         },
         maxSteps,
@@ -321,11 +324,12 @@ export function scanPage(
 }
 
 /**
- * The most slots a newest-first walk for `need` of `n` members (of `size` slots) may read: 8 ×
- * its expected length, and never more than what ranking every member costs (steps × walkCost).
+ * The most slots a newest-first walk over `n` members (of `size` slots) may read: what ranking
+ * every member costs, the walk counted as its steps × walkCost plus the members it ranks (about
+ * steps × n / size). Whether it goes that far is the walk's own estimate (scanPage's `hopeless`).
  */
-export function walkBudget(need: number, size: number, n: number, walkCost: number): number {
-  return Math.min((8 * need * size) / n + 1024, n / walkCost);
+export function walkBudget(size: number, n: number, walkCost: number): number {
+  return n / (walkCost + n / size);
 }
 
 interface Ranked {
