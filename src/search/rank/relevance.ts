@@ -48,12 +48,12 @@ export function relevancePage(
   const wordBits = ix.wordBits;
   const stemWords = ix.dict.stemWords;
   for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
-  const pairs = Math.max(0, plan.units.length - 1);
+  const pairs = plan.hasSequences ? Math.max(0, plan.units.length - 1) : leastProximity(ix, plan);
   const floor = rankFloor(ix, plan, units);
   // Proximity parts are of one rank only where the title rule is the units' alone (no phrase).
   const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
   const from = ix.tuning.proximityPartFrom;
-  let worth: boolean | undefined;
+  let reading: { cost: number; needs: number } | undefined;
   // Each unit pair's proximity over every match, read once per query (its parts then cut from it).
   let byPair: Bits[][] | undefined;
   const cut = (members: Bits, partFloor: number) => {
@@ -71,9 +71,10 @@ export function relevancePage(
     },
     refine: (members, partFloor) => {
       if (!layered || members.size < from) return undefined;
-      // Asked once per query: its first need of a pair only marks it (worthReading).
-      worth ??= ix.proximity.worthReading(ix, stemPairs(plan));
-      return worth ? cut(members, partFloor) : undefined;
+      // Asked once per query: the pairs not kept yet are read when that costs no more than
+      // ranking the part whole, twice that for each time they were needed before (ADR 0043).
+      reading ??= ix.proximity.need(ix, stemPairs(plan));
+      return reading.cost <= members.size * 2 ** (reading.needs - 1) ? cut(members, partFloor) : undefined;
     },
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
@@ -144,6 +145,29 @@ function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
       return parts;
     },
   };
+}
+
+/**
+ * The least proximity any offer can have (ADR 0043): each pair of units at 1 when one of its stem
+ * pairs may stand next to each other somewhere (adjacent-pairs.ts) or a stem is both units', else
+ * at 2. Without sequences only (a sequence matched makes a unit's bit without its stems).
+ */
+function leastProximity(ix: RankedIndex, plan: Plan): number {
+  let least = 0;
+  for (let u = 0; u + 1 < plan.units.length; u += 1) {
+    const next = (plan.units[u + 1] as Unit).costs;
+    let one = false;
+    for (const a of (plan.units[u] as Unit).costs.keys()) {
+      for (const b of next.keys())
+        if (a === b || ix.proximity.adjacent.mayAdjoin(ix, a, b)) {
+          one = true;
+          break;
+        }
+      if (one) break;
+    }
+    least += one ? 1 : 2;
+  }
+  return least;
 }
 
 /** The stem pairs of adjacent units, in the order typed. */
