@@ -1,4 +1,5 @@
 import type { IndexView } from '../index-view.js';
+import type { Plan, Unit } from '../query/plan.js';
 
 /**
  * Stem pairs that may stand next to each other (ADR 0043): a Bloom filter of (a, b) for every
@@ -75,6 +76,29 @@ export class AdjacentPairs {
     const m = mask(h);
     return ((this.words[h & (this.words.length - 1)] as number) & m) === m;
   }
+}
+
+/**
+ * The least proximity any offer can have (ADR 0043): each pair of units at 1 when one of its stem
+ * pairs may stand next to each other somewhere (the filter) or a stem is both units', else
+ * at 2. Without sequences only (a sequence matched makes a unit's bit without its stems).
+ */
+export function leastProximity(ix: IndexView, adjacent: AdjacentPairs, plan: Plan): number {
+  let least = 0;
+  for (let u = 0; u + 1 < plan.units.length; u += 1) {
+    const next = (plan.units[u + 1] as Unit).costs;
+    let one = false;
+    for (const a of (plan.units[u] as Unit).costs.keys()) {
+      for (const b of next.keys())
+        if (a === b || adjacent.mayAdjoin(ix, a, b)) {
+          one = true;
+          break;
+        }
+      if (one) break;
+    }
+    least += one ? 1 : 2;
+  }
+  return least;
 }
 
 /** A 32-bit mix of the pair (stem ids are below 2^22). */

@@ -115,9 +115,10 @@ export interface ScanSource {
   split?(members: Bits, typos: number): Part[];
   /**
    * Optional: a part whose walk gave up cut into finer parts, each of one rank (ADR 0040: by
-   * the proximity of each pair of units); undefined to rank every member instead.
+   * the proximity of each pair of units); undefined to rank every member instead. `early`: the
+   * walk still hopes but has run past a short walk's length (ADR 0043: cut now if that pays).
    */
-  refine?(members: Bits, floor: number): Part[] | undefined;
+  refine?(members: Bits, floor: number, early?: boolean): Part[] | undefined;
   /** The class pager (bucketPage's): the newest members of a part of one rank. */
   pager: ClassPager;
 }
@@ -246,6 +247,9 @@ export function scanPage(
     // sparse members at the floor are walked to (ADR 0043), and a part with none costs a walk of
     // about reachable / need members before it is ranked whole.
     const reachable = (maxSteps * n) / source.size;
+    // Past a short walk (8 × the expected), the part is offered to `refine` once, early.
+    const short = 8 * need + (1024 * n) / source.size;
+    let early: Part[] | undefined;
     let visited = 0;
     let atFloor = 0;
     let hopeless = false;
@@ -265,12 +269,17 @@ export function scanPage(
               (barLast.rank === floor && compare(barLast.rank, barLast.slot, floor, slot) <= 0))
           )
             return true;
+          if (visited === Math.ceil(short)) {
+            early = source.refine?.(members, floor, true);
+            if (early !== undefined) return true;
+          }
           hopeless = visited >= 2 * need && (atFloor + 1) * reachable < need * visited;
           return hopeless;
         },
         maxSteps,
       ) &&
       !hopeless;
+    if (early !== undefined) return pageOf(early, need, bar);
     if (!walked) {
       // Cut finer (each of one rank), once: a part of one rank is never refined.
       const finer = source.refine?.(members, floor);

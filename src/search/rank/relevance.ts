@@ -8,6 +8,7 @@ import type { Plan, Unit } from '../query/plan.js';
 import { sequenceAt } from '../query/split-pairs.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, andNot, type Bits, membersOf, scratch, unionOf } from '../sets/slot-sets.js';
+import { leastProximity } from './adjacent-pairs.js';
 import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
 import { tiePager, walkByTie } from './tie-break.js';
@@ -48,7 +49,9 @@ export function relevancePage(
   const wordBits = ix.wordBits;
   const stemWords = ix.dict.stemWords;
   for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
-  const pairs = plan.hasSequences ? Math.max(0, plan.units.length - 1) : leastProximity(ix, plan);
+  const pairs = plan.hasSequences
+    ? Math.max(0, plan.units.length - 1)
+    : leastProximity(ix, ix.proximity.adjacent, plan);
   const floor = rankFloor(ix, plan, units);
   // Proximity parts are of one rank only where the title rule is the units' alone (no phrase).
   const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
@@ -69,12 +72,15 @@ export function relevancePage(
       if (!layered || members.size < from || !layersReady(ix, plan)) return parts;
       return parts.flatMap((part) => (part.members.size < from ? [part] : cut(part.members, part.floor)));
     },
-    refine: (members, partFloor) => {
+    refine: (members, partFloor, early = false) => {
       if (!layered || members.size < from) return undefined;
       // Asked once per query: the pairs not kept yet are read when that costs no more than
-      // ranking the part whole, twice that for each time they were needed before (ADR 0043).
+      // ranking the part whole, twice that for each time they were needed before (ADR 0043);
+      // early (the walk still hoping), only pairs needed by an earlier query.
       reading ??= ix.proximity.need(ix, stemPairs(plan));
-      return reading.cost <= members.size * 2 ** (reading.needs - 1) ? cut(members, partFloor) : undefined;
+      const times = early ? reading.needs - 1 : reading.needs;
+      const worth = reading.cost === 0 || (times > 0 && reading.cost <= members.size * 2 ** (times - 1));
+      return worth ? cut(members, partFloor) : undefined;
     },
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
@@ -145,29 +151,6 @@ function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
       return parts;
     },
   };
-}
-
-/**
- * The least proximity any offer can have (ADR 0043): each pair of units at 1 when one of its stem
- * pairs may stand next to each other somewhere (adjacent-pairs.ts) or a stem is both units', else
- * at 2. Without sequences only (a sequence matched makes a unit's bit without its stems).
- */
-function leastProximity(ix: RankedIndex, plan: Plan): number {
-  let least = 0;
-  for (let u = 0; u + 1 < plan.units.length; u += 1) {
-    const next = (plan.units[u + 1] as Unit).costs;
-    let one = false;
-    for (const a of (plan.units[u] as Unit).costs.keys()) {
-      for (const b of next.keys())
-        if (a === b || ix.proximity.adjacent.mayAdjoin(ix, a, b)) {
-          one = true;
-          break;
-        }
-      if (one) break;
-    }
-    least += one ? 1 : 2;
-  }
-  return least;
 }
 
 /** The stem pairs of adjacent units, in the order typed. */
