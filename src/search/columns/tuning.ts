@@ -54,6 +54,11 @@ export interface Tuning {
    * ADR 0043; 2^25: 4 MiB). Below 1 024: none (every pair may be adjacent).
    */
   adjacentPairsBits: number;
+  /**
+   * A relevance walk past 8 × the members it expects to need plus this many slots' worth of
+   * members offers its part to be cut by proximity layers, once (ADR 0043). 0 in tests: early.
+   */
+  rankWalkShort: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -69,4 +74,5 @@ export const DEFAULT_TUNING: Tuning = {
   proximityPairsFrom: 1024,
   proximityBytes: 32 * 1024 * 1024,
   adjacentPairsBits: 2 ** 25,
+  rankWalkShort: 1024,
 };

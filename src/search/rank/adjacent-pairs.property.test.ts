@@ -19,7 +19,8 @@ const WORDS = ['oak', 'table', 'red', 'filler', 'lamp', 'lamps'];
 
 const TUNINGS: Array<[string, Partial<Tuning>]> = [
   ['walks, nothing cut', { rankWalkCost: 0, proximityPartFrom: Number.POSITIVE_INFINITY }],
-  ['walks, parts cut', { rankWalkCost: 0, proximityPartFrom: 2, proximityPairsFrom: 3 }],
+  // rankWalkShort 0: a walk past 8 × its need offers its part to the layers (ADR 0043 item 4).
+  ['walks, parts cut', { rankWalkCost: 0, proximityPartFrom: 2, proximityPairsFrom: 3, rankWalkShort: 0 }],
   ['no filter', { rankWalkCost: 0, adjacentPairsBits: 0 }],
   ['a small filter', { rankWalkCost: 0, adjacentPairsBits: 1024 }],
 ];

@@ -98,6 +98,8 @@ export interface ScanSource {
   size: number;
   /** Cost of one step of the newest-first walk against ranking one member (Tuning.walkCost). */
   walkCost: number;
+  /** Slots past 8 × the expected walk before a part is offered to `refine` early (Tuning.rankWalkShort). */
+  walkShort: number;
   /**
    * Visits the members newest first (then id descending; with a tie-break, by tie first) until `visit` returns true; false
    * when more than `maxSteps` slots were read first.
@@ -248,7 +250,7 @@ export function scanPage(
     // about reachable / need members before it is ranked whole.
     const reachable = (maxSteps * n) / source.size;
     // Past a short walk (8 × the expected), the part is offered to `refine` once, early.
-    const short = 8 * need + (1024 * n) / source.size;
+    const short = 8 * need + (source.walkShort * n) / source.size;
     let early: Part[] | undefined;
     let visited = 0;
     let atFloor = 0;

@@ -88,6 +88,7 @@ export function relevancePage(
     ids: ix.ids,
     size: ix.ids.length,
     walkCost: ix.tuning.rankWalkCost,
+    walkShort: ix.tuning.rankWalkShort,
     walkNewest: (members, visit, maxSteps) =>
       tie !== null
         ? walkByTie(membersOf(members, ix.matchBuffer).slice(), tie, ix.publishedAt.data, ix.ids, visit)
