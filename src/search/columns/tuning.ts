@@ -49,6 +49,16 @@ export interface Tuning {
   proximityPairsFrom: number;
   /** The most bytes the kept proximity layers take (the least recently used dropped first). */
   proximityBytes: number;
+  /**
+   * The most bits of the filter of stem pairs that stand next to each other (adjacent-pairs.ts,
+   * ADR 0043; 2^25: 4 MiB). Below 1 024: none (every pair may be adjacent).
+   */
+  adjacentPairsBits: number;
+  /**
+   * A relevance walk past 8 × the members it expects to need plus this many slots' worth of
+   * members offers its part to be cut by proximity layers, once (ADR 0043). 0 in tests: early.
+   */
+  rankWalkShort: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -63,4 +73,6 @@ export const DEFAULT_TUNING: Tuning = {
   proximityPartFrom: 2048,
   proximityPairsFrom: 1024,
   proximityBytes: 32 * 1024 * 1024,
+  adjacentPairsBits: 2 ** 25,
+  rankWalkShort: 1024,
 };

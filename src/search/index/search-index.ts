@@ -125,9 +125,8 @@ export class Index implements SearchIndex, AnswerIndex {
     () => this.alive.data,
   );
   /**
-   * Live offers per stored status, and per stored status and facet value (category, city,
-   * country, tag): a query filtering on the status alone reads its total and facets here,
-   * adjusted for the active offers past their expiry.
+   * Live offers per stored status, and per status and facet value (category, city, country, tag):
+   * a status-only query's total and facets, adjusted for the active offers past their expiry.
    */
   readonly statusCounts = new Int32Array(3);
   readonly valueCounts = [0, 1, 2].map(() => facetCounts());
@@ -268,6 +267,7 @@ export class Index implements SearchIndex, AnswerIndex {
     this.late.at(now, this.ids.length);
     this.priceRanges.prepare();
     this.dict.settle();
+    this.proximity.adjacent.catchUp(this);
   }
 
   /**

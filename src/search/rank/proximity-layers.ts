@@ -1,6 +1,7 @@
 import { attributesEnd, type IndexView } from '../index-view.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, Bitmap, type Bits, membersOf, scratch } from '../sets/slot-sets.js';
+import { AdjacentPairs } from './adjacent-pairs.js';
 
 /**
  * The offers holding two stems, by the proximity of the pair (ADR 0040): layer `d - 1` holds the
@@ -9,7 +10,8 @@ import { and, Bitmap, type Bits, membersOf, scratch } from '../sets/slot-sets.js
  * holding both: 1), for d < PROXIMITY_CAP; an offer holding both in no layer is at the cap.
  *
  * Kept only for frequent pairs (both stems in at least Tuning.proximityPairsFrom offers), read
- * the second time a relevance walk needs them (worthReading) and kept up to
+ * when a relevance walk needs them and reading costs no more than ranking the part it gave up
+ * on (`need`; more each time they were needed before, ADR 0043), and kept up to
  * Tuning.proximityBytes (the least recently used dropped first). Slots are only appended and a slot's text never changes, so an entry stays
  * exact for the slots it has read; slots added since are read on its next use.
  */
@@ -24,10 +26,12 @@ interface Entry {
 }
 
 export class ProximityLayers {
+  /** Stem pairs that may stand next to each other anywhere (ADR 0043). */
+  readonly adjacent = new AdjacentPairs();
   private readonly entries = new Map<number, Entry>();
   private bytes = 0;
-  /** Frequent pairs a walk needed once, not read yet (bounded: cleared when large). */
-  private readonly wanted = new Set<number>();
+  /** Frequent pairs walks needed, not read yet, and how many times (bounded: cleared when large). */
+  private readonly wanted = new Map<number, number>();
 
   /** Bytes the kept layers take (CRoaring's serialized size, about its memory). */
   get size(): number {
@@ -42,22 +46,25 @@ export class ProximityLayers {
   }
 
   /**
-   * True when every frequent pair of `pairs` is kept or was needed before: reading a pair costs
-   * about a whole part's ranking (its offers, not only the query's), so a pair is read the second
-   * time a walk needs it, and a query of words never seen together ranks its part whole, as
-   * before. Marks the pairs needed.
+   * What reading the frequent pairs of `pairs` not kept yet would cost (the offers holding both
+   * stems of each: reading reads them all, not only the query's) and how often the neediest of
+   * them was needed, this time included (ADR 0043: a part reads them when that cost is at most
+   * its own ranking's, twice that for each time before). Marks the pairs needed; once a query.
    */
-  worthReading(ix: IndexView, pairs: ReadonlyArray<readonly [number, number]>): boolean {
-    let worth = true;
+  need(ix: IndexView, pairs: ReadonlyArray<readonly [number, number]>): { cost: number; needs: number } {
+    let cost = 0;
+    let needs = 0;
     for (const [a, b] of pairs) {
       if (!frequent(ix, a, b)) continue;
       const k = key(a, b);
-      if (this.entries.has(k) || this.wanted.has(k)) continue;
+      if (this.entries.has(k)) continue;
       if (this.wanted.size >= 65_536) this.wanted.clear();
-      this.wanted.add(k);
-      worth = false;
+      const times = (this.wanted.get(k) ?? 0) + 1;
+      this.wanted.set(k, times);
+      if (times > needs) needs = times;
+      cost += stemSet(ix, a).andCardinality(stemSet(ix, b));
     }
-    return worth;
+    return { cost, needs };
   }
 
   /**

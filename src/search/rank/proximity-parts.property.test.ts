@@ -23,6 +23,8 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
   ['every pair kept', { proximityPartFrom: 0, proximityPairsFrom: 0 }],
   ['every pair kept, none for long', { proximityPartFrom: 0, proximityPairsFrom: 0, proximityBytes: 0 }],
   ['kept from 3 offers, walks everywhere', { proximityPartFrom: 2, proximityPairsFrom: 3, rankWalkCost: 0 }],
+  // A walk past 8 × its need offers its part to the layers of pairs needed before (ADR 0043).
+  ['walks cut early', { proximityPartFrom: 2, proximityPairsFrom: 3, rankWalkCost: 0, rankWalkShort: 0 }],
 ];
 
 const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(' '));

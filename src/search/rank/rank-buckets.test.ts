@@ -22,6 +22,7 @@ describe('scanPage over parts', () => {
     ids,
     size: ids.length,
     walkCost: 0,
+    walkShort: 1024,
     walkNewest: (members, visit) => {
       const order = [...members.toArray()].sort(
         (x, y) => (published[y] as number) - (published[x] as number),

@@ -109,6 +109,8 @@ export interface ScanSource {
   size: number;
   /** Cost of one step of the newest-first walk against ranking one member (Tuning.walkCost). */
   walkCost: number;
+  /** Slots past 8 × the expected walk before a part is offered to `refine` early (Tuning.rankWalkShort). */
+  walkShort: number;
   /**
    * Visits the members newest first (then id descending; with a tie-break, by tie first) until `visit` returns true; false
    * when more than `maxSteps` slots were read first.
@@ -126,9 +128,10 @@ export interface ScanSource {
   split?(members: Bits, typos: number): Part[];
   /**
    * Optional: a part whose walk gave up cut into finer parts, each of one rank (ADR 0040: by
-   * the proximity of each pair of units); undefined to rank every member instead.
+   * the proximity of each pair of units); undefined to rank every member instead. `early`: the
+   * walk still hopes but has run past a short walk's length (ADR 0043: cut now if that pays).
    */
-  refine?(members: Bits, floor: number): Part[] | undefined;
+  refine?(members: Bits, floor: number, early?: boolean): Part[] | undefined;
   /** The class pager (bucketPage's): the newest members of a part of one rank. */
   pager: ClassPager;
 }
@@ -250,10 +253,16 @@ export function scanPage(
     };
     const expected = (need * source.size) / n;
     const barLast = bar.length === need ? (bar[need - 1] as Ranked) : undefined;
-    const maxSteps = walkBudget(need, source.size, n, source.walkCost);
+    const maxSteps = walkBudget(source.size, n, source.walkCost);
     // Members the walk meets within maxSteps; the page is found once `need` of them rank at
-    // the floor. A walk whose members so far reach it too rarely for that is given up early.
+    // the floor. A walk is given up once, at the rate its members so far reach the floor (one
+    // more counted: a rate never seen yet), it would not find `need` of them within maxSteps:
+    // sparse members at the floor are walked to (ADR 0043), and a part with none costs a walk of
+    // about reachable / need members before it is ranked whole.
     const reachable = (maxSteps * n) / source.size;
+    // Past a short walk (8 × the expected), the part is offered to `refine` once, early.
+    const short = 8 * need + (source.walkShort * n) / source.size;
+    let early: Part[] | undefined;
     let visited = 0;
     let atFloor = 0;
     let hopeless = false;
@@ -273,12 +282,17 @@ export function scanPage(
               (barLast.rank === floor && compare(barLast.rank, barLast.slot, floor, slot) <= 0))
           )
             return true;
-          hopeless = visited >= 2 * need && atFloor * reachable < need * visited;
+          if (visited === Math.ceil(short)) {
+            early = source.refine?.(members, floor, true);
+            if (early !== undefined) return true;
+          }
+          hopeless = visited >= 2 * need && (atFloor + 1) * reachable < need * visited;
           return hopeless;
         },
         maxSteps,
       ) &&
       !hopeless;
+    if (early !== undefined) return pageOf(early, need, bar);
     if (!walked) {
       // Cut finer (each of one rank), once: a part of one rank is never refined.
       const finer = source.refine?.(members, floor);
@@ -332,11 +346,12 @@ export function scanPage(
 }
 
 /**
- * The most slots a newest-first walk for `need` of `n` members (of `size` slots) may read: 8 ×
- * its expected length, and never more than what ranking every member costs (steps × walkCost).
+ * The most slots a newest-first walk over `n` members (of `size` slots) may read: what ranking
+ * every member costs, the walk counted as its steps × walkCost plus the members it ranks (about
+ * steps × n / size). Whether it goes that far is the walk's own estimate (scanPage's `hopeless`).
  */
-export function walkBudget(need: number, size: number, n: number, walkCost: number): number {
-  return Math.min((8 * need * size) / n + 1024, n / walkCost);
+export function walkBudget(size: number, n: number, walkCost: number): number {
+  return n / (walkCost + n / size);
 }
 
 interface Ranked {

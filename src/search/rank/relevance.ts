@@ -6,6 +6,7 @@ import { stemsSet, type UnitSets } from '../query/match-set.js';
 import type { Plan, Unit } from '../query/plan.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, andNot, type Bits, membersOf, scratch, unionOf } from '../sets/slot-sets.js';
+import { leastProximity } from './adjacent-pairs.js';
 import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
 import { scanRank } from './scan-rank.js';
@@ -50,12 +51,14 @@ export function relevancePage(
   const wordBits = ix.wordBits;
   const stemWords = ix.dict.stemWords;
   for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
-  const pairs = Math.max(0, plan.units.length - 1);
+  const pairs = plan.hasSequences
+    ? Math.max(0, plan.units.length - 1)
+    : leastProximity(ix, ix.proximity.adjacent, plan);
   const floor = rankFloor(ix, plan, units);
   // Proximity parts are of one rank only where the title rule is the units' alone (no phrase).
   const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
   const from = ix.tuning.proximityPartFrom;
-  let worth: boolean | undefined;
+  let reading: { cost: number; needs: number } | undefined;
   // Each unit pair's proximity over every match, read once per query (its parts then cut from it).
   let byPair: Bits[][] | undefined;
   const cut = (members: Bits, partFloor: number) => {
@@ -71,10 +74,14 @@ export function relevancePage(
       if (!layered || members.size < from || !layersReady(ix, plan)) return parts;
       return parts.flatMap((part) => (part.members.size < from ? [part] : cut(part.members, part.floor)));
     },
-    refine: (members, partFloor) => {
+    refine: (members, partFloor, early = false) => {
       if (!layered || members.size < from) return undefined;
-      // Asked once per query: its first need of a pair only marks it (worthReading).
-      worth ??= ix.proximity.worthReading(ix, stemPairs(plan));
+      // Asked once per query: the pairs not kept yet are read when that costs no more than
+      // ranking the part whole, twice that for each time they were needed before (ADR 0043);
+      // early (the walk still hoping), only pairs needed by an earlier query.
+      reading ??= ix.proximity.need(ix, stemPairs(plan));
+      const times = early ? reading.needs - 1 : reading.needs;
+      const worth = reading.cost === 0 || (times > 0 && reading.cost <= members.size * 2 ** (times - 1));
       return worth ? cut(members, partFloor) : undefined;
     },
     typosOf: (rank) => unpackRank(rank)[0] as number,
@@ -83,6 +90,7 @@ export function relevancePage(
     ids: ix.ids,
     size: ix.ids.length,
     walkCost: ix.tuning.rankWalkCost,
+    walkShort: ix.tuning.rankWalkShort,
     walkNewest: (members, visit, maxSteps) =>
       tie !== null
         ? walkByTie(membersOf(members, ix.matchBuffer).slice(), tie, ix.publishedAt.data, ix.ids, visit)

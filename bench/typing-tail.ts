@@ -1,0 +1,128 @@
+/**
+ * Issue 23, the typing tail, in process: builds one index of BENCH_OFFERS (default 1 000 000)
+ * seeded offers as bench/engine.ts does, then sends BENCH_TYPING (default 3 000) of the HTTP
+ * bench's never-repeated typing queries (bench/catalogue.ts `typing`, the same list in the same
+ * order) once each, timing each by CPU. Prints p50/p90/p99/max, the slowest queries with their
+ * totals and a second run of each, and a hash of every page (ids, total) to compare two versions
+ * of the engine on the same data. Queries at a fixed clock (BENCH_TYPING_NOW, an ISO date;
+ * 2026-11-27 by default: past some expiries, as the server asks on that day), so that two runs
+ * answer the same. The first query of two words after the build is timed on its own. Run with
+ * `node --expose-gc --import tsx bench/typing-tail.ts`.
+ */
+import { createHash } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { priceToUnits } from '../src/offers/price.js';
+import { offerIdFor } from '../src/offers/rows.js';
+import { generateOffers } from '../src/offers/seed.js';
+import { parseTextQuery } from '../src/search/analysis/text.js';
+import type { IndexDocument } from '../src/search/engine.js';
+import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
+import { engineQuery } from '../test/support/engine-query.js';
+import { catalogueTypes } from './catalogue.js';
+
+const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
+const COUNT = Number(process.env.BENCH_TYPING ?? 3_000);
+const WARM_UP = Number(process.env.BENCH_TYPING_WARM_UP ?? 300);
+const NOW = Date.parse(process.env.BENCH_TYPING_NOW ?? '2026-11-27T00:00:00Z');
+if (Number.isNaN(NOW)) throw new Error(`BENCH_TYPING_NOW: not an ISO date: ${process.env.BENCH_TYPING_NOW}`);
+
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
+
+function build(): Index {
+  const index = createSearchIndex({});
+  const c = process.cpuUsage();
+  const CHUNK = 50_000;
+  for (let start = 0; start < OFFERS; start += CHUNK) {
+    for (const offer of generateOffers({ count: Math.min(CHUNK, OFFERS - start), startIndex: start })) {
+      const doc: IndexDocument = {
+        id: offerIdFor('testing', offer.externalId),
+        title: offer.title,
+        description: offer.description,
+        category: offer.category,
+        tags: offer.tags,
+        city: offer.location.city,
+        country: offer.location.country,
+        currency: offer.price.currency,
+        publisher: offer.publisher.id,
+        price: priceToUnits(offer.price.amount),
+        lat: offer.location.lat,
+        lon: offer.location.lon,
+        status: offer.status,
+        publishedAt: offer.publishedAt,
+        updatedAt: offer.publishedAt,
+        expiresAt: offer.expiresAt,
+      };
+      index.upsert(doc);
+    }
+  }
+  (index as Index).finishBuild();
+  // What the server does before it answers (live-index.ts): the first query's work done ahead.
+  const warm = process.cpuUsage();
+  (index as Index).warm(NOW);
+  console.log(`- warm-up after the build: ${cpuMs(warm).toFixed(0)} ms CPU`);
+  console.log(`- built ${OFFERS} offers (generation included): ${(cpuMs(c) / 1000).toFixed(1)} s CPU`);
+  return index as Index;
+}
+
+function main() {
+  const typing = catalogueTypes().find((t) => t.id === 'typing');
+  if (typing === undefined) throw new Error('no typing scenario in bench/catalogue.ts');
+  const all = typing.paths.map(
+    (path) => new URLSearchParams(path.slice(path.indexOf('?') + 1)).get('q') ?? '',
+  );
+  const queries = all.slice(0, COUNT);
+  // Warm-up, as the HTTP bench's first second: other queries of the list (its end), untimed.
+  const warmUp = all.slice(-WARM_UP);
+  const index = build();
+  (globalThis as { gc?: () => void }).gc?.();
+  const rss = process.memoryUsage().rss;
+  const first = process.cpuUsage();
+  index.search(engineQuery(NOW, { text: parseTextQuery('good condition '), sort: 'relevance' }), []);
+  console.log(
+    `- first query of two words after the build ('good condition'): ${cpuMs(first).toFixed(1)} ms CPU`,
+  );
+  console.log(
+    `- load average before the queries: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  for (const q of warmUp) index.search(engineQuery(NOW, { text: parseTextQuery(q), sort: 'relevance' }), []);
+  const hash = createHash('sha256');
+  const timed: Array<{ q: string; ms: number; total: number; at: number }> = [];
+  for (const q of queries) {
+    const query = engineQuery(NOW, { text: parseTextQuery(q), sort: 'relevance' });
+    const c = process.cpuUsage();
+    const r = index.search(query, []);
+    const ms = cpuMs(c);
+    timed.push({ q, ms, total: r.total, at: timed.length });
+    hash.update(`${q}\t${r.total}\t${r.ids.join(',')}\n`);
+  }
+  const sorted = timed.map((t) => t.ms).sort((a, b) => a - b);
+  const rssAfter = process.memoryUsage().rss;
+  console.log(
+    `- ${timed.length} typing queries, CPU ms: p50 ${percentile(sorted, 50).toFixed(2)}, p90 ${percentile(sorted, 90).toFixed(2)}, p99 ${percentile(sorted, 99).toFixed(2)}, max ${(sorted[sorted.length - 1] as number).toFixed(2)}; sum ${sorted.reduce((a, b) => a + b, 0).toFixed(0)}`,
+  );
+  console.log(
+    `- RSS after the build ${Math.round(rss / 2 ** 20)} MB, after the queries ${Math.round(rssAfter / 2 ** 20)} MB`,
+  );
+  // `adjacent` (ADR 0043) is absent from an engine before it: this script times both.
+  const kept = (index as Index).proximity as Index['proximity'] & { adjacent?: { size: number } };
+  console.log(
+    `- kept proximity layers ${(kept.size / 2 ** 20).toFixed(2)} MiB; adjacent-pairs filter ${((kept.adjacent?.size ?? 0) / 2 ** 20).toFixed(2)} MiB`,
+  );
+  console.log(`- pages hash ${hash.digest('hex').slice(0, 16)}`);
+  console.log('- slowest (CPU ms; the same query again; total; its place in the list):');
+  for (const t of [...timed].sort((a, b) => b.ms - a.ms).slice(0, 25)) {
+    const query = engineQuery(NOW, { text: parseTextQuery(t.q), sort: 'relevance' });
+    const c = process.cpuUsage();
+    index.search(query, []);
+    console.log(`  ${t.ms.toFixed(2)} (${cpuMs(c).toFixed(2)}) ${t.total} #${t.at} "${t.q}"`);
+  }
+}
+
+main();
