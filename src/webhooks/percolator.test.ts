@@ -100,3 +100,76 @@ describe('the percolator when its matcher fails (the worker died)', () => {
     expect(cursor).toBe(2);
   });
 });
+
+describe('the percolator before any saved search has alerts', () => {
+  it('starts no matcher and reads no sample until a search with alerts exists, then files it', async () => {
+    const searches: AlertingSearch[] = [];
+    const rows = [row(1, 'off_1', 'Zircon lamp')];
+    let cursor = 0;
+    let sampled = 0;
+    const store: PercolatorStore = {
+      alertingSearches: async (_environment, since) => searches.filter((s) => s.createdAt >= since),
+      claimCursor: async () => cursor,
+      async commit(_environment, _by, range, matches, _now, onNew) {
+        if (matches.length > 0) await onNew({} as never, matches);
+        cursor = range.to;
+        return { committed: true, gone: [] };
+      },
+    };
+    const local = createLocalMatcher();
+    const calls: string[] = [];
+    const matcher: Matcher = {
+      begin(...a) {
+        calls.push('begin');
+        return local.begin(...a);
+      },
+      file(environment, filed) {
+        calls.push(`file ${filed.length}`);
+        return local.file(environment, filed);
+      },
+      remove: (...a) => local.remove(...a),
+      match: (...a) => local.match(...a),
+      close: async () => undefined,
+    };
+    const events: PlatformEvent[] = [];
+    let changeSeq = 1;
+    const percolator = createPercolator({
+      store,
+      offers: {
+        changeSeq: async () => changeSeq,
+        changes: async (_environment, range, limit) => {
+          if (range.from === 0 && range.after === null && limit > 1_000) sampled += 1;
+          return rows.filter((r) => r.change_seq > range.from && r.change_seq <= range.to).slice(0, limit);
+        },
+      },
+      environments: ['testing'],
+      clock: new ManualClock(0),
+      logger: pino({ level: 'silent' }),
+      recordEvents: async (_tx, recorded) => {
+        events.push(...recorded);
+      },
+      matcher,
+    });
+    await percolator.warm();
+    expect(await percolator.runOnce()).toBe(0);
+    expect(calls).toEqual([]);
+    expect(sampled).toBe(0);
+    expect(cursor).toBe(1);
+
+    searches.push({
+      id: 'svs_1',
+      userId: 'usr_1',
+      projectId: 'prj_1',
+      name: 'Lamps',
+      query: { q: 'zircon lamp' },
+      sinceSeq: 1,
+      createdAt: 5,
+    });
+    rows.push(row(2, 'off_2', 'Zircon lamp, brass'));
+    changeSeq = 2;
+    expect(await percolator.runOnce()).toBe(1);
+    expect(calls).toEqual(['begin', 'file 1']);
+    expect(sampled).toBe(1);
+    expect(events.map((e) => (e.data.offer as { id: string }).id)).toEqual(['off_2']);
+  });
+});

@@ -125,6 +125,11 @@ export function createPercolator(deps: {
     let k = known.get(environment);
     // New synonyms or declarations: every saved query is compiled and filed again.
     if (k?.rules.version !== rules.version) k = undefined;
+    const since = k === undefined || k.byId.size === 0 ? 0 : k.newest - SLACK_MS;
+    const searches = await store.alertingSearches(environment, since);
+    // No search with alerts yet: no sample read and no matcher started (a worker thread costs
+    // memory in every serving process); the next round looks again.
+    if (k === undefined && searches.length === 0) return { rules, byId: new Map(), newest: 0 };
     if (k === undefined) {
       k = { rules, byId: new Map(), newest: 0 };
       // The keys' counts before any search is filed: a sample of the environment's offers.
@@ -135,9 +140,8 @@ export function createPercolator(deps: {
     }
     if (began !== generation) return k;
     known.set(environment, k);
-    const since = k.byId.size === 0 ? 0 : k.newest - SLACK_MS;
     const added: AlertingSearch[] = [];
-    for (const search of await store.alertingSearches(environment, since)) {
+    for (const search of searches) {
       if (k.byId.has(search.id)) continue;
       k.byId.set(search.id, search);
       k.newest = Math.max(k.newest, search.createdAt);
