@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { engineQuery } from '../../../test/support/engine-query.js';
+import { engineQuery, textDoc } from '../../../test/support/engine-query.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
 import { parseTextQuery, stem } from '../analysis/text.js';
 import type { EngineQuery, IndexDocument } from '../engine.js';
@@ -31,24 +31,9 @@ const text = fc
   .map((w) => w.map((word) => (word.startsWith('lamp') ? `filler ${word}` : word)).join(' '));
 
 const docArb = (i: number): fc.Arbitrary<IndexDocument> =>
-  fc.record({ title: text, description: text, published: fc.integer({ min: 0, max: 3 }) }).map((r) => ({
-    id: `off_${String(i).padStart(4, '0')}`,
-    title: r.title,
-    description: r.description,
-    category: 'c',
-    tags: [],
-    city: 'x',
-    country: 'XX',
-    currency: 'EUR',
-    publisher: 'pub',
-    price: 100,
-    lat: 48,
-    lon: 2,
-    status: 'active',
-    publishedAt: T0 + r.published * DAY,
-    updatedAt: T0,
-    expiresAt: null,
-  }));
+  fc
+    .record({ title: text, description: text, published: fc.integer({ min: 0, max: 3 }) })
+    .map((r) => textDoc(`off_${String(i).padStart(4, '0')}`, r.title, T0 + r.published * DAY, r.description));
 
 const docsArb = fc
   .integer({ min: 20, max: 80 })
@@ -96,24 +81,7 @@ describe('adjacent stem pairs', () => {
 });
 
 function docOf(id: string): IndexDocument {
-  return {
-    id,
-    title: '',
-    description: '',
-    category: 'c',
-    tags: [],
-    city: 'x',
-    country: 'XX',
-    currency: 'EUR',
-    publisher: 'pub',
-    price: 100,
-    lat: 48,
-    lon: 2,
-    status: 'active',
-    publishedAt: T0,
-    updatedAt: T0,
-    expiresAt: null,
-  };
+  return textDoc(id, '', T0);
 }
 
 describe.each(TUNINGS)('least proximity from adjacent pairs = reference search (%s)', (_, tuning) => {

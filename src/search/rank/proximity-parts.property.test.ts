@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { engineQuery } from '../../../test/support/engine-query.js';
+import { engineQuery, textDoc } from '../../../test/support/engine-query.js';
 import { referenceSearch } from '../../../test/support/search-reference.js';
 import { parseTextQuery } from '../analysis/text.js';
 import { type EngineQuery, type IndexDocument, NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
@@ -38,22 +38,7 @@ const docArb = (i: number): fc.Arbitrary<IndexDocument> =>
       published: fc.integer({ min: 0, max: 3 }),
     })
     .map((r) => ({
-      id: `off_${String(i).padStart(4, '0')}`,
-      title: r.title,
-      description: r.description,
-      category: 'c',
-      tags: [],
-      city: 'x',
-      country: 'XX',
-      currency: 'EUR',
-      publisher: 'pub',
-      price: 100,
-      lat: 48,
-      lon: 2,
-      status: 'active',
-      publishedAt: T0 + r.published * DAY,
-      updatedAt: T0,
-      expiresAt: null,
+      ...textDoc(`off_${String(i).padStart(4, '0')}`, r.title, T0 + r.published * DAY, r.description),
       attributes: { material: r.material },
     }));
 
