@@ -118,13 +118,21 @@ function orderedPage(
     const selected = selectPage(rows, members.length, order, from, query.limit);
     return { slots: selected.page.map((i) => members[i] as number), more: selected.more, primary: () => 0 };
   }
+  if (relevance) {
+    // Relevance without `q` ranks every match equal: newest first, then the greater id, the
+    // order of -publishedAt, walked when that is shorter than a pass over every match.
+    const from = after ? { primary: after.published, published: 0, id: after.id } : null;
+    const walked = walkPage(ix, { ...query, sort: '-publishedAt' }, bits, from);
+    if (walked !== null) return { slots: walked.slots, more: walked.more, primary: () => 0 };
+  }
   if (query.sort === 'distance' && query.near !== null) {
     ({ slots: ordered, primary } = nearest(ix, query.near, bits, after, query.limit, query.radiusKm));
   } else {
     ordered = membersOf(bits, ix.matchBuffer);
     primary = ix.primaries(bits.size);
-    // Relevance without `q` ranks every match equal: newest first, then the greater id.
-    if (!relevance) sortValues(ix, query, ordered, primary);
+    // The scratch holds the previous query's values: every match's rank is the same 0 here.
+    if (relevance) primary.fill(0);
+    else sortValues(ix, query, ordered, primary);
   }
   const order = {
     primaryDescending: query.sort.startsWith('-'),
