@@ -7,7 +7,7 @@ import type { SortedOrder } from './order/sorted-order.js';
 import type { GeoGrid } from './sets/geo-grid.js';
 import type { LateOffers } from './sets/late-offers.js';
 import type { PriceRanges } from './sets/price-ranges.js';
-import type { BucketSets, ValueSets } from './sets/slot-sets.js';
+import type { Bits, BucketSets, ValueSets } from './sets/slot-sets.js';
 
 /**
  * What the reading functions (query/, rank/, facets/, answer/) see of the Index: its columns, sets,
@@ -87,6 +87,8 @@ export interface IndexView {
   /** Per slot, its searchable attributes' word count (empty without `searchable`). */
   readonly attributeWords: Column<Int32Array>;
   readonly grid: Pick<GeoGrid, 'cellsWithin' | 'cellsInBox' | 'nearestFirst'>;
+  /** Unions of many words' sets, kept between queries (sets/union-cache.ts, ADR 0047). */
+  readonly unions: UnionsView;
   readonly sets: Readonly<
     Record<
       'status' | 'category' | 'city' | 'country' | 'currency' | 'tag' | 'word' | 'title' | 'attribute',
@@ -110,6 +112,11 @@ export interface IndexView {
   primaries(n: number): Float64Array;
   /** Scratch sized for the index as it is now (called once per query, before any use). */
   growScratch(): void;
+}
+
+/** The offers holding one of `stems` in a field, as a scratch bitmap the caller may change. */
+export interface UnionsView {
+  union(ix: IndexView, field: 'word' | 'title' | 'attribute', stems: readonly number[]): Bits;
 }
 
 /** Where slot's searchable attribute words end and its description starts (`middle`: its title's end). */

@@ -59,6 +59,10 @@ export interface Tuning {
    * members offers its part to be cut by proximity layers, once (ADR 0043). 0 in tests: early.
    */
   rankWalkShort: number;
+  /** Unions of at least this many words' sets are kept between queries (union-cache.ts, ADR 0047). */
+  unionsFrom: number;
+  /** The most bytes the kept unions take (the least recently used dropped first); 0: none kept. */
+  unionBytes: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -75,4 +79,6 @@ export const DEFAULT_TUNING: Tuning = {
   proximityBytes: 32 * 1024 * 1024,
   adjacentPairsBits: 2 ** 25,
   rankWalkShort: 1024,
+  unionsFrom: 32,
+  unionBytes: 16 * 1024 * 1024,
 };

@@ -109,6 +109,9 @@ const TUNINGS: Array<[string, Partial<Tuning>]> = [
   ],
   // Facet counts kept for at most two stems: the third frequent stem counts from the bitmaps.
   ['facet counts kept for a few stems', { keptFacetsFrom: 3, keptFacetsStems: 2 }],
+  // Every union of words' sets kept between queries and caught up after writes (ADR 0047); a
+  // small cap drops all but the last.
+  ['unions kept everywhere', { unionsFrom: 0, unionBytes: 256 }],
   // Every relevance part of several words cut by proximity, each pair read from the text (ADR 0040).
   ['proximity parts everywhere', { proximityPartFrom: 0, proximityPairsFrom: Number.POSITIVE_INFINITY }],
   [

@@ -36,6 +36,7 @@ import { GeoGrid } from '../sets/geo-grid.js';
 import { LateOffers } from '../sets/late-offers.js';
 import { PriceRanges } from '../sets/price-ranges.js';
 import { BucketSets, releaseScratch, ValueSets } from '../sets/slot-sets.js';
+import { UnionCache } from '../sets/union-cache.js';
 import { countValues } from './slot-values.js';
 import { TermCounts } from './term-counts.js';
 
@@ -201,6 +202,7 @@ export class Index implements SearchIndex, AnswerIndex {
   /** Within a relevance class: the newest members (relevance.ts). */
   readonly pager: ClassPager = newestPager(this);
   readonly proximity = new ProximityLayers(); // Frequent stem pairs' proximity (ADR 0040).
+  readonly unions = new UnionCache(); // Many words' sets united, kept (ADR 0047).
 
   upsert(doc: IndexDocument): void {
     this.changes += 1;
@@ -337,6 +339,7 @@ export class Index implements SearchIndex, AnswerIndex {
     else if (this.status.data[slot] === STATUS_CODE.active) this.stemFacets.slot(slot, -1);
     countValues(this, slot, -1);
     this.terms.count(this, slot, -1);
+    this.unions.removed(slot);
     this.live -= 1;
   }
 

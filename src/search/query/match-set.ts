@@ -49,12 +49,13 @@ export function unitSets(ix: IndexView, plan: Plan): UnitSets[] {
 }
 
 function unitSet(ix: IndexView, unit: Plan['units'][number]): UnitSets {
-  const byCost: Bits[][] = [];
+  const stemsByCost: number[][] = [];
   for (const [s, cost] of unit.costs) {
-    const list = byCost[cost] ?? [];
-    byCost[cost] = list;
-    for (const w of ix.dict.stemWords[s] as number[]) list.push(ix.sets.word.get(w));
+    const list = stemsByCost[cost] ?? [];
+    stemsByCost[cost] = list;
+    list.push(s);
   }
+  const byCost: Bits[][] = stemsByCost.map((stems) => (stems ? [ix.unions.union(ix, 'word', stems)] : []));
   let sequenceTitle: Bits | null = null;
   let sequenceAttribute: Bits | null = null;
   let sequenceExact: Bits | null = null;
@@ -73,9 +74,7 @@ function unitSet(ix: IndexView, unit: Plan['units'][number]): UnitSets {
 
 /** The offers holding one of the stems (every word of each). */
 export function stemsSet(ix: IndexView, stems: Iterable<number>, of: 'word' | 'title' | 'attribute'): Bits {
-  const parts: Bits[] = [];
-  for (const s of stems) for (const w of ix.dict.stemWords[s] as number[]) parts.push(ix.sets[of].get(w));
-  return unionOf(parts);
+  return ix.unions.union(ix, of, [...stems]);
 }
 
 /**
