@@ -87,7 +87,7 @@ export interface IndexView {
   /** Per slot, its searchable attributes' word count (empty without `searchable`). */
   readonly attributeWords: Column<Int32Array>;
   readonly grid: Pick<GeoGrid, 'cellsWithin' | 'cellsInBox' | 'nearestFirst'>;
-  /** Unions of many words' sets, kept between queries (sets/union-cache.ts, ADR 0047). */
+  /** Unions of many words' sets, kept between queries (query/union-cache.ts, ADR 0047). */
   readonly unions: UnionsView;
   readonly sets: Readonly<
     Record<

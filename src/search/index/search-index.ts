@@ -29,6 +29,7 @@ import { idKey } from '../order/id-keys.js';
 import { rankIds } from '../order/slot-sort.js';
 import { SortedOrder } from '../order/sorted-order.js';
 import { STATUS_CODE } from '../query/filters.js';
+import { UnionCache } from '../query/union-cache.js';
 import { ProximityLayers } from '../rank/proximity-layers.js';
 import type { ClassPager } from '../rank/rank-buckets.js';
 import { newestPager } from '../rank/relevance.js';
@@ -36,7 +37,6 @@ import { GeoGrid } from '../sets/geo-grid.js';
 import { LateOffers } from '../sets/late-offers.js';
 import { PriceRanges } from '../sets/price-ranges.js';
 import { BucketSets, releaseScratch, ValueSets } from '../sets/slot-sets.js';
-import { UnionCache } from '../sets/union-cache.js';
 import { countValues } from './slot-values.js';
 import { TermCounts } from './term-counts.js';
 

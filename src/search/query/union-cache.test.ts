@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { textDoc } from '../../../test/support/engine-query.js';
 import { createSearchIndex, type Index } from '../index/search-index.js';
-import { releaseScratch } from './slot-sets.js';
+import { releaseScratch } from '../sets/slot-sets.js';
 import type { UnionField } from './union-cache.js';
 
 const T = Date.parse('2026-11-27T00:00:00Z');

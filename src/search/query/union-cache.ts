@@ -1,5 +1,5 @@
 import { attributesEnd, type IndexView, type UnionsView } from '../index-view.js';
-import { Bitmap, type Bits, copyOf, unionOf } from './slot-sets.js';
+import { Bitmap, type Bits, copyOf, unionOf } from '../sets/slot-sets.js';
 
 /**
  * Unions of many words' bitmaps kept between queries (ADR 0047): a prefix being typed (`co`,
