@@ -42,6 +42,24 @@ describe('kept unions of words (ADR 0047)', () => {
     expect(unionIds(index, 'word', ['red', 'cherri'])).toEqual(['c', 'd', 'e']);
   });
 
+  it('keeps within its bytes, the least recently used dropped first', () => {
+    const small = () => {
+      const index = createSearchIndex({ unionsFrom: 0, unionBytes: 1 }) as Index;
+      index.upsert(textDoc('a', 'red apple', T));
+      index.upsert(textDoc('b', 'green cherry', T + 1));
+      return index;
+    };
+    const kept = (index: Index) => (index.unions as { size: number }).size;
+    const first = small();
+    unionIds(first, 'word', ['red']);
+    unionIds(first, 'word', ['red', 'cherri']);
+    const alone = small();
+    unionIds(alone, 'word', ['red', 'cherri']);
+    // Over the cap, only the union used last is kept.
+    expect(kept(alone)).toBeGreaterThan(0);
+    expect(kept(first)).toBe(kept(alone));
+  });
+
   it('hands out a copy: changing it changes nothing kept', () => {
     const index = build();
     const stems = ['red', 'cherri'].map((w) => index.dict.stemIds.get(w) as number);

@@ -1,3 +1,4 @@
+import { evictLeastRecent } from '../columns/least-recent.js';
 import { attributesEnd, type IndexView, type UnionsView } from '../index-view.js';
 import { Bitmap, type Bits, copyOf, unionOf } from '../sets/slot-sets.js';
 
@@ -56,7 +57,7 @@ export class UnionCache implements UnionsView {
       this.measure(entry);
     }
     this.entries.set(key, entry);
-    this.evict(key, ix.tuning.unionBytes);
+    this.bytes = evictLeastRecent(this.entries, key, this.bytes, ix.tuning.unionBytes);
     return copyOf(entry.bits);
   }
 
@@ -69,16 +70,6 @@ export class UnionCache implements UnionsView {
     this.bytes -= entry.bytes;
     entry.bytes = entry.bits.getSerializationSizeInBytes('croaring');
     this.bytes += entry.bytes;
-  }
-
-  /** Drops the least recently used entries (never `keep`) while over the cap. */
-  private evict(keep: string, cap: number): void {
-    for (const [k, entry] of this.entries) {
-      if (this.bytes <= cap) return;
-      if (k === keep) continue;
-      this.entries.delete(k);
-      this.bytes -= entry.bytes;
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { evictLeastRecent } from '../columns/least-recent.js';
 import { attributesEnd, type IndexView } from '../index-view.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, Bitmap, type Bits, membersOf, scratch } from '../sets/slot-sets.js';
@@ -99,19 +100,9 @@ export class ProximityLayers {
         entry.bytes += layer.getSerializationSizeInBytes('croaring');
       }
       this.bytes += entry.bytes;
-      this.evict(k, ix.tuning.proximityBytes);
+      this.bytes = evictLeastRecent(this.entries, k, this.bytes, ix.tuning.proximityBytes);
     }
     for (let d = 0; d < LAYERS; d += 1) (out[d] as Bits).orInPlace(and(entry.layers[d] as Bits, within));
-  }
-
-  /** Drops the least recently used entries (never `keep`) while over the cap. */
-  private evict(keep: number, cap: number): void {
-    for (const [k, entry] of this.entries) {
-      if (this.bytes <= cap) return;
-      if (k === keep) continue;
-      this.entries.delete(k);
-      this.bytes -= entry.bytes;
-    }
   }
 }
 
