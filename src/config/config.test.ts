@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { BULK_WRITE_CACHE_MB, ConfigError, forBulkWrites, loadConfig } from './config.js';
 
 describe('config', () => {
   it('has working defaults for the embedded set-up', () => {
@@ -15,6 +15,13 @@ describe('config', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.sqlitePath).toMatch(/data\/vitrine\.db$/);
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it("gives serve's SQLite writer a small page cache and the CLI's commands the bulk one, or more when set (ADR 0044)", () => {
+    expect(loadConfig({}).sqliteWriteCacheMb).toBe(16);
+    expect(forBulkWrites(loadConfig({})).sqliteWriteCacheMb).toBe(BULK_WRITE_CACHE_MB);
+    expect(forBulkWrites(loadConfig({ SQLITE_WRITE_CACHE_MB: '256' })).sqliteWriteCacheMb).toBe(256);
+    expect(forBulkWrites(loadConfig({ PORT: '9000' })).port).toBe(9000);
   });
 
   it('parses given values', () => {
