@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BULK_WRITE_CACHE_MB, ConfigError, forBulkWrites, loadConfig } from './config.js';
+import { BULK_WRITE_CACHE_MB, forBulkWrites } from './bulk-writes.js';
+import { ConfigError, loadConfig } from './config.js';
 
 describe('config', () => {
   it('has working defaults for the embedded set-up', () => {
