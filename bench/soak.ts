@@ -60,7 +60,8 @@ try {
    * (`heapUsed` of `heapTotal`) and `external` memory (buffers, typed arrays: the index's
    * columns) from its /metrics. `native` = anon − heapTotal − external: what is neither, mostly
    * SQLite's page caches, the worker threads' own heaps and the allocator's free lists; of it,
-   * `brk` is the main thread's malloc heap (the event loop's SQLite connections).
+   * `brk` is the main thread's malloc heap (the event loop's SQLite connections); `young` is the
+   * part of heapTotal that is V8's young generation.
    */
   const sample = async (second: number) => {
     const mem = server.residentMiB();
@@ -70,6 +71,13 @@ try {
     );
     const metric = (name: string) =>
       Math.round(Number(new RegExp(`^vitrine_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20);
+    // V8's young generation (its semi-spaces), part of heapTotal: what the heap holds beside the old generation.
+    const young = Math.round(
+      Number(
+        /^vitrine_nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)$/m.exec(text)?.[1] ?? Number.NaN,
+      ) /
+        2 ** 20,
+    );
     const heapUsed = metric('nodejs_heap_size_used_bytes');
     const heapTotal = metric('nodejs_heap_size_total_bytes');
     const external = metric('nodejs_external_memory_bytes');
@@ -83,6 +91,7 @@ try {
       external,
       native: Math.round(mem.anon - heapTotal - external),
       brk: Math.round(mem.brk),
+      young,
     };
   };
   type Sample = Awaited<ReturnType<typeof sample>>;
@@ -170,9 +179,20 @@ try {
           peak: Math.round(peak),
           end: Math.round(rssEnd),
           // One line per sample (MiB; see `sample` above).
-          columns: 'second rss anon file heapUsed heapTotal external native brk',
+          columns: 'second rss anon file heapUsed heapTotal external native brk young',
           every10s: [...rss, atEnd].map((r) =>
-            [r.second, r.rss, r.anon, r.file, r.heapUsed, r.heapTotal, r.external, r.native, r.brk].join(' '),
+            [
+              r.second,
+              r.rss,
+              r.anon,
+              r.file,
+              r.heapUsed,
+              r.heapTotal,
+              r.external,
+              r.native,
+              r.brk,
+              r.young,
+            ].join(' '),
           ),
         },
         p99PerMinuteMs: p99s,

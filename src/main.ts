@@ -10,6 +10,7 @@ import { registerSearchSettingsCommands } from './cli/search-settings.js';
 import { registerSynonymCommands } from './cli/synonyms.js';
 import { registerAuthCommands } from './cli/users.js';
 import { registerWebhookCommands } from './cli/webhooks.js';
+import { forBulkWrites } from './config/bulk-writes.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import type { Deps } from './deps.js';
 import { systemClock } from './platform/clock.js';
@@ -55,7 +56,8 @@ async function main(argv: string[]): Promise<void> {
         import('./db/migrate.js'),
         import('./platform/redis.js'),
       ]);
-    const deps = createDeps(config, {
+    // A command may write in bulk (import, seed) and then ends: the bulk page cache (ADR 0012).
+    const deps = createDeps(forBulkWrites(config), {
       clock: systemClock,
       logger: createLogger({ level: 'warn', stream: process.stderr }),
     });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BULK_WRITE_CACHE_MB, forBulkWrites } from './bulk-writes.js';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('config', () => {
@@ -15,6 +16,13 @@ describe('config', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.sqlitePath).toMatch(/data\/vitrine\.db$/);
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it("gives serve's SQLite writer a small page cache and the CLI's commands the bulk one, or more when set (ADR 0044)", () => {
+    expect(loadConfig({}).sqliteWriteCacheMb).toBe(16);
+    expect(forBulkWrites(loadConfig({})).sqliteWriteCacheMb).toBe(BULK_WRITE_CACHE_MB);
+    expect(forBulkWrites(loadConfig({ SQLITE_WRITE_CACHE_MB: '256' })).sqliteWriteCacheMb).toBe(256);
+    expect(forBulkWrites(loadConfig({ PORT: '9000' })).port).toBe(9000);
   });
 
   it('parses given values', () => {

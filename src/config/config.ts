@@ -95,6 +95,12 @@ export const CONFIG_SPEC = {
     parseInteger(2, 65_536),
     "SQLite only: page cache of each read connection (the one on the event loop and one per read worker), in MiB, filled as pages are read and then kept: the process's memory grows by up to this much per connection (ADR 0044). The rows of a search page are read by key on the event loop connection; a page not in this cache comes from the operating system's file cache (measured at 200 000 and 1M offers: the same CPU per search page with 2, 8, 32 or 256 MiB when the file is in that cache).",
   ),
+  sqliteWriteCacheMb: variable(
+    'SQLITE_WRITE_CACHE_MB',
+    '16',
+    parseInteger(2, 65_536),
+    "SQLite only: page cache of `serve`'s write connection (HTTP imports, API writes), in MiB, filled as an import's transactions touch pages and then kept (ADR 0044). The CLI's commands (`vitrine import`, `vitrine seed`) write with at least 64 MiB, the size of their 10 000-offer transactions (ADR 0012).",
+  ),
   redisUrl: variable(
     'REDIS_URL',
     undefined,

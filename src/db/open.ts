@@ -10,5 +10,6 @@ export function openDatabase(config: Config): Database {
     : openSqlite(config.sqlitePath, {
         readWorkers: config.sqliteReadWorkers,
         readCacheMb: config.sqliteCacheMb,
+        writeCacheMb: config.sqliteWriteCacheMb,
       });
 }

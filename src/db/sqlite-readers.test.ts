@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BULK_WRITE_CACHE_MB } from '../config/bulk-writes.js';
 import { DatabaseUnavailableError } from './database.js';
 import { openSqlite } from './sqlite.js';
 import { createReaderPool } from './sqlite-readers.js';
@@ -82,6 +83,23 @@ describe('SQLite read workers', () => {
       expect(await db.getByKey<{ cache_size: number }>('PRAGMA cache_size')).toEqual({ cache_size: -65536 });
     } finally {
       await db.close();
+    }
+  });
+
+  it("give the writer the page cache asked for (serve's SQLITE_WRITE_CACHE_MB), the bulk size when not told", async () => {
+    const page = (db: ReturnType<typeof openSqlite>) =>
+      db.transaction((tx) => tx.get<{ cache_size: number }>('PRAGMA cache_size'));
+    const told = openSqlite(path.join(dir, 'w1.db'), { readCacheMb: 8, writeCacheMb: 16 });
+    const bulk = openSqlite(path.join(dir, 'w2.db'), { readCacheMb: 8 });
+    try {
+      expect(await page(told)).toEqual({ cache_size: -16 * 1024 });
+      expect(await page(bulk)).toEqual({ cache_size: -BULK_WRITE_CACHE_MB * 1024 });
+      expect(await told.getByKey<{ cache_size: number }>('PRAGMA cache_size')).toEqual({
+        cache_size: -8 * 1024,
+      });
+    } finally {
+      await told.close();
+      await bulk.close();
     }
   });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { BULK_WRITE_CACHE_MB } from '../config/bulk-writes.js';
 import { boundedCache, STATEMENT_CACHE_SIZE } from './bounded-cache.js';
 import type { Database, Queryable, SqlValue } from './database.js';
 import { createReaderPool } from './sqlite-readers.js';
@@ -16,10 +17,13 @@ type Statement = BetterSqlite3.Statement<unknown[]>;
  */
 export function openSqlite(
   file: string,
-  options: { readWorkers?: number; readCacheMb?: number } = {},
+  options: { readWorkers?: number; readCacheMb?: number; writeCacheMb?: number } = {},
 ): Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const writer = connect(file, false);
+  // The writer's page cache (KiB, negative by convention; SQLite's default is 2 MiB): the bulk
+  // size unless told (serve's is SQLITE_WRITE_CACHE_MB: a filled cache is kept, ADR 0044).
+  writer.pragma(`cache_size = -${(options.writeCacheMb ?? BULK_WRITE_CACHE_MB) * 1024}`);
   // Planner statistics: without them SQLite may walk a whole index on `environment` instead of
   // starting from the text index (10× slower searches). Cheap when they are fresh
   // (analysis_limit); refreshed again on close and after bulk writes (seed, import).
@@ -91,10 +95,6 @@ function connect(file: string, readonly: boolean): Connection {
     db.pragma('journal_mode = WAL');
     // FULL: a commit is on disk before it is acknowledged, also under WAL (durability over speed).
     db.pragma('synchronous = FULL');
-    // 64 MiB of page cache for the writer (default 2 MiB): a bulk write (import, seed) touches
-    // pages of ten indexes with random keys; with the default cache they are evicted and read
-    // back many times within one transaction (ADR 0012). Grows only as pages are used.
-    db.pragma('cache_size = -65536');
   }
   db.pragma('foreign_keys = ON');
   return db;

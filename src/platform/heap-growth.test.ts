@@ -27,7 +27,32 @@ function peakHeapMiB(percent: number): number {
   return Number(out);
 }
 
+/** heapUsed in a child process right after `boundHeapGrowth(percent)`, called once a large set died. */
+function heapUsedAfterMiB(percent: number): number {
+  const module = new URL('./heap-growth.ts', import.meta.url).href;
+  const script = `
+    const { boundHeapGrowth } = await import(${JSON.stringify(module)});
+    // About 100 MiB that lives through collections (promoted, as a build's structures are), then dies.
+    let built = Array.from({ length: 1_000_000 }, (_, i) => ({ a: i, b: 'x' + i }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    built = null;
+    boundHeapGrowth(${percent});
+    process.stdout.write(String(Math.round(process.memoryUsage().heapUsed / 2 ** 20)));
+  `;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
+  return Number(out);
+}
+
 describe('boundHeapGrowth (HEAP_GROWTH_PERCENT)', () => {
+  it('collects once when set, so the bound holds from then on and not from the next collection', () => {
+    const left = heapUsedAfterMiB(0);
+    const collected = heapUsedAfterMiB(25);
+    expect(left).toBeGreaterThan(60);
+    expect(collected).toBeLessThan(left / 3);
+  }, 60_000);
+
   it('collects before the heap grows far past what is live; 0 leaves V8 its own rule', () => {
     const unbounded = peakHeapMiB(0);
     const bounded = peakHeapMiB(25);

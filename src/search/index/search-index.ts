@@ -12,6 +12,7 @@ import {
   grownCapacity,
 } from '../columns/growable.js';
 import { flatString, Interned } from '../columns/interned.js';
+import { SlotTable } from '../columns/slot-table.js';
 import { DEFAULT_TUNING, type Tuning } from '../columns/tuning.js';
 import type {
   EngineQuery,
@@ -49,7 +50,7 @@ import { TermCounts } from './term-counts.js';
 export class Index implements SearchIndex, AnswerIndex {
   readonly dict = new Dictionary();
   readonly ids: string[] = [];
-  private readonly slotOf = new Map<string, number>();
+  private readonly slotOf = new SlotTable(this.ids); // Each live id's slot (a Map doubled past 2²⁰ ids).
   readonly idKeys = new GrowableFloat64(); // Each slot's id's idKey (id-keys.ts): the orders' last tie-break.
   readonly alive = new GrowableUint8();
   readonly status = new GrowableUint8();
@@ -330,10 +331,9 @@ export class Index implements SearchIndex, AnswerIndex {
   }
 
   remove(id: string): void {
-    const slot = this.slotOf.get(id);
+    const slot = this.slotOf.delete(id);
     if (slot === undefined) return;
     this.changes += 1;
-    this.slotOf.delete(id);
     this.alive.data[slot] = 0;
     if (this.late.removed(slot)) countSlot(this, this.lateCounts, slot, -1);
     else if (this.status.data[slot] === STATUS_CODE.active) this.stemFacets.slot(slot, -1);

@@ -56,8 +56,14 @@ export class GeoGrid {
   private readonly list: Cell[] = [];
   /** Cells with slots pending: flushed before any cell is read or a slot removed. */
   private readonly dirty: Cell[] = [];
+  /** Once built (`trim`) or restored, slots go straight into the cells' bitmaps (ValueSets' `direct`). */
+  private direct = false;
 
   private queue(cell: Cell, slot: number): void {
+    if (this.direct) {
+      cell.bits.add(slot);
+      return;
+    }
     if (cell.pending === null) cell.pending = new Uint32Array(BATCH);
     if (cell.count === 0) this.dirty.push(cell);
     cell.pending[cell.count] = slot;
@@ -143,6 +149,7 @@ export class GeoGrid {
     }
     this.cells.set(key, cell);
     this.list.push(cell);
+    this.direct = true;
   }
 
   trim(): void {
@@ -154,6 +161,7 @@ export class GeoGrid {
         c.bits.shrinkToFit();
       }
     }
+    this.direct = true;
   }
 
   /**

@@ -18,10 +18,17 @@ export class ValueSets {
   /**
    * Slots added but not yet in the bitmap (ascending: slots are handed out in order), the first
    * `counts[id]` of a typed array: CRoaring reads a Uint32Array's memory directly, a JS array
-   * element by element. Dropped by `trim` (a bulk load's end), made again by the next add.
+   * element by element. Dropped by `trim` (a bulk load's end); none after it (`direct`).
    */
   private readonly pending: Array<Uint32Array | undefined> = [];
   private counts = new Int32Array(16);
+  /**
+   * Once built (`trim`) or restored, slots go straight into their bitmaps (issue 26): writes then
+   * come a few offers at a time, and a batch kept per set touched would stay allocated for good
+   * (a typed array and its buffer for each of the tens of thousands of words and grid cells an
+   * import reaches), for a saving of a native call per slot.
+   */
+  private direct = false;
 
   get length(): number {
     return this.sets.length;
@@ -34,6 +41,15 @@ export class ValueSets {
   }
 
   add(id: number, slot: number): void {
+    if (this.direct) {
+      let set = this.sets[id];
+      if (set === undefined) {
+        set = new Bitmap();
+        this.sets[id] = set;
+      }
+      set.add(slot);
+      return;
+    }
     let pending = this.pending[id];
     if (pending === undefined) {
       if (this.sets[id] === undefined) this.sets[id] = new Bitmap();
@@ -79,11 +95,12 @@ export class ValueSets {
   restore(sets: ReadonlyArray<Bits | undefined>): void {
     for (const set of sets) {
       this.sets.push(set);
-      this.pending.push(undefined); // made by the next add
+      this.pending.push(undefined);
     }
+    this.direct = true;
   }
 
-  /** Everything pending added, run-length containers where smaller, no spare capacity. */
+  /** Everything pending added, run-length containers where smaller, no spare capacity; adds direct from now on. */
   trim(): void {
     for (let id = 0; id < this.sets.length; id += 1) {
       const set = this.sets[id];
@@ -93,6 +110,7 @@ export class ValueSets {
       set.runOptimize();
       set.shrinkToFit();
     }
+    this.direct = true;
   }
 }
 
