@@ -42,6 +42,8 @@ class Shelf {
   };
   /** `p:` keys: bucket (first letters) → prefix → searches. */
   readonly prefixes = new Map<string, Map<string, Searches>>();
+  /** Prefixes shorter than `BUCKET` filed (an offer's word looks its first 2 and 3 letters up only when some are). */
+  private short = 0;
   /** Checked against every offer (of the shelf's city). */
   readonly all: Searches = new Set();
 
@@ -61,12 +63,13 @@ class Shelf {
     if (prefix && add) this.prefixes.set(bucket, map);
     const set = map.get(value) ?? new Set<FiledSearch>();
     if (add) {
+      if (prefix && value.length < BUCKET && set.size === 0) this.short += 1;
       map.set(value, set);
       set.add(filed);
       return;
     }
     set.delete(filed);
-    if (set.size === 0) map.delete(value);
+    if (set.size === 0 && map.delete(value) && prefix && value.length < BUCKET) this.short -= 1;
     if (prefix && map.size === 0) this.prefixes.delete(bucket);
   }
 
@@ -83,7 +86,7 @@ class Shelf {
       for (const key of offer.keys) {
         put(w.get(key));
         if (prefixes.size === 0) continue;
-        for (let k = SHORTEST; k <= BUCKET && k <= key.length; k += 1) {
+        for (let k = this.short > 0 ? SHORTEST : BUCKET; k <= BUCKET && k <= key.length; k += 1) {
           const start = key.slice(0, k);
           const bucket = prefixes.get(start);
           if (bucket === undefined) continue;
