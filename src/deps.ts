@@ -249,7 +249,7 @@ export function createDeps(
     if (isEnvironment(environment)) void searchIndexes.checkSchema(environment);
   });
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
-    if (isEnvironment(environment)) void searchIndexes.catchUp(environment).finally(webhooks.nudge);
+    if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
   });
   const synonyms = createBusSynonyms({ store: createSynonymStore(db), audit, clock, changeBus });
   const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024);

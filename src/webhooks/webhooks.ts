@@ -30,8 +30,6 @@ export interface Webhooks {
   checkKeyExpiry(): Promise<number>;
   /** `serve`: dispatch, percolate and check expiring keys, every `pollMs`. */
   start(pollMs: number): void;
-  /** Offers were written (the change bus, deps.ts): once started, they are matched now, not at the next poll. */
-  nudge(): void;
   stop(): Promise<void>;
   /** Deliveries by outcome, queue depth, oldest pending age on /metrics. */
   registerMetrics(registry: Registry): void;
@@ -90,22 +88,6 @@ export function createWebhooks(deps: {
   const checkKeyExpiry = createKeyExpiryCheck({ db: deps.db, clock, recordEvent: service.recordEvent });
   const timers: NodeJS.Timeout[] = [];
   let percolating: Promise<unknown> | null = null;
-  /** A write was announced while the percolator ran: it runs again right after (the write may be past its last look). */
-  let again = false;
-  const percolate = (what: () => Promise<unknown>) => {
-    if (percolating) {
-      again = true;
-      return percolating;
-    }
-    again = false;
-    percolating = what()
-      .catch((error) => logger.warn({ err: error }, 'saved-search matching failed'))
-      .finally(() => {
-        percolating = null;
-        if (again && timers.length > 0) void percolate(percolator.runOnce);
-      });
-    return percolating;
-  };
   const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
     const timer = setInterval(() => {
       fn().catch((error) => logger.warn({ err: error }, `${what} failed`));
@@ -120,14 +102,17 @@ export function createWebhooks(deps: {
     checkKeyExpiry,
     start(pollMs) {
       dispatcher.start(pollMs);
-      // A poll during a run is not a write: nothing to look at again.
-      every(pollMs, () => percolating ?? percolate(percolator.runOnce), 'saved-search matching');
-      every(KEY_EXPIRY_CHECK_MS, checkKeyExpiry, 'key expiry check');
       // The saved searches filed before the first write has to wait for them.
-      void percolate(percolator.warm);
-    },
-    nudge() {
-      if (timers.length > 0) void percolate(percolator.runOnce);
+      percolating = percolator
+        .warm()
+        .catch((error) => logger.warn({ err: error }, 'filing saved searches failed'))
+        .finally(() => (percolating = null));
+      every(
+        pollMs,
+        () => (percolating ??= percolator.runOnce().finally(() => (percolating = null))),
+        'saved-search matching',
+      );
+      every(KEY_EXPIRY_CHECK_MS, checkKeyExpiry, 'key expiry check');
     },
     async stop() {
       for (const timer of timers.splice(0)) clearInterval(timer);
