@@ -208,45 +208,29 @@ export function createPercolator(deps: {
       if (committed && recorded > before) deps.onRecorded?.();
       return committed;
     };
-    /**
-     * A page of changes read and handed to the matcher; the match is not awaited here, so the
-     * next page is read and queued in the matcher while the current one's alerts are committed
-     * (the worker is never idle waiting for a commit).
-     */
-    const page = async (after: { changeSeq: number; id: string } | null) => {
-      const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
-      const found =
-        rows.length > 0 && k.byId.size > 0 ? matching(() => matcher.match(environment, rows, now)) : null;
-      // Handled where it is awaited; a round ended early (a lost claim) leaves it.
-      found?.catch(() => undefined);
-      return { rows, found };
-    };
-    let next = page(null);
+    let after: { changeSeq: number; id: string } | null = null;
     for (;;) {
-      const { rows, found } = await next;
-      const done = rows.length < PAGE;
-      if (!done) {
-        const last = rows[rows.length - 1] as IndexRow;
-        next = page({ changeSeq: last.change_seq, id: last.id });
-        next.catch(() => undefined);
-      }
+      const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
       const pairs: Pair[] = [];
       const docs = new Map<string, AlertDoc>();
-      if (found !== null) {
-        const result = await found;
-        checked += result.checked;
-        matchMs += result.busyMs;
+      if (rows.length > 0 && k.byId.size > 0) {
+        const found = await matching(() => matcher.match(environment, rows, now));
+        checked += found.checked;
+        matchMs += found.busyMs;
         const byId = new Map(rows.map((row) => [row.id, row]));
-        for (const p of result.pairs) {
+        for (const p of found.pairs) {
           pairs.push(p);
           docs.set(p.offerId, byId.get(p.offerId) as IndexRow);
         }
       }
-      // A page's alerts leave before the next page's are recorded (an import batch is one write).
+      const done = rows.length < PAGE;
+      // A page's alerts leave before the next page is matched (an import batch is one write).
       if (done || pairs.length > 0) {
         if (!(await commit(pairs, docs, done ? to : from))) return null;
       }
       if (done) return recorded;
+      const last = rows[rows.length - 1] as IndexRow;
+      after = { changeSeq: last.change_seq, id: last.id };
     }
   }
 
