@@ -42,6 +42,13 @@ class Shelf {
   };
   /** `p:` keys: bucket (first letters) → prefix → searches. */
   readonly prefixes = new Map<string, Map<string, Searches>>();
+  /** Prefixes shorter than `BUCKET` filed (an offer's word looks its first 2 and 3 letters up only when some are). */
+  private short = 0;
+  /**
+   * Per bucket of prefixes of `BUCKET` letters or more, a lower bound of their lengths (the
+   * shortest filed; not raised on removal): a shorter word of the offer starts with none of them.
+   */
+  private readonly shortestIn = new Map<string, number>();
   /** Checked against every offer (of the shelf's city). */
   readonly all: Searches = new Set();
 
@@ -58,16 +65,24 @@ class Shelf {
     const map = prefix
       ? (this.prefixes.get(bucket) ?? new Map<string, Searches>())
       : this.keys[key[0] as Kind];
-    if (prefix && add) this.prefixes.set(bucket, map);
+    if (prefix && add) {
+      this.prefixes.set(bucket, map);
+      if (value.length >= BUCKET)
+        this.shortestIn.set(bucket, Math.min(this.shortestIn.get(bucket) ?? value.length, value.length));
+    }
     const set = map.get(value) ?? new Set<FiledSearch>();
     if (add) {
+      if (prefix && value.length < BUCKET && set.size === 0) this.short += 1;
       map.set(value, set);
       set.add(filed);
       return;
     }
     set.delete(filed);
-    if (set.size === 0) map.delete(value);
-    if (prefix && map.size === 0) this.prefixes.delete(bucket);
+    if (set.size === 0 && map.delete(value) && prefix && value.length < BUCKET) this.short -= 1;
+    if (prefix && map.size === 0) {
+      this.prefixes.delete(bucket);
+      this.shortestIn.delete(bucket);
+    }
   }
 
   /** Adds to `out` the searches filed under a key the offer carries (no key string built per offer). */
@@ -83,12 +98,13 @@ class Shelf {
       for (const key of offer.keys) {
         put(w.get(key));
         if (prefixes.size === 0) continue;
-        for (let k = SHORTEST; k <= BUCKET && k <= key.length; k += 1) {
+        for (let k = this.short > 0 ? SHORTEST : BUCKET; k <= BUCKET && k <= key.length; k += 1) {
           const start = key.slice(0, k);
           const bucket = prefixes.get(start);
           if (bucket === undefined) continue;
           if (k < BUCKET) put(bucket.get(start));
-          else for (const [prefix, found] of bucket) if (key.startsWith(prefix)) put(found);
+          else if (key.length >= (this.shortestIn.get(start) ?? 0))
+            for (const [prefix, found] of bucket) if (key.startsWith(prefix)) put(found);
         }
       }
     if (t.size > 0) for (const tag of doc.tags) put(t.get(tag));

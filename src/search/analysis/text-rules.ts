@@ -100,6 +100,17 @@ const APOSTROPHES = /['’]/gu;
 // Runs of digits (with decimal points) and runs of anything else.
 const PIECES = /[0-9]+(?:\.[0-9]+)*|[^0-9.]+/g;
 
+/** Lower-case ASCII letters only, or digits only: a chunk the rules leave as one word. */
+function plain(chunk: string): boolean {
+  const first = chunk.charCodeAt(0);
+  const digits = first >= 48 && first <= 57;
+  for (let i = 0; i < chunk.length; i += 1) {
+    const c = chunk.charCodeAt(i);
+    if (digits ? c < 48 || c > 57 : c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
 /** A piece of text between hyphens, as words: dots, apostrophes and numbers handled. */
 function pieceWords(piece: string, out: string[]): void {
   for (const part of piece.split(LOOSE_DOT)) {
@@ -119,6 +130,11 @@ export function catalogueWords(folded: string, query: boolean, joinedAfter = !qu
   const joinedForms: string[] = [];
   for (const m of folded.matchAll(CHUNK)) {
     const chunk = m[0];
+    // Most chunks are one plain word: what the rules below would make of it, without their regexps.
+    if (plain(chunk)) {
+      out.push(chunk);
+      continue;
+    }
     if (QUOTE.test(chunk)) {
       out.push(chunk);
       continue;
