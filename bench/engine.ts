@@ -13,11 +13,11 @@
  * ADR 0029, and three query types on them), BENCH_ENGINE_RANK_BY (`attr.year:desc`: the ranking
  * tie-break, ADR 0039). The first query of a few types after it is timed on its own.
  */
+
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import roaring from 'roaring';
 import { priceToUnits } from '../src/offers/price.js';
-import { offerIdFor } from '../src/offers/rows.js';
 import type { FacetName } from '../src/offers/schemas.js';
 import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
 import { CITIES } from '../src/offers/seed-data.js';
@@ -33,6 +33,7 @@ import { createSearchIndex, type Index } from '../src/search/index/search-index.
 import { parseRankBy } from '../src/search/rules.js';
 import { engineQuery } from '../test/support/engine-query.js';
 import { random } from './random.js';
+import { seedDocument } from './seed-document.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 200);
@@ -384,30 +385,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
 }
 
-function toDocument(
-  offer: ReturnType<typeof generateOffers> extends Generator<infer T> ? T : never,
-): IndexDocument {
-  return {
-    id: offerIdFor('testing', offer.externalId),
-    title: offer.title,
-    description: offer.description,
-    category: offer.category,
-    tags: offer.tags,
-    city: offer.location.city,
-    country: offer.location.country,
-    currency: offer.price.currency,
-    publisher: offer.publisher.id,
-    price: priceToUnits(offer.price.amount),
-    lat: offer.location.lat,
-    lon: offer.location.lon,
-    status: offer.status,
-    publishedAt: offer.publishedAt,
-    updatedAt: offer.publishedAt,
-    expiresAt: offer.expiresAt,
-    ...(SCHEMA.attributes.length > 0 ? { attributes: offer.attributes } : {}),
-  };
-}
-
 /** The first query of a few types after the build, in turn, each timed alone and then again. */
 function firstQueries(index: ReturnType<typeof createSearchIndex>): string {
   const out: string[] = [];
@@ -433,7 +410,7 @@ function firstQueries(index: ReturnType<typeof createSearchIndex>): string {
 function foldAfterWrites(index: ReturnType<typeof createSearchIndex>): string {
   const count = Math.ceil(OFFERS / 16) + 1;
   const docs = [...generateOffers({ count })].map((offer) => ({
-    ...toDocument(offer),
+    ...seedDocument(offer, { attributes: SCHEMA.attributes.length > 0 }),
     title: `${offer.title} v2`,
   }));
   const t = performance.now();
@@ -453,7 +430,7 @@ function main() {
   for (let start = 0; start < OFFERS; start += CHUNK) {
     const docs: IndexDocument[] = [];
     for (const offer of generateOffers({ count: Math.min(CHUNK, OFFERS - start), startIndex: start })) {
-      docs.push(toDocument(offer));
+      docs.push(seedDocument(offer, { attributes: SCHEMA.attributes.length > 0 }));
     }
     generated += docs.length;
     const c = process.cpuUsage();

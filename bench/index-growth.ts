@@ -7,15 +7,14 @@
  * per offer added, so growth beyond what the added offers need shows. No database, no HTTP.
  *   node --expose-gc --import tsx bench/index-growth.ts
  */
+
 import fs from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import roaring from 'roaring';
-import { priceToUnits } from '../src/offers/price.js';
-import { offerIdFor } from '../src/offers/rows.js';
 import { DEFAULT_ANCHOR_MS, generateOffers } from '../src/offers/seed.js';
-import type { IndexDocument } from '../src/search/engine.js';
 import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
+import { seedDocument } from './seed-document.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
 const ADDED = Number(process.env.BENCH_ADDED ?? OFFERS / 10);
@@ -40,30 +39,6 @@ function memory() {
   };
 }
 
-function toDocument(
-  offer: ReturnType<typeof generateOffers> extends Generator<infer T> ? T : never,
-  id: string,
-) {
-  return {
-    id: offerIdFor('testing', id),
-    title: offer.title,
-    description: offer.description,
-    category: offer.category,
-    tags: offer.tags,
-    city: offer.location.city,
-    country: offer.location.country,
-    currency: offer.price.currency,
-    publisher: offer.publisher.id,
-    price: priceToUnits(offer.price.amount),
-    lat: offer.location.lat,
-    lon: offer.location.lon,
-    status: offer.status,
-    publishedAt: offer.publishedAt,
-    updatedAt: offer.publishedAt,
-    expiresAt: offer.expiresAt,
-  } satisfies IndexDocument;
-}
-
 /** Typed-array batches kept per set id and grid cell (slot-sets.ts ValueSets, geo-grid.ts). */
 function pendingBuffers(ix: Index): { sets: number; cells: number } {
   let sets = 0;
@@ -83,13 +58,14 @@ function pendingBuffers(ix: Index): { sets: number; cells: number } {
 const empty = memory();
 const index = createSearchIndex() as Index;
 let n = 0;
-for (const offer of generateOffers({ count: OFFERS })) index.upsert(toDocument(offer, `seed-${n++}`));
+for (const offer of generateOffers({ count: OFFERS }))
+  index.upsert(seedDocument(offer, { id: `seed-${n++}` }));
 index.finishBuild();
 index.warm(DEFAULT_ANCHOR_MS);
 const built = memory();
 const atBuild = pendingBuffers(index);
 const docs = [...generateOffers({ count: ADDED, seed: 2601 })].map((offer, i) =>
-  toDocument(offer, `soak-${i}`),
+  seedDocument(offer, { id: `soak-${i}` }),
 );
 const t0 = performance.now();
 for (const doc of docs) index.upsert(doc);

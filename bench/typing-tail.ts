@@ -9,16 +9,15 @@
  * answer the same. The first query of two words after the build is timed on its own. Run with
  * `node --expose-gc --import tsx bench/typing-tail.ts`.
  */
+
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { priceToUnits } from '../src/offers/price.js';
-import { offerIdFor } from '../src/offers/rows.js';
 import { generateOffers } from '../src/offers/seed.js';
 import { parseTextQuery } from '../src/search/analysis/text.js';
-import type { IndexDocument } from '../src/search/engine.js';
 import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
 import { engineQuery } from '../test/support/engine-query.js';
 import { catalogueTypes } from './catalogue.js';
+import { seedDocument } from './seed-document.js';
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 1_000_000);
 const COUNT = Number(process.env.BENCH_TYPING ?? 3_000);
@@ -39,25 +38,7 @@ function build(): Index {
   const CHUNK = 50_000;
   for (let start = 0; start < OFFERS; start += CHUNK) {
     for (const offer of generateOffers({ count: Math.min(CHUNK, OFFERS - start), startIndex: start })) {
-      const doc: IndexDocument = {
-        id: offerIdFor('testing', offer.externalId),
-        title: offer.title,
-        description: offer.description,
-        category: offer.category,
-        tags: offer.tags,
-        city: offer.location.city,
-        country: offer.location.country,
-        currency: offer.price.currency,
-        publisher: offer.publisher.id,
-        price: priceToUnits(offer.price.amount),
-        lat: offer.location.lat,
-        lon: offer.location.lon,
-        status: offer.status,
-        publishedAt: offer.publishedAt,
-        updatedAt: offer.publishedAt,
-        expiresAt: offer.expiresAt,
-      };
-      index.upsert(doc);
+      index.upsert(seedDocument(offer));
     }
   }
   (index as Index).finishBuild();
