@@ -55,20 +55,24 @@ function unitSet(ix: IndexView, unit: Plan['units'][number]): UnitSets {
     stemsByCost[cost] = list;
     list.push(s);
   }
-  const byCost: Bits[][] = stemsByCost.map((stems) => (stems ? [ix.unions.union(ix, 'word', stems)] : []));
+  // Index = typo cost: each level the union of its stems' words (a scratch bitmap of its own).
+  const levels: Bits[] = [];
+  for (let c = 0; c < stemsByCost.length; c += 1) {
+    const stems = stemsByCost[c];
+    levels.push(stems === undefined ? scratch() : ix.unions.union(ix, 'word', stems));
+  }
   let sequenceTitle: Bits | null = null;
   let sequenceAttribute: Bits | null = null;
   let sequenceExact: Bits | null = null;
   if (unit.sequences.length > 0) {
     const sets = sequenceSets(ix, unit.sequences);
     if (sets.any.size === 0) unit.sequences = [];
-    byCost[0] = [...(byCost[0] ?? []), sets.any];
+    if (levels.length === 0) levels.push(scratch());
+    (levels[0] as Bits).orInPlace(sets.any);
     sequenceTitle = sets.title;
     sequenceAttribute = sets.attribute;
     sequenceExact = sets.exact;
   }
-  const levels: Bits[] = [];
-  for (let c = 0; c < byCost.length; c += 1) levels.push(unionOf(byCost[c] ?? []));
   return { levels, all: unionOf(levels), sequenceTitle, sequenceAttribute, sequenceExact };
 }
 

@@ -1,6 +1,6 @@
 import { evictLeastRecent } from '../columns/least-recent.js';
 import { attributesEnd, type IndexView, type UnionsView } from '../index-view.js';
-import { Bitmap, type Bits, copyOf, unionOf } from '../sets/slot-sets.js';
+import { Bitmap, type Bits, copyOf, scratch } from '../sets/slot-sets.js';
 
 /**
  * Unions of many words' bitmaps kept between queries (ADR 0047): a prefix being typed (`co`,
@@ -38,18 +38,26 @@ export class UnionCache implements UnionsView {
    * caller may change. Unions of fewer than Tuning.unionsFrom words are made each time.
    */
   union(ix: IndexView, field: UnionField, stems: readonly number[]): Bits {
-    const parts: Bits[] = [];
     const stemWords = ix.dict.stemWords;
     const sets = ix.sets[field];
-    for (const s of stems) for (const w of stemWords[s] as number[]) parts.push(sets.get(w));
-    if (parts.length < ix.tuning.unionsFrom || ix.tuning.unionBytes <= 0) return unionOf(parts);
+    // The words' sets are fetched only when the union is made: a kept one reads none of them.
+    const each = (visit: (set: Bits) => void) => {
+      for (const s of stems) for (const w of stemWords[s] as number[]) visit(sets.get(w));
+    };
+    let words = 0;
+    for (const s of stems) words += (stemWords[s] as number[]).length;
+    if (words < ix.tuning.unionsFrom || ix.tuning.unionBytes <= 0) {
+      const out = scratch();
+      each((set) => out.orInPlace(set));
+      return out;
+    }
     const key = `${field}:${[...stems].sort((a, b) => a - b).join(',')}`;
     let entry = this.entries.get(key);
     if (entry !== undefined) this.entries.delete(key);
     if (entry === undefined || ix.slots - entry.upTo > CATCH_UP_MAX || ix.slots < entry.upTo) {
       if (entry !== undefined) this.bytes -= entry.bytes;
       const bits = new Bitmap();
-      for (const part of parts) bits.orInPlace(part);
+      each((set) => bits.orInPlace(set));
       entry = { bits, stems: new Set(stems), upTo: ix.slots, bytes: 0 };
       this.measure(entry);
     } else if (entry.upTo < ix.slots) {
