@@ -86,6 +86,18 @@ export function createMetrics(sources: {
       searchSeen.misses = stats.misses;
     },
   });
+  let declinedSeen = 0;
+  new Counter({
+    name: 'vitrine_search_cache_declined_total',
+    help: 'Search answers not kept in the cache: the first computation of their query (ADR 0050).',
+    registers: [registry],
+    collect() {
+      const stats = sources.searchCache?.();
+      if (!stats) return;
+      this.inc(stats.declined - declinedSeen);
+      declinedSeen = stats.declined;
+    },
+  });
   new Gauge({
     name: 'vitrine_search_cache_bytes',
     help: 'Estimated memory held by cached search answers (SEARCH_CACHE_MB bounds it).',

@@ -14,6 +14,13 @@ import type { Environment } from '../platform/environment.js';
  * older entries: a lookup is always at the current version, so they could never be hit again, and
  * under a stream of writes they would otherwise hold the whole budget until pushed out (issue 26).
  * Entries are shared between responses: never modify what `get` returns.
+ *
+ * An answer is kept only from its second computation (ADR 0050): the first one only marks its key
+ * in a small Bloom filter, the doorkeeper. Most searches are never sent twice (a user typing, a
+ * crawl, a filter combination of one visit); kept, they filled the whole budget with answers no
+ * lookup would hit and pushed out the ones that repeat. A search that repeats costs one more
+ * computation before it is served from here. The doorkeeper forgets everything once it has marked
+ * `DOORKEEPER_KEYS` keys, so a false "seen before" (one in a few hundred keys at most) stays rare.
  */
 export interface SearchCache<T> {
   get(environment: Environment, key: string, version: number, now: number): T | undefined;
@@ -28,6 +35,8 @@ export interface SearchCache<T> {
 export interface SearchCacheStats {
   hits: number;
   misses: number;
+  /** Answers not kept: their key's first computation since the doorkeeper's last reset. */
+  declined: number;
   entries: number;
   bytes: number;
 }
@@ -43,15 +52,60 @@ interface Entry<T> {
 /** Per-entry bookkeeping on top of the value's own estimate (the key, the Map slot, the entry object). */
 const ENTRY_OVERHEAD = 200;
 
+/** The doorkeeper's bits (256 KiB) and how many keys it marks before it starts again empty. */
+const DOORKEEPER_BITS = 2 ** 21;
+export const DOORKEEPER_KEYS = 100_000;
+
+/**
+ * Whether a key was marked since the last reset, marking it (a Bloom filter of three probes by
+ * double hashing two 32-bit hashes of the key's UTF-16 units: FNV-1a and a multiply-xor hash).
+ * False positives only, never a false negative.
+ */
+function createDoorkeeper() {
+  const bits = new Uint32Array(DOORKEEPER_BITS / 32);
+  let marked = 0;
+  return (key: string): boolean => {
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c;
+    for (let i = 0; i < key.length; i += 1) {
+      const c = key.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+      b ^= b >>> 15;
+    }
+    b |= 1; // odd: the probes walk the whole power-of-two table
+    let seen = true;
+    for (let probe = 0; probe < 3; probe += 1) {
+      const bit = (a + probe * b) & (DOORKEEPER_BITS - 1);
+      const word = bit >>> 5;
+      const mask = 1 << (bit & 31);
+      if (((bits[word] as number) & mask) === 0) {
+        seen = false;
+        bits[word] = (bits[word] as number) | mask;
+      }
+    }
+    if (!seen) {
+      marked += 1;
+      if (marked > DOORKEEPER_KEYS) {
+        bits.fill(0);
+        marked = 0;
+      }
+    }
+    return seen;
+  };
+}
+
 export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least
   // recently used.
   const entries = new Map<string, Entry<T>>();
   /** The index version of the entries last stored, per environment. */
   const versions = new Map<Environment, number>();
+  const seenBefore = createDoorkeeper();
   let bytes = 0;
   let hits = 0;
   let misses = 0;
+  let declined = 0;
 
   const drop = (key: string, entry: Entry<T>) => {
     entries.delete(key);
@@ -85,6 +139,10 @@ export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
         for (const [k, e] of entries) if (e.version !== entry.version && k.startsWith(prefix)) drop(k, e);
       }
       const k = `${environment}\n${key}`;
+      if (!seenBefore(k)) {
+        declined += 1;
+        return;
+      }
       const old = entries.get(k);
       if (old) drop(k, old);
       entries.set(k, { ...entry, bytes: size });
@@ -94,6 +152,6 @@ export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
         drop(oldest, e);
       }
     },
-    stats: () => ({ hits, misses, entries: entries.size, bytes }),
+    stats: () => ({ hits, misses, declined, entries: entries.size, bytes }),
   };
 }

@@ -42,6 +42,31 @@ describe('without Redis, over https', () => {
     expect(same.statusCode).toBe(200);
   });
 
+  it('keeps a search answer from its second computation and serves it from the third asking (ADR 0050)', async () => {
+    const { testing } = t.fixtures.keys;
+    const counters = async () => {
+      const body = (await t.apps.testing.inject('/metrics')).body;
+      const read = (pattern: RegExp) => Number(pattern.exec(body)?.[1] ?? Number.NaN);
+      return {
+        hit: read(/^vitrine_search_cache_lookups_total\{result="hit"\} (\S+)$/m),
+        declined: read(/^vitrine_search_cache_declined_total (\S+)$/m),
+      };
+    };
+    const before = await counters();
+    const ask = () =>
+      t.apps.testing.inject({
+        url: '/v1/offers/?q=doorkeeper+question',
+        headers: { 'x-api-key': testing.key },
+      });
+    const answers = [await ask(), await ask(), await ask()];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers[2]?.json()).toEqual(answers[0]?.json());
+    const after = await counters();
+    // First: computed, declined. Second: computed again, kept. Third: a hit.
+    expect(after.declined - before.declined).toBe(1);
+    expect(after.hit - before.hit).toBe(1);
+  });
+
   it('sends Strict-Transport-Security on the https origin only', async () => {
     const secure = await t.apps.production.inject('/healthz');
     expect(secure.headers['strict-transport-security']).toBe('max-age=31536000');
