@@ -1,13 +1,17 @@
 /**
  * The next capacity of an array of `length` elements that needs `needed` (issue 26): doubling
- * while small, a quarter more once past a million elements. A column of a million offers that
- * doubled on the next write held twice the memory it needs (and three times during the copy):
- * under a stream of writes the server's RSS jumped by hundreds of megabytes at once. A quarter
- * keeps appends amortised O(1), a copy at most a quarter of the array's life apart.
+ * while small, at most 128 Ki elements more at a time in between, an eighth more past 2²⁰
+ * (CPython's lists grow by about as much). A column of a million offers that doubled on the next
+ * write held twice the memory it needs (and three times during the copy): under a stream of
+ * writes the server's RSS jumped by hundreds of megabytes at once. Restored from a snapshot, the
+ * columns are exactly as long as the offers, so at a million (under 2²⁰) the first write doubled
+ * them all; past 2²⁰, a quarter left 100 000 offers added to a million holding 38 MiB of new
+ * arrays, an eighth 13 MiB (bench/index-growth.ts, ADR 0050). Appends stay amortised O(1).
  */
 export const LARGE_ARRAY = 1 << 20;
+const MEDIUM_STEP = LARGE_ARRAY >> 3;
 export function grownCapacity(length: number, needed: number): number {
-  return Math.max(needed, length < LARGE_ARRAY ? length * 2 : length + (length >> 2), 4);
+  return Math.max(needed, length + Math.max(Math.min(length, MEDIUM_STEP), length >> 3), 4);
 }
 
 /**

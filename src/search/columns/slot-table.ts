@@ -8,7 +8,7 @@ const MAX_LOAD = 0.75;
  * ids themselves read from the index's `ids`. A `Map` of a million ids took 29 MiB of heap, and
  * its table doubles when it fills: the write that took the index past 2²⁰ ids added 29 MiB at
  * once. This takes 4 bytes a position (at most 3/4 full) and 4 a slot for its id's hash, and
- * grows like the columns (grownCapacity: a quarter at a time past a million).
+ * grows like the columns (grownCapacity: an eighth at a time past a million).
  */
 export class SlotTable {
   /** slot + 1 at each position, 0 when empty; an id's probe starts at its hash's position. */
