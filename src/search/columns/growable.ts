@@ -6,7 +6,7 @@
  * writes the server's RSS jumped by hundreds of megabytes at once. Restored from a snapshot, the
  * columns are exactly as long as the offers, so at a million (under 2²⁰) the first write doubled
  * them all; past 2²⁰, a quarter left 100 000 offers added to a million holding 38 MiB of new
- * arrays, an eighth 13 MiB (bench/index-growth.ts, ADR 0050). Appends stay amortised O(1).
+ * arrays, an eighth 13 MiB (bench/index-growth.ts, ADR 0044). Appends stay amortised O(1).
  */
 export const LARGE_ARRAY = 1 << 20;
 const MEDIUM_STEP = LARGE_ARRAY >> 3;
