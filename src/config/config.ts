@@ -182,7 +182,7 @@ export const CONFIG_SPEC = {
   ),
   searchCacheMb: variable(
     'SEARCH_CACHE_MB',
-    '64',
+    '32',
     parseInteger(0, 4096),
     'Memory for recent search answers per process (MB, estimated). A cached answer is used only while it is exactly what a fresh search would return: no offer written and no offer expired since (ADR 0025). Kept from the second computation of a query on (ADR 0050). `0` computes every search.',
   ),
