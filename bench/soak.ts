@@ -136,6 +136,15 @@ try {
   peak = Math.max(peak, rssEnd);
   const cpuSeconds = server.cpuSeconds() - cpuAtStart;
   const atEnd = await sample(Math.round((performance.now() - started) / 1000));
+  // The answer cache at the end (ADR 0050): what it holds of the heap, and whether the mix hit it.
+  const metrics = await fetch(`${server.origin}/metrics`).then((r) => r.text());
+  const counter = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? Number.NaN);
+  const answerCache = {
+    mib: Math.round(counter(/^vitrine_search_cache_bytes (\S+)$/m) / 2 ** 20),
+    hits: counter(/^vitrine_search_cache_lookups_total\{result="hit"\} (\S+)$/m),
+    misses: counter(/^vitrine_search_cache_lookups_total\{result="miss"\} (\S+)$/m),
+    declined: counter(/^vitrine_search_cache_declined_total (\S+)$/m),
+  };
 
   // Imported offers, evenly spread over the body, each looked for by its title within its city.
   let found = 0;
@@ -195,6 +204,7 @@ try {
             ].join(' '),
           ),
         },
+        answerCache,
         p99PerMinuteMs: p99s,
         requests,
         // The server's CPU per request (the import's included): what a setting costs in work.
