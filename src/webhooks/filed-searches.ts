@@ -1,7 +1,9 @@
 import type { Environment } from '../platform/environment.js';
 import {
+  type AlertCheck,
   type AlertOffer,
   type AlertQuery,
+  alertCheck,
   alertQuery,
   KeyCounts,
   queryAnchors,
@@ -18,6 +20,8 @@ const REFILE_PER_ROUND = 2_000;
 export interface FiledSearch {
   search: AlertingSearch;
   query: AlertQuery | null;
+  /** The query prepared for the exact check (null with `query`). */
+  check: AlertCheck | null;
   anchors: { city: string | null; keys: string[] | null };
 }
 
@@ -139,7 +143,8 @@ export class FiledSearches {
   add(search: AlertingSearch): void {
     if (this.byId.has(search.id)) return;
     const query = alertQuery(search.query, this.environment, this.rules);
-    const filed: FiledSearch = { search, query, anchors: { city: null, keys: [] } };
+    const check = query === null ? null : alertCheck(query);
+    const filed: FiledSearch = { search, query, check, anchors: { city: null, keys: [] } };
     this.byId.set(search.id, filed);
     this.newest = Math.max(this.newest, search.createdAt);
     filed.anchors = queryAnchors(query, this.counts);
