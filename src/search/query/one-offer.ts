@@ -164,25 +164,40 @@ interface Units {
 }
 
 function unitsOf(text: TextQuery): Units {
-  const typed = text.terms.map((t) => t.word);
-  if (text.prefix !== null) typed.push(text.prefix);
+  const typed = text.terms.map((t) => shared(t.word));
+  if (text.prefix !== null) typed.push(shared(text.prefix));
   const n = typed.length;
   const joined = typed.map((a, u) => {
     const b = typed[u + 1];
-    return b === undefined || DIGIT.test(a) || DIGIT.test(b) ? null : a + b;
+    return b === undefined || DIGIT.test(a) || DIGIT.test(b) ? null : shared(a + b);
   });
   const memo: string[] = [];
   const budget: number[] = [];
   typed.forEach((word, u) => {
     const prefix = text.prefix !== null && u === n - 1;
     for (const b of [isNumber(word) ? 0 : typoBudget(word.length), 0]) {
-      memo.push(`${prefix ? 'p' : 'w'}${b}:${word}`);
+      memo.push(shared(`${prefix ? 'p' : 'w'}${b}:${word}`));
       budget.push(b);
     }
   });
   const last = joined[n - 2];
-  const joinedPrefix = text.prefix !== null && typeof last === 'string' ? `j:${last}` : null;
-  return { typed, stems: typed.map(stem), joined, joinedPrefix, memo, budget };
+  const joinedPrefix = text.prefix !== null && typeof last === 'string' ? shared(`j:${last}`) : null;
+  return { typed, stems: typed.map((word) => shared(stem(word))), joined, joinedPrefix, memo, budget };
+}
+
+/**
+ * One copy of each string the prepared queries hold (their words, joins, memo keys), its hash
+ * computed here: saved searches share most of their words, and an offer's check then reads a
+ * few strings already in the cache instead of a copy per query. Cleared when full (bounded).
+ */
+const SHARED_SIZE = 200_000;
+const sharedStrings = new Map<string, string>();
+function shared(value: string): string {
+  const known = sharedStrings.get(value);
+  if (known !== undefined) return known;
+  if (sharedStrings.size >= SHARED_SIZE) sharedStrings.clear();
+  sharedStrings.set(value, value);
+  return value;
 }
 
 function textMatches(offer: OfferText, query: EngineQuery, units: Units): boolean {
