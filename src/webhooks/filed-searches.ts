@@ -1,7 +1,9 @@
 import type { Environment } from '../platform/environment.js';
 import {
+  type AlertCheck,
   type AlertOffer,
   type AlertQuery,
+  alertCheck,
   alertQuery,
   KeyCounts,
   queryAnchors,
@@ -18,6 +20,8 @@ const REFILE_PER_ROUND = 2_000;
 export interface FiledSearch {
   search: AlertingSearch;
   query: AlertQuery | null;
+  /** The query prepared for the exact check (null with `query`). */
+  check: AlertCheck | null;
   anchors: { city: string | null; keys: string[] | null };
 }
 
@@ -49,6 +53,8 @@ class Shelf {
    * shortest filed; not raised on removal): a shorter word of the offer starts with none of them.
    */
   private readonly shortestIn = new Map<string, number>();
+  /** The least of `shortestIn` (not raised on removal): a shorter word of the offer looks up no bucket. */
+  private shortest = Number.POSITIVE_INFINITY;
   /** Checked against every offer (of the shelf's city). */
   readonly all: Searches = new Set();
 
@@ -67,8 +73,10 @@ class Shelf {
       : this.keys[key[0] as Kind];
     if (prefix && add) {
       this.prefixes.set(bucket, map);
-      if (value.length >= BUCKET)
+      if (value.length >= BUCKET) {
         this.shortestIn.set(bucket, Math.min(this.shortestIn.get(bucket) ?? value.length, value.length));
+        this.shortest = Math.min(this.shortest, value.length);
+      }
     }
     const set = map.get(value) ?? new Set<FiledSearch>();
     if (add) {
@@ -97,7 +105,8 @@ class Shelf {
     if (w.size > 0 || prefixes.size > 0)
       for (const key of offer.keys) {
         put(w.get(key));
-        if (prefixes.size === 0) continue;
+        // A word shorter than every prefix of `BUCKET` letters or more, and none shorter filed.
+        if (prefixes.size === 0 || (this.short === 0 && key.length < this.shortest)) continue;
         for (let k = this.short > 0 ? SHORTEST : BUCKET; k <= BUCKET && k <= key.length; k += 1) {
           const start = key.slice(0, k);
           const bucket = prefixes.get(start);
@@ -139,7 +148,8 @@ export class FiledSearches {
   add(search: AlertingSearch): void {
     if (this.byId.has(search.id)) return;
     const query = alertQuery(search.query, this.environment, this.rules);
-    const filed: FiledSearch = { search, query, anchors: { city: null, keys: [] } };
+    const check = query === null ? null : alertCheck(query);
+    const filed: FiledSearch = { search, query, check, anchors: { city: null, keys: [] } };
     this.byId.set(search.id, filed);
     this.newest = Math.max(this.newest, search.createdAt);
     filed.anchors = queryAnchors(query, this.counts);

@@ -55,11 +55,11 @@ export function createLocalMatcher(): Matcher {
         for (const row of rows) {
           const offer = alertOffer(row, f.rules.schema);
           f.counts.add(offer);
-          for (const { search, query } of f.candidates(offer)) {
+          for (const { search, check } of f.candidates(offer)) {
             // Writes committed before the search was saved never alert it.
-            if (query === null || row.change_seq <= search.sinceSeq) continue;
+            if (check === null || row.change_seq <= search.sinceSeq) continue;
             checked += 1;
-            if (offerMatches(offer, query, now, f.rules))
+            if (offerMatches(offer, check, now, f.rules))
               pairs.push({ searchId: search.id, offerId: row.id });
           }
         }

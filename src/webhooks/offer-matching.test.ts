@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexRow } from '../offers/store.js';
 import { FiledSearches } from './filed-searches.js';
-import { alertOffer, alertQuery, offerMatches, type SearchRules } from './offer-matching.js';
+import { alertCheck, alertOffer, alertQuery, offerMatches, type SearchRules } from './offer-matching.js';
 
 /** Saved-search alerts read an offer's declared attributes: its `attr.*` filters and searchable words (ADR 0042). */
 const row: IndexRow = {
@@ -38,7 +38,7 @@ const rules = (searchable: boolean): SearchRules => ({
 const matches = (q: Record<string, string>, r: SearchRules) => {
   const query = alertQuery(q, 'testing', r);
   if (query === null) throw new Error('refused');
-  return offerMatches(alertOffer(row, r.schema), query, 1, r);
+  return offerMatches(alertOffer(row, r.schema), alertCheck(query), 1, r);
 };
 
 describe('alerts on declared attributes', () => {

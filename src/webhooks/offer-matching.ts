@@ -6,7 +6,13 @@ import type { IndexRow } from '../offers/store.js';
 import type { Environment } from '../platform/environment.js';
 import { stem } from '../search/analysis/text.js';
 import { type EngineQuery, NO_ATTRIBUTES, type SearchSchema, type SynonymRule } from '../search/engine.js';
-import { findsOffer, type OfferText, offerText } from '../search/query/one-offer.js';
+import {
+  checkOffer,
+  type OfferText,
+  offerText,
+  type PreparedQuery,
+  prepareQuery,
+} from '../search/query/one-offer.js';
 import { compileSynonyms } from '../search/query/synonyms.js';
 
 /**
@@ -19,7 +25,7 @@ import { compileSynonyms } from '../search/query/synonyms.js';
  *   match it (the percolator's index, percolator.ts);
  * - `alertQuery`: a saved query as the engine runs it, under the environment's synonyms and
  *   declared attributes, as a search of it would run now;
- * - `offerMatches`: the exact check of one offer, search/query/one-offer.ts `findsOffer`: the
+ * - `offerMatches`: the exact check of one offer, search/query/one-offer.ts `checkOffer`: the
  *   engine's answer for that offer (typos, prefixes, compounds, synonyms, phrases, filters and
  *   all), computed on the offer's own words, in microseconds instead of a search per candidate.
  */
@@ -68,7 +74,7 @@ export function alertOffer(row: IndexRow, schema: SearchSchema): AlertOffer {
   return offerText(toIndexDocument(row, schema.attributes.length > 0), schema);
 }
 
-/** A saved query as alerts run it (`now` set by the round); null when it can match nothing under `rules`. */
+/** A saved query as alerts run it (the round's `now` is given to each check); null when it can match nothing under `rules`. */
 export type AlertQuery = EngineQuery;
 
 export function alertQuery(
@@ -111,11 +117,14 @@ export function alertQuery(
   };
 }
 
-/** Whether a search of `query` at `now` finds the offer (what an index holding it alone answers). */
-export function offerMatches(offer: AlertOffer, query: AlertQuery, now: number, rules: SearchRules): boolean {
-  // The filed query is the round's own: its `now` is set in place (no copy per check).
-  query.now = now;
-  return findsOffer(offer, query, rules.schema);
+/** A saved query prepared for the exact check of many offers (worked out once, when it is filed). */
+export type AlertCheck = PreparedQuery;
+
+export const alertCheck = (query: AlertQuery): AlertCheck => prepareQuery(query);
+
+/** Whether a search of the query at `now` finds the offer (what an index holding it alone answers). */
+export function offerMatches(offer: AlertOffer, check: AlertCheck, now: number, rules: SearchRules): boolean {
+  return checkOffer(offer, check, now, rules.schema);
 }
 
 const DIGIT = /[0-9]/;

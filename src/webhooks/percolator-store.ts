@@ -33,6 +33,8 @@ export interface PercolatorStore {
   alertingSearches(environment: Environment, since: number): Promise<AlertingSearch[]>;
   /** Takes (or renews) the environment's cursor for `by`; its value, or null when another holds it. */
   claimCursor(environment: Environment, by: string, until: number, now: number): Promise<number | null>;
+  /** Gives up `by`'s claims (it stops): another instance, or the next process, claims at once. */
+  releaseCursors(by: string): Promise<void>;
   /**
    * In one transaction: records each match not recorded before, calls `onNew` once with those
    * to alert (which records their events in the same transaction): not a user's offer they
@@ -83,6 +85,12 @@ export function createPercolatorStore(db: Database): PercolatorStore {
       if (taken === 0) return null;
       const row = await db.get<{ value: number }>('SELECT value FROM webhook_cursors WHERE name = ?', [name]);
       return row ? Number(row.value) : null;
+    },
+    async releaseCursors(by) {
+      await db.run(
+        'UPDATE webhook_cursors SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?',
+        [by],
+      );
     },
     async commit(environment, by, range, matches, now, onNew) {
       const gone = new Set<string>();

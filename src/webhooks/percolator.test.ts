@@ -57,6 +57,7 @@ function harness(t: {
   const store: PercolatorStore = {
     alertingSearches: async (_environment, since) => t.searches.filter((s) => s.createdAt >= since),
     claimCursor: async () => t.cursor,
+    releaseCursors: async () => undefined,
     async commit(_environment, _by, range, matches, _now, onNew) {
       if (matches.length > 0) await onNew({} as never, matches);
       t.cursor = range.to;

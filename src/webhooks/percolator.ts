@@ -53,7 +53,10 @@ export interface Percolator {
    * offer), and the time spent matching (the matching worker's busy time).
    */
   stats(): { checked: number; filed: number; matchMs: number };
-  /** Stops the matching worker. */
+  /**
+   * Stops the matching worker and gives up its claims on the cursors (after the last round): a
+   * process started next does not wait `CLAIM_MS` for them (a killed one's still expire).
+   */
   close(): Promise<void>;
 }
 
@@ -268,6 +271,11 @@ export function createPercolator(deps: {
       filed: [...known.values()].reduce((n, k) => n + k.byId.size, 0),
       matchMs,
     }),
-    close: () => matcher.close(),
+    async close() {
+      await matcher.close();
+      await store
+        .releaseCursors(instance)
+        .catch((error) => deps.logger.warn({ err: error }, 'releasing the percolator cursors failed'));
+    },
   };
 }

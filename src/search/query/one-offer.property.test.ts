@@ -9,9 +9,9 @@ import {
   SYNONYMS,
 } from '../../../test/support/search-arbitraries.js';
 import { parseTextQuery, words } from '../analysis/text.js';
-import type { TypoTolerance } from '../engine.js';
+import type { IndexDocument, TypoTolerance } from '../engine.js';
 import { createSearchIndex } from '../index/search-index.js';
-import { findsOffer, offerText } from './one-offer.js';
+import { checkOffer, findsOffer, offerText, prepareQuery } from './one-offer.js';
 
 /**
  * The one-offer check (saved-search alerts) against the engine itself: for random offers and
@@ -59,39 +59,10 @@ describe('findsOffer: the engine on one offer', () => {
 
   it("agrees with the engine on queries made of the offer's own words (edited, cut short)", () => {
     let found = 0;
-    const arb = documentArb('off_001').chain((doc) =>
-      fc.tuple(
-        fc.constant({ ...doc, status: 'active' as const, expiresAt: null }),
-        fc.array(
-          fc.tuple(
-            fc.constantFrom(
-              ...words(`${doc.title} ${doc.description} ${String(doc.attributes?.material ?? '')}`),
-              'zorglub',
-            ),
-            fc.integer({ min: 0, max: 5 }),
-            fc.integer({ min: 0, max: 25 }),
-            fc.nat(),
-          ),
-          { minLength: 1, maxLength: 3 },
-        ),
-        fc.boolean(),
-        fc.constantFrom<TypoTolerance>('auto', 'all', 'off'),
-        fc.constantFrom([], SYNONYMS),
-      ),
-    );
+    const arb = activeDocArb.chain((doc) => fc.tuple(fc.constant(doc), ownWordsQueryArb(doc)));
     fc.assert(
-      fc.property(arb, ([doc, picked, complete, typoTolerance, synonyms]) => {
-        const typed = picked.map(([word, edit, letter, at]) => {
-          const c = String.fromCharCode(97 + letter);
-          const i = at % (word.length + 1);
-          if (edit === 1) return word.slice(0, i) + c + word.slice(i + 1);
-          if (edit === 2) return word.slice(0, i) + word.slice(i + 1);
-          if (edit === 3) return word.slice(0, i) + word.charAt(i + 1) + word.charAt(i) + word.slice(i + 2);
-          return word;
-        });
-        const text = parseTextQuery(typed.join(' ') + (complete ? ' ' : ''));
-        if (text === null) return;
-        const query = engineQuery(NOW, { text, typoTolerance, synonyms });
+      fc.property(arb, ([doc, query]) => {
+        if (query === null) return;
         const expected = engineFinds(doc, query);
         expect(findsOffer(offerText(doc, SCHEMA), query, SCHEMA)).toBe(expected);
         if (expected) found += 1;
@@ -100,4 +71,67 @@ describe('findsOffer: the engine on one offer', () => {
     );
     expect(found).toBeGreaterThan(1000);
   });
+
+  it('answers each of many queries checked in turn against one offer (its memo shared) as the engine does', () => {
+    // Saved-search alerts prepare each query once and check one offer's text against many of
+    // them: what the offer's memo keeps for one query must hold for the next.
+    let found = 0;
+    const arb = activeDocArb.chain((doc) =>
+      fc.tuple(fc.constant(doc), fc.array(ownWordsQueryArb(doc), { minLength: 12, maxLength: 12 })),
+    );
+    fc.assert(
+      fc.property(arb, ([doc, queries]) => {
+        const offer = offerText(doc, SCHEMA);
+        for (const query of queries) {
+          if (query === null) continue;
+          const expected = engineFinds(doc, query);
+          expect(checkOffer(offer, prepareQuery(query), query.now, SCHEMA), JSON.stringify(query.text)).toBe(
+            expected,
+          );
+          if (expected) found += 1;
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(found).toBeGreaterThan(1000);
+  });
 });
+
+const activeDocArb = documentArb('off_001').map((doc) => ({
+  ...doc,
+  status: 'active' as const,
+  expiresAt: null,
+}));
+
+/** A query of one to three of the offer's words, each perhaps edited, the last perhaps cut short. */
+const ownWordsQueryArb = (doc: IndexDocument) =>
+  fc
+    .tuple(
+      fc.array(
+        fc.tuple(
+          fc.constantFrom(
+            ...words(`${doc.title} ${doc.description} ${String(doc.attributes?.material ?? '')}`),
+            'zorglub',
+          ),
+          fc.integer({ min: 0, max: 5 }),
+          fc.integer({ min: 0, max: 25 }),
+          fc.nat(),
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
+      fc.boolean(),
+      fc.constantFrom<TypoTolerance>('auto', 'all', 'off'),
+      fc.constantFrom([], SYNONYMS),
+    )
+    .map(([picked, complete, typoTolerance, synonyms]) => {
+      const typed = picked.map(([word, edit, letter, at]) => {
+        const c = String.fromCharCode(97 + letter);
+        const i = at % (word.length + 1);
+        if (edit === 1) return word.slice(0, i) + c + word.slice(i + 1);
+        if (edit === 2) return word.slice(0, i) + word.slice(i + 1);
+        if (edit === 3) return word.slice(0, i) + word.charAt(i + 1) + word.charAt(i) + word.slice(i + 2);
+        return word;
+      });
+      const text = parseTextQuery(typed.join(' ') + (complete ? ' ' : ''));
+      return text === null ? null : engineQuery(NOW, { text, typoTolerance, synonyms });
+    });

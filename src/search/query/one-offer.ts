@@ -30,7 +30,7 @@ export interface OfferText {
   stems: ReadonlySet<string>;
   /** Words and stems: what a typed word is compared with. */
   keys: readonly string[];
-  /** Typed words (with their budget) known to be within reach of a key, or not: many queries share words. */
+  /** Typed words (with their budget) known to be within reach of a key or split in two of its words, or not: many queries share words. */
   readonly typos: Map<string, boolean>;
 }
 
@@ -68,11 +68,36 @@ export function findsOffer(
   query: EngineQuery,
   schema: SearchSchema = NO_ATTRIBUTES,
 ): boolean {
-  return passesFilters(offer.doc, query, schema) && textMatches(offer, query);
+  return checkOffer(offer, prepareQuery(query), query.now, schema);
 }
 
-function passesFilters(d: IndexDocument, q: EngineQuery, schema: SearchSchema): boolean {
-  const late = d.status === 'active' && d.expiresAt !== null && d.expiresAt <= q.now;
+/**
+ * A query prepared for checking many offers (`checkOffer`): its text's units worked out once.
+ * Saved-search alerts prepare each saved query when it is filed, not at its first check (the
+ * first import after a start checked half of 100 000 queries for the first time).
+ */
+export interface PreparedQuery {
+  query: EngineQuery;
+  units: Units | null;
+}
+
+export function prepareQuery(query: EngineQuery): PreparedQuery {
+  return { query, units: query.text === null ? null : unitsOf(query.text) };
+}
+
+/** `findsOffer` for a prepared query, at `now` (the query's own `now` is not read). */
+export function checkOffer(
+  offer: OfferText,
+  prepared: PreparedQuery,
+  now: number,
+  schema: SearchSchema = NO_ATTRIBUTES,
+): boolean {
+  const { query, units } = prepared;
+  return passesFilters(offer.doc, query, now, schema) && (units === null || textMatches(offer, query, units));
+}
+
+function passesFilters(d: IndexDocument, q: EngineQuery, now: number, schema: SearchSchema): boolean {
+  const late = d.status === 'active' && d.expiresAt !== null && d.expiresAt <= now;
   if ((late ? 'expired' : d.status) !== q.status) return false;
   if (q.categories.length > 0 && !q.categories.includes(d.category)) return false;
   for (const tag of q.tags) if (!d.tags.includes(tag)) return false;
@@ -130,43 +155,57 @@ interface Units {
   joined: (string | null)[];
   /** The memo key of the last pair's join when it ends with the prefix (a scan of the offer's keys). */
   joinedPrefix: string | null;
-  /** Per unit and typo policy (`auto`/`all`, `off`): the key of its typo reach in an offer's memo, and its budget. */
-  reach: { memo: string; budget: number }[][];
+  /**
+   * `memo[2u]`, `memo[2u + 1]`: unit u's key in an offer's memo under typo policy `auto`/`all`,
+   * and `off`; `budget[…]` the typo budget under each.
+   */
+  memo: string[];
+  budget: number[];
 }
 
-const units = new WeakMap<TextQuery, Units>();
 function unitsOf(text: TextQuery): Units {
-  let known = units.get(text);
-  if (known === undefined) {
-    const typed = text.terms.map((t) => t.word);
-    if (text.prefix !== null) typed.push(text.prefix);
-    const n = typed.length;
-    const joined = typed.map((a, u) => {
-      const b = typed[u + 1];
-      return b === undefined || DIGIT.test(a) || DIGIT.test(b) ? null : a + b;
-    });
-    const reach = typed.map((word, u) => {
-      const prefix = text.prefix !== null && u === n - 1;
-      return [isNumber(word) ? 0 : typoBudget(word.length), 0].map((budget) => ({
-        memo: `${prefix ? 'p' : 'w'}${budget}:${word}`,
-        budget,
-      }));
-    });
-    const last = joined[n - 2];
-    const joinedPrefix = text.prefix !== null && typeof last === 'string' ? `j:${last}` : null;
-    known = { typed, stems: typed.map(stem), joined, joinedPrefix, reach };
-    units.set(text, known);
-  }
-  return known;
+  const typed = text.terms.map((t) => shared(t.word));
+  if (text.prefix !== null) typed.push(shared(text.prefix));
+  const n = typed.length;
+  const joined = typed.map((a, u) => {
+    const b = typed[u + 1];
+    return b === undefined || DIGIT.test(a) || DIGIT.test(b) ? null : shared(a + b);
+  });
+  const memo: string[] = [];
+  const budget: number[] = [];
+  typed.forEach((word, u) => {
+    const prefix = text.prefix !== null && u === n - 1;
+    for (const b of [isNumber(word) ? 0 : typoBudget(word.length), 0]) {
+      memo.push(shared(`${prefix ? 'p' : 'w'}${b}:${word}`));
+      budget.push(b);
+    }
+  });
+  const last = joined[n - 2];
+  const joinedPrefix = text.prefix !== null && typeof last === 'string' ? shared(`j:${last}`) : null;
+  return { typed, stems: typed.map((word) => shared(stem(word))), joined, joinedPrefix, memo, budget };
 }
 
-function textMatches(offer: OfferText, query: EngineQuery): boolean {
-  const text = query.text;
-  if (text === null) return true;
-  for (const phrase of text.phrases) if (!phrase.every((s) => offer.stems.has(s))) return false;
+/**
+ * One copy of each string the prepared queries hold (their words, joins, memo keys), its hash
+ * computed here: saved searches share most of their words, and an offer's check then reads a
+ * few strings already in the cache instead of a copy per query. Cleared when full (bounded).
+ */
+const SHARED_SIZE = 200_000;
+const sharedStrings = new Map<string, string>();
+function shared(value: string): string {
+  const known = sharedStrings.get(value);
+  if (known !== undefined) return known;
+  if (sharedStrings.size >= SHARED_SIZE) sharedStrings.clear();
+  sharedStrings.set(value, value);
+  return value;
+}
+
+function textMatches(offer: OfferText, query: EngineQuery, units: Units): boolean {
+  const text = query.text as TextQuery;
+  for (const phrase of text.phrases) if (!holdsAll(offer.stems, phrase)) return false;
   for (const sequence of text.excluded) if (inOneField(offer, sequence)) return false;
   for (const phrase of text.phrases) if (!inOneField(offer, phrase)) return false;
-  const { typed, stems, joined, joinedPrefix, reach } = unitsOf(text);
+  const { typed, stems, joined, joinedPrefix, memo: memos, budget: budgets } = units;
   const hasPrefix = text.prefix !== null;
   const n = typed.length;
   /** Bit u: unit u matched by a join or a synonym (at most MAX_QUERY_TERMS units and the prefix). */
@@ -180,7 +219,7 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
       // A word of the offer starting with them: many queries share it, the offer's memo keeps it.
       const memo = joinedPrefix as string;
       const known = offer.typos.get(memo);
-      hit = known ?? offer.keys.some((k) => k.startsWith(pair));
+      hit = known ?? startsOne(offer.keys, pair);
       if (known === undefined) offer.typos.set(memo, hit);
     } else hit = offer.words.has(pair) || offer.stems.has(pair);
     if (hit) matched |= 3 << u;
@@ -193,7 +232,7 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
         if (!found) continue;
         for (const targets of found) {
           const sequence = targets.map(stem);
-          if (!sequence.every((s) => offer.stems.has(s))) continue;
+          if (!holdsAll(offer.stems, sequence)) continue;
           if (sequence.length === 1 || inOneField(offer, sequence)) matched |= ((1 << k) - 1) << u;
         }
       }
@@ -206,17 +245,38 @@ function textMatches(offer: OfferText, query: EngineQuery): boolean {
     if (offer.stems.has(stems[u] as string)) continue;
     const word = typed[u] as string;
     const prefix = hasPrefix && u === n - 1;
-    const { memo, budget } = (reach[u] as Units['reach'][number])[off] as { memo: string; budget: number };
+    const memo = memos[2 * u + off] as string;
+    const budget = budgets[2 * u + off] as number;
+    // Within reach of a key, or split in two words of the offer: one answer per offer and memo key.
     let near = offer.typos.get(memo);
     if (near === undefined) {
-      near = offer.keys.some((key) => within(word, key, budget, prefix));
+      near = withinOne(offer.keys, word, budget, prefix) || (!prefix && splitFound(offer, word));
       offer.typos.set(memo, near);
     }
-    if (near) continue;
-    if (!prefix && splitFound(offer, word)) continue;
-    return false;
+    if (!near) return false;
   }
   return true;
+}
+
+/** Whether `set` holds every one of `values`. */
+function holdsAll(set: ReadonlySet<string>, values: readonly string[]): boolean {
+  for (let i = 0; i < values.length; i += 1) if (!set.has(values[i] as string)) return false;
+  return true;
+}
+
+/**
+ * Whether one of `keys` starts with `start` (a loop, not `keys.some` with a closure: a closure
+ * over a loop's variables allocates a context at every turn of the loop, used or not).
+ */
+function startsOne(keys: readonly string[], start: string): boolean {
+  for (let i = 0; i < keys.length; i += 1) if ((keys[i] as string).startsWith(start)) return true;
+  return false;
+}
+
+/** Whether one of `keys` is within `budget` of `word` (`within`). */
+function withinOne(keys: readonly string[], word: string, budget: number, prefix: boolean): boolean {
+  for (let i = 0; i < keys.length; i += 1) if (within(word, keys[i] as string, budget, prefix)) return true;
+  return false;
 }
 
 /** A split of `typed` into two words the offer holds, one right after the other (split-pairs.ts). */
