@@ -9,7 +9,7 @@ import { and, andNot, type Bits, membersOf, scratch, unionOf } from '../sets/slo
 import { leastProximity } from './adjacent-pairs.js';
 import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
-import { scanRank } from './scan-rank.js';
+import { SEQUENCE_START, scanRank } from './scan-rank.js';
 import { tiePager, walkByTie } from './tie-break.js';
 
 /**
@@ -51,6 +51,10 @@ export function relevancePage(
   const wordBits = ix.wordBits;
   const stemWords = ix.dict.stemWords;
   for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
+  // Where a sequence may start (its first stem), marked: scanRank reads sequences only there.
+  const starts = sequenceStarts(plan);
+  for (const s of starts)
+    for (const w of stemWords[s] as number[]) wordBits[w] = (wordBits[w] as number) | SEQUENCE_START;
   const pairs = plan.hasSequences
     ? Math.max(0, plan.units.length - 1)
     : leastProximity(ix, ix.proximity.adjacent, plan);
@@ -107,6 +111,7 @@ export function relevancePage(
     pager: tie === null ? ix.pager : tiePager(ix, tie),
   });
   for (const s of plan.unitsOfStem.keys()) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
+  for (const s of starts) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
   return page;
 }
 
@@ -177,6 +182,15 @@ function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
       return parts;
     },
   };
+}
+
+/** The first stem of each unit's sequences (none without sequences). */
+function sequenceStarts(plan: Plan): Set<number> {
+  const starts = new Set<number>();
+  if (plan.hasSequences)
+    for (const unit of plan.units)
+      for (const sequence of unit.sequences) starts.add(sequence.stems[0] as number);
+  return starts;
 }
 
 /** The stem pairs of adjacent units, in the order typed. */
