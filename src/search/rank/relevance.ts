@@ -80,13 +80,18 @@ export function relevancePage(
     },
     refine: (members, partFloor, early = false) => {
       if (!layered || members.size < from) return undefined;
-      // Asked once per query: the pairs not kept yet are read when that costs no more than
-      // ranking the part whole, twice that for each time they were needed before (ADR 0043);
-      // early (the walk still hoping), only pairs needed by an earlier query.
-      reading ??= ix.proximity.need(ix, stemPairs(plan));
+      // Asked once per query: the pairs not read whole yet are read whole when that reads no
+      // more offers than the part holds (ADR 0043, 0048); early (the walk still hoping), only
+      // pairs needed by an earlier query.
+      reading ??= ix.proximity.need(ix, stemPairs(plan), bits.size);
       const times = early ? reading.needs - 1 : reading.needs;
-      const worth = reading.cost === 0 || (times > 0 && reading.cost <= members.size * 2 ** (times - 1));
-      return worth ? cut(members, partFloor) : undefined;
+      const worth = reading.cost === 0 || (times > 0 && reading.cost <= members.size);
+      if (worth) return cut(members, partFloor);
+      // Else, with one pair of units left to read, the part's own members are read rather than
+      // ranked (one pair read a member costs less than its ranking), kept for the next need
+      // (ADR 0048); with more, reading costs more than ranking: ranked.
+      if (early || unreadUnitPairs(ix, plan) > 1) return undefined;
+      return proximityParts(pairLayers(ix, plan, members, false), members, partFloor);
     },
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
@@ -204,24 +209,41 @@ function stemPairs(plan: Plan): Array<[number, number]> {
 
 /** True when the proximity of every frequent stem pair of adjacent units is kept and current. */
 function layersReady(ix: RankedIndex, plan: Plan): boolean {
-  for (let u = 0; u + 1 < plan.units.length; u += 1)
-    for (const a of (plan.units[u] as Unit).costs.keys())
-      for (const b of (plan.units[u + 1] as Unit).costs.keys())
-        if (!ix.proximity.ready(ix, a, b)) return false;
-  return true;
+  return unreadUnitPairs(ix, plan, 0) === 0;
+}
+
+/** The pairs of adjacent units with a frequent stem pair not kept whole (counted up to `past` + 1). */
+function unreadUnitPairs(ix: RankedIndex, plan: Plan, past = 1): number {
+  let unread = 0;
+  for (let u = 0; u + 1 < plan.units.length && unread <= past; u += 1) {
+    const next = (plan.units[u + 1] as Unit).costs;
+    let ready = true;
+    for (const a of (plan.units[u] as Unit).costs.keys()) {
+      for (const b of next.keys())
+        if (!ix.proximity.ready(ix, a, b)) {
+          ready = false;
+          break;
+        }
+      if (!ready) break;
+    }
+    if (!ready) unread += 1;
+  }
+  return unread;
 }
 
 /**
  * Each pair of adjacent units' proximity among `members` (ADR 0040), by value (index d - 1:
  * proximity d; the last, the cap): the least of its stem pairs', read from the kept layers
- * (proximity-layers.ts; rare pairs from the text).
+ * (proximity-layers.ts; rare pairs from the text). `whole`: frequent pairs read for every
+ * offer; else for `members` only (ADR 0048).
  */
-function pairLayers(ix: RankedIndex, plan: Plan, members: Bits): Bits[][] {
+function pairLayers(ix: RankedIndex, plan: Plan, members: Bits, whole = true): Bits[][] {
   const byPair: Bits[][] = [];
   for (let u = 0; u + 1 < plan.units.length; u += 1) {
     const found = Array.from({ length: PROXIMITY_CAP - 1 }, () => scratch());
     for (const a of (plan.units[u] as Unit).costs.keys())
-      for (const b of (plan.units[u + 1] as Unit).costs.keys()) ix.proximity.orInto(ix, a, b, members, found);
+      for (const b of (plan.units[u + 1] as Unit).costs.keys())
+        ix.proximity.orInto(ix, a, b, members, found, whole);
     // found[d - 1]: some stem pair d apart; the pair's proximity is the least such d.
     const seen = scratch();
     const layers: Bits[] = [];
