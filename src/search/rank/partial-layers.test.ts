@@ -87,8 +87,8 @@ describe('proximity layers read for a part only', () => {
       [id('table'), id('lamp')],
     ];
     // The offers holding both stems of each pair, summed; the pairs are marked needed once.
-    expect(index.proximity.need(index, pairs)).toEqual({ cost: 20, needs: 1 });
+    expect(index.proximity.need(index, pairs)).toEqual({ cost: 20, needs: 1, least: 1 });
     // No part larger than 5: past 5, the first pair's 10 is enough to refuse (not 20).
-    expect(index.proximity.need(index, pairs, 5)).toEqual({ cost: 10, needs: 2 });
+    expect(index.proximity.need(index, pairs, 5)).toEqual({ cost: 10, needs: 2, least: 2 });
   });
 });

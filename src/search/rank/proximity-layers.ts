@@ -51,20 +51,41 @@ export class ProximityLayers {
     return entry !== undefined && entry.upTo === ix.slots;
   }
 
+  /** True when the pair is rare or has an entry (read whole or in part). */
+  kept(ix: IndexView, a: number, b: number): boolean {
+    return !frequent(ix, a, b) || this.entries.has(key(a, b));
+  }
+
+  /**
+   * True when the pair's proximity is known for every offer of `within`: rare, or kept and read
+   * for each of them that holds both stems (read whole, or by parts: ADR 0048).
+   */
+  covers(ix: IndexView, a: number, b: number, within: Bits): boolean {
+    if (!frequent(ix, a, b)) return true;
+    const entry = this.entries.get(key(a, b));
+    if (entry === undefined) return false;
+    if (entry.upTo === ix.slots) return true;
+    const unread = and(within, stemSet(ix, b)).andInPlace(stemSet(ix, a));
+    if (entry.upTo > 0) unread.removeRange(0, entry.upTo);
+    if (entry.read !== null) unread.andNotInPlace(entry.read);
+    return unread.isEmpty;
+  }
+
   /**
    * What reading the frequent pairs of `pairs` not read whole yet would cost (the offers holding
    * both stems of each, less those a part already read: reading reads them all, not only the
    * query's) and how often the neediest of them was needed, this time included (ADR 0043; a part
-   * reads them whole when that cost is at most its size, ADR 0048). Marks the pairs needed; once
-   * a query. `most`: the largest part that may ask (the query's matches); the cost is counted no
+   * reads them whole when that cost is at most its size, ADR 0048), and the least needed (`least`,
+   * 0 without any). Marks the pairs needed; once a query. `most`: the largest part that may ask (the query's matches); the cost is counted no
    * further than past it (the answer for every part is the same).
    */
   need(
     ix: IndexView,
     pairs: ReadonlyArray<readonly [number, number]>,
     most = Number.POSITIVE_INFINITY,
-  ): { cost: number; needs: number } {
+  ): { cost: number; needs: number; least: number } {
     let needs = 0;
+    let least = Number.POSITIVE_INFINITY;
     let cost = 0;
     const unread: Array<readonly [number, number]> = [];
     for (const pair of pairs) {
@@ -78,6 +99,7 @@ export class ProximityLayers {
       const times = (this.wanted.get(k) ?? 0) + 1;
       this.wanted.set(k, times);
       if (times > needs) needs = times;
+      if (times < least) least = times;
       unread.push(pair);
       // What a part's reading already read is not read again.
       if (entry?.read) cost -= entry.read.size;
@@ -96,7 +118,7 @@ export class ProximityLayers {
       cost += setOf(a).andCardinality(setOf(b));
       if (cost > most) break;
     }
-    return { cost: Math.max(cost, unread.length > 0 ? 1 : 0), needs };
+    return { cost: Math.max(cost, unread.length > 0 ? 1 : 0), needs, least: unread.length > 0 ? least : 0 };
   }
 
   /**

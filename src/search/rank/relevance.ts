@@ -62,7 +62,7 @@ export function relevancePage(
   // Proximity parts are of one rank only where the title rule is the units' alone (no phrase).
   const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
   const from = ix.tuning.proximityPartFrom;
-  let reading: { cost: number; needs: number } | undefined;
+  let reading: { cost: number; needs: number; least: number } | undefined;
   // Each unit pair's proximity over every match, read once per query (its parts then cut from it).
   let byPair: Bits[][] | undefined;
   const cut = (members: Bits, partFloor: number) => {
@@ -74,9 +74,17 @@ export function relevancePage(
     floor: (typos, members) => floor.of(typos, pairs, members),
     split: (members, typos) => {
       const parts = floor.split(members, typos, pairs);
-      // Cut by proximity at once when every frequent pair is kept already (else on a walk's failure).
-      if (!layered || members.size < from || !layersReady(ix, plan)) return parts;
-      return parts.flatMap((part) => (part.members.size < from ? [part] : cut(part.members, part.floor)));
+      // Cut by proximity at once when every frequent pair is kept already (else on a walk's
+      // failure): read whole, or, part by part, read for each of its members (ADR 0048).
+      if (!layered || members.size < from) return parts;
+      if (layersReady(ix, plan))
+        return parts.flatMap((part) => (part.members.size < from ? [part] : cut(part.members, part.floor)));
+      if (!layersKept(ix, plan)) return parts;
+      return parts.flatMap((part) =>
+        part.members.size < from || !layersCover(ix, plan, part.members)
+          ? [part]
+          : proximityParts(pairLayers(ix, plan, part.members, false), part.members, part.floor),
+      );
     },
     refine: (members, partFloor, early = false) => {
       if (!layered || members.size < from) return undefined;
@@ -89,8 +97,12 @@ export function relevancePage(
       if (worth) return cut(members, partFloor);
       // Else, with one pair of units left to read, the part's own members are read rather than
       // ranked (one pair read a member costs less than its ranking), kept for the next need
-      // (ADR 0048); with more, reading costs more than ranking: ranked.
-      if (early || unreadUnitPairs(ix, plan) > 1) return undefined;
+      // (ADR 0048); with more, reading costs more than ranking: ranked, unless every pair left
+      // was needed before (the query asked again, most likely): read then, once. Early (a long
+      // walk still hoping): only then, and one pair of units left.
+      const again = reading.least >= 2;
+      const more = unreadUnitPairs(ix, plan) > 1;
+      if (early ? !again || more : !again && more) return undefined;
       return proximityParts(pairLayers(ix, plan, members, false), members, partFloor);
     },
     typosOf: (rank) => unpackRank(rank)[0] as number,
@@ -210,6 +222,24 @@ function stemPairs(plan: Plan): Array<[number, number]> {
 /** True when the proximity of every frequent stem pair of adjacent units is kept and current. */
 function layersReady(ix: RankedIndex, plan: Plan): boolean {
   return unreadUnitPairs(ix, plan, 0) === 0;
+}
+
+/** True when every frequent stem pair of adjacent units has an entry (read whole or in part). */
+function layersKept(ix: RankedIndex, plan: Plan): boolean {
+  for (let u = 0; u + 1 < plan.units.length; u += 1)
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys())
+        if (!ix.proximity.kept(ix, a, b)) return false;
+  return true;
+}
+
+/** True when every frequent stem pair of adjacent units is known for every offer of `members`. */
+function layersCover(ix: RankedIndex, plan: Plan, members: Bits): boolean {
+  for (let u = 0; u + 1 < plan.units.length; u += 1)
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys())
+        if (!ix.proximity.covers(ix, a, b, members)) return false;
+  return true;
 }
 
 /** The pairs of adjacent units with a frequent stem pair not kept whole (counted up to `past` + 1). */
