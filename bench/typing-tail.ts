@@ -94,7 +94,7 @@ function main() {
   // `adjacent` (ADR 0043) is absent from an engine before it: this script times both.
   const kept = (index as Index).proximity as Index['proximity'] & { adjacent?: { size: number } };
   console.log(
-    `- kept proximity layers ${(kept.size / 2 ** 20).toFixed(2)} MiB; adjacent-pairs filter ${((kept.adjacent?.size ?? 0) / 2 ** 20).toFixed(2)} MiB`,
+    `- kept proximity layers ${(kept.size / 2 ** 20).toFixed(2)} MiB; adjacent-pairs filter ${((kept.adjacent?.size ?? 0) / 2 ** 20).toFixed(2)} MiB; kept unions ${((index as Index).unions.size / 2 ** 20).toFixed(2)} MiB`,
   );
   console.log(`- pages hash ${hash.digest('hex').slice(0, 16)}`);
   console.log('- slowest (CPU ms; the same query again; total; its place in the list):');

@@ -12,7 +12,7 @@ const NONE = -1;
 /** Keys added since the last settle inserted one by one up to this many; more: one sort. */
 const SETTLE_IN_PLACE = 64;
 /** Walks kept (typed word, budget, prefix or not). */
-const WALK_CACHE = 512;
+const WALK_CACHE = 4096;
 
 export class Dictionary {
   readonly wordIds = new Map<string, number>();

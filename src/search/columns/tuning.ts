@@ -79,6 +79,6 @@ export const DEFAULT_TUNING: Tuning = {
   proximityBytes: 32 * 1024 * 1024,
   adjacentPairsBits: 2 ** 25,
   rankWalkShort: 1024,
-  unionsFrom: 32,
-  unionBytes: 16 * 1024 * 1024,
+  unionsFrom: 8,
+  unionBytes: 32 * 1024 * 1024,
 };

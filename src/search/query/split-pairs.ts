@@ -79,14 +79,18 @@ export function sequenceSets(
     for (const s of sequence.stems)
       candidates = candidates ? candidates.andInPlace(holders(ix, s)) : holders(ix, s);
     if (candidates === null) continue;
+    const one = [sequence];
+    const head = sequence.stems[0];
     for (const slot of membersOf(candidates, ix.scratchMembers())) {
       const start = offsets[2 * slot] as number;
       const middle = offsets[2 * slot + 1] as number;
       const between = attributesEnd(ix, slot, middle);
       const end = offsets[2 * slot + 2] as number;
       for (let p = start; p < end; p += 1) {
+        // Only where the sequence's first stem stands (no array a position).
+        if (wordStem[text[p] as number] !== head) continue;
         const to = p < middle ? middle : p < between ? between : end;
-        if (sequenceAt(text, wordStem, p, to, [sequence]) === 0) continue;
+        if (sequenceAt(text, wordStem, p, to, one) === 0) continue;
         any.add(slot);
         if (sequence.exact) exact.add(slot);
         if (p < middle) {

@@ -11,18 +11,23 @@ import { AdjacentPairs } from './adjacent-pairs.js';
  * holding both: 1), for d < PROXIMITY_CAP; an offer holding both in no layer is at the cap.
  *
  * Kept only for frequent pairs (both stems in at least Tuning.proximityPairsFrom offers), read
- * when a relevance walk needs them and reading costs no more than ranking the part it gave up
- * on (`need`; more each time they were needed before, ADR 0043), and kept up to
+ * whole when a relevance walk needs them and reading costs no more than ranking the part it gave
+ * up on (`need`, ADR 0043 and 0048), and kept up to
  * Tuning.proximityBytes (the least recently used dropped first). Slots are only appended and a slot's text never changes, so an entry stays
  * exact for the slots it has read; slots added since are read on its next use.
+ *
+ * A part whose walk gave up and whose pairs are not worth reading whole has its own members read
+ * instead of ranked (ADR 0048): the entry keeps them (`read`), so the next part or query over
+ * the same offers reads none of them again, and reading the pair whole later skips them.
  */
 
 const LAYERS = PROXIMITY_CAP - 1;
 
 interface Entry {
   layers: Bits[];
-  /** Slots read: [0, upTo). */
+  /** Slots read: [0, upTo), and those of `read` (null once the pair was read whole). */
   upTo: number;
+  read: Bits | null;
   bytes: number;
 }
 
@@ -46,33 +51,82 @@ export class ProximityLayers {
     return entry !== undefined && entry.upTo === ix.slots;
   }
 
+  /** True when the pair is rare or has an entry (read whole or in part). */
+  kept(ix: IndexView, a: number, b: number): boolean {
+    return !frequent(ix, a, b) || this.entries.has(key(a, b));
+  }
+
   /**
-   * What reading the frequent pairs of `pairs` not kept yet would cost (the offers holding both
-   * stems of each: reading reads them all, not only the query's) and how often the neediest of
-   * them was needed, this time included (ADR 0043: a part reads them when that cost is at most
-   * its own ranking's, twice that for each time before). Marks the pairs needed; once a query.
+   * True when the pair's proximity is known for every offer of `within`: rare, or kept and read
+   * for each of them that holds both stems (read whole, or by parts: ADR 0048).
    */
-  need(ix: IndexView, pairs: ReadonlyArray<readonly [number, number]>): { cost: number; needs: number } {
-    let cost = 0;
+  covers(ix: IndexView, a: number, b: number, within: Bits): boolean {
+    if (!frequent(ix, a, b)) return true;
+    const entry = this.entries.get(key(a, b));
+    if (entry === undefined) return false;
+    if (entry.upTo === ix.slots) return true;
+    const unread = and(within, stemSet(ix, b)).andInPlace(stemSet(ix, a));
+    if (entry.upTo > 0) unread.removeRange(0, entry.upTo);
+    if (entry.read !== null) unread.andNotInPlace(entry.read);
+    return unread.isEmpty;
+  }
+
+  /**
+   * What reading the frequent pairs of `pairs` not read whole yet would cost (the offers holding
+   * both stems of each, less those a part already read: reading reads them all, not only the
+   * query's) and how often the neediest of them was needed, this time included (ADR 0043; a part
+   * reads them whole when that cost is at most its size, ADR 0048), and the least needed (`least`,
+   * 0 without any). Marks the pairs needed; once a query. `most`: the largest part that may ask (the query's matches); the cost is counted no
+   * further than past it (the answer for every part is the same).
+   */
+  need(
+    ix: IndexView,
+    pairs: ReadonlyArray<readonly [number, number]>,
+    most = Number.POSITIVE_INFINITY,
+  ): { cost: number; needs: number; least: number } {
     let needs = 0;
-    for (const [a, b] of pairs) {
+    let least = Number.POSITIVE_INFINITY;
+    let cost = 0;
+    const unread: Array<readonly [number, number]> = [];
+    for (const pair of pairs) {
+      const [a, b] = pair;
       if (!frequent(ix, a, b)) continue;
       const k = key(a, b);
-      if (this.entries.has(k)) continue;
+      const entry = this.entries.get(k);
+      // Kept, read whole once (slots added since are few: read on use).
+      if (entry !== undefined && (entry.read === null || entry.upTo > 0)) continue;
       if (this.wanted.size >= 65_536) this.wanted.clear();
       const times = (this.wanted.get(k) ?? 0) + 1;
       this.wanted.set(k, times);
       if (times > needs) needs = times;
-      cost += stemSet(ix, a).andCardinality(stemSet(ix, b));
+      if (times < least) least = times;
+      unread.push(pair);
+      // What a part's reading already read is not read again.
+      if (entry?.read) cost -= entry.read.size;
     }
-    return { cost, needs };
+    // A prefix's stems pair with the same stem of the word before: each stem's set made once.
+    const sets = new Map<number, Bits>();
+    const setOf = (s: number) => {
+      let set = sets.get(s);
+      if (set === undefined) {
+        set = stemSet(ix, s);
+        sets.set(s, set);
+      }
+      return set;
+    };
+    for (const [a, b] of unread) {
+      cost += setOf(a).andCardinality(setOf(b));
+      if (cost > most) break;
+    }
+    return { cost: Math.max(cost, unread.length > 0 ? 1 : 0), needs, least: unread.length > 0 ? least : 0 };
   }
 
   /**
    * ORs into `out[d - 1]` the offers among `within` whose pair (a, b) is `d` apart (d < the
-   * cap). Frequent pairs from (or into) the kept layers; rare ones read from the text.
+   * cap). Frequent pairs from (or into) the kept layers, read whole (`whole`) or for the offers
+   * of `within` only, kept; rare ones read from the text.
    */
-  orInto(ix: IndexView, a: number, b: number, within: Bits, out: Bits[]): void {
+  orInto(ix: IndexView, a: number, b: number, within: Bits, out: Bits[], whole = true): void {
     if (!frequent(ix, a, b)) {
       // The members holding the rarer stem only (few): an offer without the other is at the cap.
       const docs = ix.dict.stemDocs.data;
@@ -82,27 +136,43 @@ export class ProximityLayers {
     }
     const k = key(a, b);
     let entry = this.entries.get(k);
-    if (entry === undefined) {
-      this.wanted.delete(k);
-      entry = { layers: Array.from({ length: LAYERS }, () => new Bitmap()), upTo: 0, bytes: 0 };
-    } else this.entries.delete(k);
+    if (entry === undefined)
+      entry = { layers: Array.from({ length: LAYERS }, () => new Bitmap()), upTo: 0, read: null, bytes: 0 };
+    else this.entries.delete(k);
     this.entries.set(k, entry);
+    if (whole) this.wanted.delete(k);
     if (entry.upTo < ix.slots) {
-      const both = and(stemSet(ix, a), stemSet(ix, b));
-      if (entry.upTo > 0) both.removeRange(0, entry.upTo);
-      readPairs(ix, both, a, b, entry.layers);
-      entry.upTo = ix.slots;
-      this.bytes -= entry.bytes;
-      entry.bytes = 0;
-      for (const layer of entry.layers) {
-        layer.runOptimize();
-        layer.shrinkToFit();
-        entry.bytes += layer.getSerializationSizeInBytes('croaring');
+      // A part's own: its members holding both (a copy of the part, not of a stem's offers).
+      const unread = whole ? and(stemSet(ix, a), stemSet(ix, b)) : and(within, stemSet(ix, b));
+      if (!whole) unread.andInPlace(stemSet(ix, a));
+      if (entry.upTo > 0) unread.removeRange(0, entry.upTo);
+      if (entry.read !== null) unread.andNotInPlace(entry.read);
+      if (unread.size > 0) readPairs(ix, unread, a, b, entry.layers);
+      if (whole) {
+        entry.upTo = ix.slots;
+        entry.read = null;
+      } else if (unread.size > 0) {
+        entry.read ??= new Bitmap();
+        entry.read.orInPlace(unread);
       }
-      this.bytes += entry.bytes;
-      this.bytes = evictLeastRecent(this.entries, k, this.bytes, ix.tuning.proximityBytes);
+      if (whole || unread.size > 0) this.measure(entry, k, ix.tuning.proximityBytes);
     }
-    for (let d = 0; d < LAYERS; d += 1) (out[d] as Bits).orInPlace(and(entry.layers[d] as Bits, within));
+    for (let d = 0; d < LAYERS; d += 1)
+      if (!(entry.layers[d] as Bits).isEmpty)
+        (out[d] as Bits).orInPlace(and(entry.layers[d] as Bits, within));
+  }
+
+  /** An entry's bytes counted again after a read, the least recent entries dropped past `cap`. */
+  private measure(entry: Entry, k: number, cap: number): void {
+    this.bytes -= entry.bytes;
+    entry.bytes = 0;
+    for (const layer of entry.read === null ? entry.layers : [...entry.layers, entry.read]) {
+      layer.runOptimize();
+      layer.shrinkToFit();
+      entry.bytes += layer.getSerializationSizeInBytes('croaring');
+    }
+    this.bytes += entry.bytes;
+    this.bytes = evictLeastRecent(this.entries, k, this.bytes, cap);
   }
 }
 
@@ -114,9 +184,12 @@ function frequent(ix: IndexView, a: number, b: number): boolean {
   return (docs[a] as number) >= from && (docs[b] as number) >= from;
 }
 
+/** The offers holding stem `s` (read only: the word's own set when the stem has one word). */
 function stemSet(ix: IndexView, s: number): Bits {
+  const words = ix.dict.stemWords[s] as number[];
+  if (words.length === 1) return ix.sets.word.get(words[0] as number);
   const out = scratch();
-  for (const w of ix.dict.stemWords[s] as number[]) out.orInPlace(ix.sets.word.get(w));
+  for (const w of words) out.orInPlace(ix.sets.word.get(w));
   return out;
 }
 

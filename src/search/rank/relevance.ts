@@ -9,7 +9,7 @@ import { and, andNot, type Bits, membersOf, scratch, unionOf } from '../sets/slo
 import { leastProximity } from './adjacent-pairs.js';
 import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
-import { scanRank } from './scan-rank.js';
+import { SEQUENCE_START, scanRank } from './scan-rank.js';
 import { tiePager, walkByTie } from './tie-break.js';
 
 /**
@@ -51,6 +51,10 @@ export function relevancePage(
   const wordBits = ix.wordBits;
   const stemWords = ix.dict.stemWords;
   for (const [s, b] of plan.unitsOfStem) for (const w of stemWords[s] as number[]) wordBits[w] = b;
+  // Where a sequence may start (its first stem), marked: scanRank reads sequences only there.
+  const starts = sequenceStarts(plan);
+  for (const s of starts)
+    for (const w of stemWords[s] as number[]) wordBits[w] = (wordBits[w] as number) | SEQUENCE_START;
   const pairs = plan.hasSequences
     ? Math.max(0, plan.units.length - 1)
     : leastProximity(ix, ix.proximity.adjacent, plan);
@@ -58,7 +62,7 @@ export function relevancePage(
   // Proximity parts are of one rank only where the title rule is the units' alone (no phrase).
   const layered = plan.units.length > 1 && !plan.hasSequences && plan.phrases.length === 0;
   const from = ix.tuning.proximityPartFrom;
-  let reading: { cost: number; needs: number } | undefined;
+  let reading: { cost: number; needs: number; least: number } | undefined;
   // Each unit pair's proximity over every match, read once per query (its parts then cut from it).
   let byPair: Bits[][] | undefined;
   const cut = (members: Bits, partFloor: number) => {
@@ -70,19 +74,36 @@ export function relevancePage(
     floor: (typos, members) => floor.of(typos, pairs, members),
     split: (members, typos) => {
       const parts = floor.split(members, typos, pairs);
-      // Cut by proximity at once when every frequent pair is kept already (else on a walk's failure).
-      if (!layered || members.size < from || !layersReady(ix, plan)) return parts;
-      return parts.flatMap((part) => (part.members.size < from ? [part] : cut(part.members, part.floor)));
+      // Cut by proximity at once when every frequent pair is kept already (else on a walk's
+      // failure): read whole, or, part by part, read for each of its members (ADR 0048).
+      if (!layered || members.size < from) return parts;
+      if (layersReady(ix, plan))
+        return parts.flatMap((part) => (part.members.size < from ? [part] : cut(part.members, part.floor)));
+      if (!layersKept(ix, plan)) return parts;
+      return parts.flatMap((part) =>
+        part.members.size < from || !layersCover(ix, plan, part.members)
+          ? [part]
+          : proximityParts(pairLayers(ix, plan, part.members, false), part.members, part.floor),
+      );
     },
     refine: (members, partFloor, early = false) => {
       if (!layered || members.size < from) return undefined;
-      // Asked once per query: the pairs not kept yet are read when that costs no more than
-      // ranking the part whole, twice that for each time they were needed before (ADR 0043);
-      // early (the walk still hoping), only pairs needed by an earlier query.
-      reading ??= ix.proximity.need(ix, stemPairs(plan));
+      // Asked once per query: the pairs not read whole yet are read whole when that reads no
+      // more offers than the part holds (ADR 0043, 0048); early (the walk still hoping), only
+      // pairs needed by an earlier query.
+      reading ??= ix.proximity.need(ix, stemPairs(plan), bits.size);
       const times = early ? reading.needs - 1 : reading.needs;
-      const worth = reading.cost === 0 || (times > 0 && reading.cost <= members.size * 2 ** (times - 1));
-      return worth ? cut(members, partFloor) : undefined;
+      const worth = reading.cost === 0 || (times > 0 && reading.cost <= members.size);
+      if (worth) return cut(members, partFloor);
+      // Else, with one pair of units left to read, the part's own members are read rather than
+      // ranked (one pair read a member costs less than its ranking), kept for the next need
+      // (ADR 0048); with more, reading costs more than ranking: ranked, unless every pair left
+      // was needed before (the query asked again, most likely): read then, once. Early (a long
+      // walk still hoping): only then, and one pair of units left.
+      const again = reading.least >= 2;
+      const more = unreadUnitPairs(ix, plan) > 1;
+      if (early ? !again || more : !again && more) return undefined;
+      return proximityParts(pairLayers(ix, plan, members, false), members, partFloor);
     },
     typosOf: (rank) => unpackRank(rank)[0] as number,
     published: ix.publishedAt.data,
@@ -107,6 +128,7 @@ export function relevancePage(
     pager: tie === null ? ix.pager : tiePager(ix, tie),
   });
   for (const s of plan.unitsOfStem.keys()) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
+  for (const s of starts) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
   return page;
 }
 
@@ -179,6 +201,15 @@ function rankFloor(ix: IndexView, plan: Plan, units: readonly UnitSets[]) {
   };
 }
 
+/** The first stem of each unit's sequences (none without sequences). */
+function sequenceStarts(plan: Plan): Set<number> {
+  const starts = new Set<number>();
+  if (plan.hasSequences)
+    for (const unit of plan.units)
+      for (const sequence of unit.sequences) starts.add(sequence.stems[0] as number);
+  return starts;
+}
+
 /** The stem pairs of adjacent units, in the order typed. */
 function stemPairs(plan: Plan): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
@@ -190,24 +221,59 @@ function stemPairs(plan: Plan): Array<[number, number]> {
 
 /** True when the proximity of every frequent stem pair of adjacent units is kept and current. */
 function layersReady(ix: RankedIndex, plan: Plan): boolean {
+  return unreadUnitPairs(ix, plan, 0) === 0;
+}
+
+/** True when every frequent stem pair of adjacent units has an entry (read whole or in part). */
+function layersKept(ix: RankedIndex, plan: Plan): boolean {
   for (let u = 0; u + 1 < plan.units.length; u += 1)
     for (const a of (plan.units[u] as Unit).costs.keys())
       for (const b of (plan.units[u + 1] as Unit).costs.keys())
-        if (!ix.proximity.ready(ix, a, b)) return false;
+        if (!ix.proximity.kept(ix, a, b)) return false;
   return true;
+}
+
+/** True when every frequent stem pair of adjacent units is known for every offer of `members`. */
+function layersCover(ix: RankedIndex, plan: Plan, members: Bits): boolean {
+  for (let u = 0; u + 1 < plan.units.length; u += 1)
+    for (const a of (plan.units[u] as Unit).costs.keys())
+      for (const b of (plan.units[u + 1] as Unit).costs.keys())
+        if (!ix.proximity.covers(ix, a, b, members)) return false;
+  return true;
+}
+
+/** The pairs of adjacent units with a frequent stem pair not kept whole (counted up to `past` + 1). */
+function unreadUnitPairs(ix: RankedIndex, plan: Plan, past = 1): number {
+  let unread = 0;
+  for (let u = 0; u + 1 < plan.units.length && unread <= past; u += 1) {
+    const next = (plan.units[u + 1] as Unit).costs;
+    let ready = true;
+    for (const a of (plan.units[u] as Unit).costs.keys()) {
+      for (const b of next.keys())
+        if (!ix.proximity.ready(ix, a, b)) {
+          ready = false;
+          break;
+        }
+      if (!ready) break;
+    }
+    if (!ready) unread += 1;
+  }
+  return unread;
 }
 
 /**
  * Each pair of adjacent units' proximity among `members` (ADR 0040), by value (index d - 1:
  * proximity d; the last, the cap): the least of its stem pairs', read from the kept layers
- * (proximity-layers.ts; rare pairs from the text).
+ * (proximity-layers.ts; rare pairs from the text). `whole`: frequent pairs read for every
+ * offer; else for `members` only (ADR 0048).
  */
-function pairLayers(ix: RankedIndex, plan: Plan, members: Bits): Bits[][] {
+function pairLayers(ix: RankedIndex, plan: Plan, members: Bits, whole = true): Bits[][] {
   const byPair: Bits[][] = [];
   for (let u = 0; u + 1 < plan.units.length; u += 1) {
     const found = Array.from({ length: PROXIMITY_CAP - 1 }, () => scratch());
     for (const a of (plan.units[u] as Unit).costs.keys())
-      for (const b of (plan.units[u + 1] as Unit).costs.keys()) ix.proximity.orInto(ix, a, b, members, found);
+      for (const b of (plan.units[u + 1] as Unit).costs.keys())
+        ix.proximity.orInto(ix, a, b, members, found, whole);
     // found[d - 1]: some stem pair d apart; the pair's proximity is the least such d.
     const seen = scratch();
     const layers: Bits[] = [];

@@ -8,6 +8,14 @@ import { PROXIMITY_CAP } from '../rules.js';
 /** Ranking one match from its words (relevance.ts's scans of several units or phrases). */
 
 /**
+ * A word's bit in `IndexView.wordBits`, beside its units' bits, when its stem is the first of a
+ * unit's sequence: only there can a sequence start (ADR 0048), so only there are they read.
+ */
+export const SEQUENCE_START = 1 << 30;
+/** The units' bits of a `wordBits` value (unit u: bit u; sequences' exactness takes bits 16 on). */
+const UNIT_BITS = 0xffff;
+
+/**
  * Bit u set when a sequence of unit u starts at position p (split-pairs.ts); the same bit 16
  * places up when that sequence is exact (a synonym).
  */
@@ -62,8 +70,9 @@ export function scanRank(ix: IndexView, slot: number, plan: Plan): number {
     for (let u = 0; u < n; u += 1) last[u] = -1;
     for (let p = from; p < to; p += 1) {
       const w = text[p] as number;
-      const own = wordBits[w] as number;
-      const found = plan.hasSequences ? sequenceBits(plan, text, wordStem, p, to) : 0;
+      const marks = wordBits[w] as number;
+      const own = marks & UNIT_BITS;
+      const found = (marks & SEQUENCE_START) !== 0 ? sequenceBits(plan, text, wordStem, p, to) : 0;
       const bits = own | (found & 0xffff);
       if (bits === 0) continue;
       const s = wordStem[w] as number;
