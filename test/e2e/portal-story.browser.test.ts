@@ -167,5 +167,5 @@ describe.skipIf(!hasChromium)('the portal and console story in a browser', () =>
       'developer:key.reveal',
       'operator:key.revoke',
     ]);
-  });
+  }, 120_000);
 });
