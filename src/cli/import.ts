@@ -7,6 +7,7 @@ import type { Environment } from '../platform/environment.js';
 import { UsageError } from '../platform/usage-error.js';
 import { print } from './io.js';
 import { createProgress } from './progress.js';
+import { cliStreams, setExitCode } from './streams.js';
 
 type WithDeps = <T>(work: (deps: Deps) => Promise<T>) => Promise<T>;
 
@@ -39,7 +40,7 @@ export function registerImportCommand(
         if (!fs.existsSync(file) || !fs.statSync(file).isFile())
           throw new UsageError(`no such file: ${file}`);
         const source = openImportSource(file, format);
-        const progress = createProgress(process.stderr, Boolean(process.stderr.isTTY), () =>
+        const progress = createProgress(cliStreams().stderr, Boolean(cliStreams().stderr.isTTY), () =>
           performance.now(),
         );
         const invalid: InvalidRow[] = [];
@@ -91,7 +92,7 @@ export function registerImportCommand(
           },
           Boolean(o.json),
         );
-        if (stats.skipped > 0) process.exitCode = 1;
+        if (stats.skipped > 0) setExitCode(1);
       },
     );
 }

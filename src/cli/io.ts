@@ -1,5 +1,5 @@
-import { stdin } from 'node:process';
 import { UsageError } from '../platform/usage-error.js';
+import { cliStreams } from './streams.js';
 
 /** Output of a command: a text rendering for people and one JSON object for `--json`. */
 export interface CommandResult {
@@ -8,7 +8,7 @@ export interface CommandResult {
 }
 
 export function print(result: CommandResult, asJson: boolean): void {
-  process.stdout.write(asJson ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
+  cliStreams().stdout.write(asJson ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
 }
 
 /**
@@ -18,6 +18,7 @@ export function print(result: CommandResult, asJson: boolean): void {
  * at Enter, as `sudo` and `ssh` do (issue 15: it used to echo and wait for Ctrl-D).
  */
 export async function readSecretFromStdin(what: string): Promise<string> {
+  const { stdin } = cliStreams();
   const value = stdin.isTTY ? await promptHidden(what) : await readPiped();
   if (value === '') throw new UsageError(`no ${what} on standard input`);
   return value;
@@ -25,7 +26,7 @@ export async function readSecretFromStdin(what: string): Promise<string> {
 
 async function readPiped(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of cliStreams().stdin) chunks.push(Buffer.from(chunk as Buffer | string));
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
@@ -37,18 +38,19 @@ const ERASE = new Set(['\u007f', '\b']);
 
 /** A line read from the terminal in raw mode: nothing echoed, Backspace works, Ctrl-C cancels. */
 function promptHidden(what: string): Promise<string> {
+  const { stdin, stderr } = cliStreams();
   // Raw mode before the prompt: keys typed as soon as it shows must not be echoed.
-  stdin.setRawMode(true);
+  stdin.setRawMode?.(true);
   stdin.setEncoding('utf8');
   stdin.resume();
-  process.stderr.write(`${what} (typing is not shown; Enter to finish): `);
+  stderr.write(`${what} (typing is not shown; Enter to finish): `);
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = (settle: () => void) => {
       stdin.off('data', onData);
-      stdin.setRawMode(false);
+      stdin.setRawMode?.(false);
       stdin.pause();
-      process.stderr.write('\n');
+      stderr.write('\n');
       settle();
     };
     const onData = (chunk: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BULK_WRITE_CACHE_MB, forBulkWrites } from './bulk-writes.js';
+import { BULK_WRITE_CACHE_MB, forCommands } from './command-config.js';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('config', () => {
@@ -18,11 +18,13 @@ describe('config', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
-  it("gives serve's SQLite writer a small page cache and the CLI's commands the bulk one, or more when set (ADR 0044)", () => {
+  it("gives serve's SQLite writer a small page cache and the CLI's commands the bulk one, or more when set (ADR 0044), and commands no read workers", () => {
     expect(loadConfig({}).sqliteWriteCacheMb).toBe(16);
-    expect(forBulkWrites(loadConfig({})).sqliteWriteCacheMb).toBe(BULK_WRITE_CACHE_MB);
-    expect(forBulkWrites(loadConfig({ SQLITE_WRITE_CACHE_MB: '256' })).sqliteWriteCacheMb).toBe(256);
-    expect(forBulkWrites(loadConfig({ PORT: '9000' })).port).toBe(9000);
+    expect(forCommands(loadConfig({})).sqliteWriteCacheMb).toBe(BULK_WRITE_CACHE_MB);
+    expect(forCommands(loadConfig({ SQLITE_WRITE_CACHE_MB: '256' })).sqliteWriteCacheMb).toBe(256);
+    expect(forCommands(loadConfig({ PORT: '9000' })).port).toBe(9000);
+    expect(loadConfig({}).sqliteReadWorkers).toBe(2);
+    expect(forCommands(loadConfig({ SQLITE_READ_WORKERS: '4' })).sqliteReadWorkers).toBe(0);
   });
 
   it('parses given values', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BULK_WRITE_CACHE_MB } from '../config/bulk-writes.js';
+import { BULK_WRITE_CACHE_MB } from '../config/command-config.js';
 import { DatabaseUnavailableError } from './database.js';
 import { openSqlite } from './sqlite.js';
 import { createReaderPool } from './sqlite-readers.js';

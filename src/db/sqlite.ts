@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { BULK_WRITE_CACHE_MB } from '../config/bulk-writes.js';
+import { BULK_WRITE_CACHE_MB } from '../config/command-config.js';
 import { boundedCache, STATEMENT_CACHE_SIZE } from './bounded-cache.js';
 import type { Database, Queryable, SqlValue } from './database.js';
 import { createReaderPool } from './sqlite-readers.js';

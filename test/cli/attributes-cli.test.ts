@@ -5,21 +5,31 @@ import { vitrineCli } from '../support/cli.js';
 const { run: vitrine, json } = vitrineCli('attributes');
 
 describe('attribute commands', { timeout: 180_000 }, () => {
-  it('declares, lists, changes and removes attributes per environment, each change audited', () => {
+  it('declares, lists, changes and removes attributes per environment, each change audited', async () => {
     expect(
-      json(['attributes', 'set', 'rooms', '--env', 'testing', '--type', 'number', '--facet', '--sort']),
+      await json(['attributes', 'set', 'rooms', '--env', 'testing', '--type', 'number', '--facet', '--sort']),
     ).toEqual({
       environment: 'testing',
       attribute: { name: 'rooms', type: 'number', facet: true, sort: true, searchable: false },
     });
     expect(
-      json(['attributes', 'set', 'brand', '--env', 'testing', '--type', 'string', '--facet', '--searchable']),
+      await json([
+        'attributes',
+        'set',
+        'brand',
+        '--env',
+        'testing',
+        '--type',
+        'string',
+        '--facet',
+        '--searchable',
+      ]),
     ).toEqual({
       environment: 'testing',
       attribute: { name: 'brand', type: 'string', facet: true, sort: false, searchable: true },
     });
-    json(['attributes', 'set', 'rooms', '--env', 'testing', '--type', 'number']);
-    expect(json(['attributes', 'list', '--env', 'testing'])).toEqual({
+    await json(['attributes', 'set', 'rooms', '--env', 'testing', '--type', 'number']);
+    expect(await json(['attributes', 'list', '--env', 'testing'])).toEqual({
       environment: 'testing',
       version: 3,
       attributes: [
@@ -28,8 +38,8 @@ describe('attribute commands', { timeout: 180_000 }, () => {
       ],
       rankBy: null,
     });
-    expect(json(['attributes', 'list', '--env', 'production']).attributes).toEqual([]);
-    expect(vitrine(['attributes', 'list', '--env', 'testing']).stdout).toMatch(
+    expect((await json(['attributes', 'list', '--env', 'production'])).attributes).toEqual([]);
+    expect((await vitrine(['attributes', 'list', '--env', 'testing'])).stdout).toMatch(
       /^NAME\s+TYPE\s+FACET\s+SORT\s+SEARCHABLE\nbrand\s+string\s+yes\s+-\s+yes\n/,
     );
 
@@ -47,19 +57,21 @@ describe('attribute commands', { timeout: 180_000 }, () => {
       [['attributes', 'remove', 'colour', '--env', 'testing'], 'no attribute colour'],
     ];
     for (const [args, message] of refused) {
-      const result = vitrine(args);
+      const result = await vitrine(args);
       expect(result.status, args.join(' ')).not.toBe(0);
       expect(result.stderr).toContain(message);
     }
 
-    expect(json(['attributes', 'remove', 'brand', '--env', 'testing'])).toEqual({
+    expect(await json(['attributes', 'remove', 'brand', '--env', 'testing'])).toEqual({
       environment: 'testing',
       removed: 'brand',
     });
     expect(
-      json(['attributes', 'list', '--env', 'testing']).attributes.map((a: { name: string }) => a.name),
+      (await json(['attributes', 'list', '--env', 'testing'])).attributes.map(
+        (a: { name: string }) => a.name,
+      ),
     ).toEqual(['rooms']);
-    const entries = json(['audit', 'list']).entries.filter((e: { action: string }) =>
+    const entries = (await json(['audit', 'list'])).entries.filter((e: { action: string }) =>
       e.action.startsWith('search.'),
     );
     expect(
@@ -72,14 +84,16 @@ describe('attribute commands', { timeout: 180_000 }, () => {
     ]);
   });
 
-  it('sets, shows and clears the ranking tie-break, refusing what is not a --sort number, audited', () => {
-    json(['attributes', 'set', 'popularity', '--env', 'production', '--type', 'number', '--sort']);
-    json(['attributes', 'set', 'stock', '--env', 'production', '--type', 'number']);
-    expect(json(['settings', 'set', '--env', 'production', '--rank-by', 'attr.popularity:desc'])).toEqual({
+  it('sets, shows and clears the ranking tie-break, refusing what is not a --sort number, audited', async () => {
+    await json(['attributes', 'set', 'popularity', '--env', 'production', '--type', 'number', '--sort']);
+    await json(['attributes', 'set', 'stock', '--env', 'production', '--type', 'number']);
+    expect(
+      await json(['settings', 'set', '--env', 'production', '--rank-by', 'attr.popularity:desc']),
+    ).toEqual({
       environment: 'production',
       rankBy: 'attr.popularity:desc',
     });
-    expect(json(['settings', 'show', '--env', 'production'])).toEqual({
+    expect(await json(['settings', 'show', '--env', 'production'])).toEqual({
       environment: 'production',
       version: 3,
       rankBy: 'attr.popularity:desc',
@@ -92,13 +106,15 @@ describe('attribute commands', { timeout: 180_000 }, () => {
       [['attributes', 'set', 'popularity', '--env', 'production', '--type', 'number'], 'ranking tie-break'],
     ];
     for (const [args, message] of refused) {
-      const result = vitrine(args);
+      const result = await vitrine(args);
       expect(result.status, args.join(' ')).not.toBe(0);
       expect(result.stderr).toContain(message);
     }
-    expect(vitrine(['settings', 'show', '--env', 'production']).stdout).toContain('attr.popularity:desc');
-    expect(json(['settings', 'set', '--env', 'production', '--rank-by', 'none']).rankBy).toBeNull();
-    const entries = json(['audit', 'list']).entries.filter(
+    expect((await vitrine(['settings', 'show', '--env', 'production'])).stdout).toContain(
+      'attr.popularity:desc',
+    );
+    expect((await json(['settings', 'set', '--env', 'production', '--rank-by', 'none'])).rankBy).toBeNull();
+    const entries = (await json(['audit', 'list'])).entries.filter(
       (e: { action: string }) => e.action === 'search.settings_changed',
     );
     expect(

@@ -1,31 +1,22 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { vitrineArgv } from '../support/processes.js';
+import { runCommand } from '../support/cli.js';
 
 /**
  * CLI parity with the console (SPEC §4, §10; issue 5): operators, applications and the audit
  * log as commands with --json, and the key commands writing audit entries too.
  */
-const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-portal-cli-'));
 
 function vitrine(args: string[], input = '') {
-  const result = spawnSync(process.execPath, vitrineArgv(...args), {
-    cwd: root,
-    input,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCommand(args, { PATH: process.env.PATH, DATA_DIR: dataDir }, input);
 }
 
-function json(args: string[], input?: string) {
-  const result = vitrine([...args, '--json'], input);
+async function json(args: string[], input?: string) {
+  const result = await vitrine([...args, '--json'], input);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return JSON.parse(result.stdout);
@@ -47,9 +38,9 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 describe('vitrine CLI: operators, applications, audit', { timeout: 120_000 }, () => {
   let projectId = '';
 
-  it('adds an operator from stdin, storing only an argon2id hash; refuses a password in argv', () => {
+  it('adds an operator from stdin, storing only an argon2id hash; refuses a password in argv', async () => {
     const password = 'operator secret 42';
-    const operator = json(
+    const operator = await json(
       ['operators', 'add', '--email', 'Ops@Example.com', '--password-stdin'],
       `${password}\n`,
     );
@@ -61,39 +52,45 @@ describe('vitrine CLI: operators, applications, audit', { timeout: 120_000 }, ()
     };
     db.close();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
-    const without = vitrine(['operators', 'add', '--email', 'x@example.com']);
+    const without = await vitrine(['operators', 'add', '--email', 'x@example.com']);
     expect(without.status).toBe(2);
-    expect(json(['operators', 'list']).operators).toHaveLength(1);
+    expect((await json(['operators', 'list'])).operators).toHaveLength(1);
   });
 
-  it('approves and rejects applications, with JSON output', () => {
-    json(['developers', 'add', '--email', 'dev@example.com']);
-    projectId = json(['projects', 'add', '--name', 'P', '--owner', 'dev@example.com']).id;
+  it('approves and rejects applications, with JSON output', async () => {
+    await json(['developers', 'add', '--email', 'dev@example.com']);
+    projectId = (await json(['projects', 'add', '--name', 'P', '--owner', 'dev@example.com'])).id;
     const approveId = pendingApplication(projectId, 'production');
     const rejectId = pendingApplication(projectId, 'production');
-    const pending = json(['applications', 'list', '--state', 'pending']).applications;
+    const pending = (await json(['applications', 'list', '--state', 'pending'])).applications;
     expect(pending.map((a: { id: string }) => a.id).sort()).toEqual([approveId, rejectId].sort());
 
-    const approved = json(['applications', 'approve', approveId, '--grant-refresh']);
+    const approved = await json(['applications', 'approve', approveId, '--grant-refresh']);
     expect(approved).toMatchObject({ id: approveId, state: 'approved', keyWaitingForReveal: true });
-    const keys = json(['keys', 'list', '--project', projectId]).keys;
+    const keys = (await json(['keys', 'list', '--project', projectId])).keys;
     expect(JSON.stringify(keys)).toContain(approved.keyId);
 
-    const rejected = json(['applications', 'reject', rejectId, '--reason', 'Tell us more about the app']);
+    const rejected = await json([
+      'applications',
+      'reject',
+      rejectId,
+      '--reason',
+      'Tell us more about the app',
+    ]);
     expect(rejected).toMatchObject({ state: 'rejected', decisionReason: 'Tell us more about the app' });
-    const again = vitrine(['applications', 'approve', rejectId]);
+    const again = await vitrine(['applications', 'approve', rejectId]);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('already rejected');
 
-    expect(json(['developers', 'list', '--search', 'DEV@']).developers).toMatchObject([
+    expect((await json(['developers', 'list', '--search', 'DEV@'])).developers).toMatchObject([
       { email: 'dev@example.com' },
     ]);
-    json(['keys', 'set-plan', approved.keyId, '--rate', '9']);
-    json(['keys', 'revoke', approved.keyId]);
+    await json(['keys', 'set-plan', approved.keyId, '--rate', '9']);
+    await json(['keys', 'revoke', approved.keyId]);
   });
 
-  it('lists the audit log, filtered, with every CLI action in it', () => {
-    const all = json(['audit', 'list']).entries.map((e: { action: string }) => e.action);
+  it('lists the audit log, filtered, with every CLI action in it', async () => {
+    const all = (await json(['audit', 'list'])).entries.map((e: { action: string }) => e.action);
     expect(all).toEqual([
       'key.revoke',
       'key.set_plan',
@@ -104,7 +101,7 @@ describe('vitrine CLI: operators, applications, audit', { timeout: 120_000 }, ()
       'developer.create',
       'operator.create',
     ]);
-    const keyOnly = json(['audit', 'list', '--action', 'key.']).entries;
+    const keyOnly = (await json(['audit', 'list', '--action', 'key.'])).entries;
     expect(keyOnly).toHaveLength(3);
     expect(keyOnly[0]).toMatchObject({ actorKind: 'cli', targetType: 'key', clientIp: null });
   });

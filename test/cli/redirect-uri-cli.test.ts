@@ -8,11 +8,11 @@ import { vitrineCli } from '../support/cli.js';
 const { run: vitrine, json } = vitrineCli('redirect-cli');
 
 describe('vitrine projects add-redirect-uri / remove-redirect-uri', () => {
-  it('adds and removes one destination, refuses bad ones, and audits each change', () => {
-    json(['developers', 'add', '--email', 'ada@example.com']);
-    const project = json(['projects', 'add', '--name', 'Shop', '--owner', 'ada@example.com']);
+  it('adds and removes one destination, refuses bad ones, and audits each change', async () => {
+    await json(['developers', 'add', '--email', 'ada@example.com']);
+    const project = await json(['projects', 'add', '--name', 'Shop', '--owner', 'ada@example.com']);
     expect(project.redirectUris).toEqual([]);
-    const added = json([
+    const added = await json([
       'projects',
       'add-redirect-uri',
       '--project',
@@ -23,17 +23,19 @@ describe('vitrine projects add-redirect-uri / remove-redirect-uri', () => {
     expect(added.redirectUris).toEqual(['http://localhost:3000/callback']);
     // Adding it again changes nothing.
     expect(
-      json([
-        'projects',
-        'add-redirect-uri',
-        '--project',
-        project.id,
-        '--uri',
-        'http://localhost:3000/callback',
-      ]).redirectUris,
+      (
+        await json([
+          'projects',
+          'add-redirect-uri',
+          '--project',
+          project.id,
+          '--uri',
+          'http://localhost:3000/callback',
+        ])
+      ).redirectUris,
     ).toEqual(['http://localhost:3000/callback']);
 
-    const insecure = vitrine([
+    const insecure = await vitrine([
       'projects',
       'add-redirect-uri',
       '--project',
@@ -43,7 +45,7 @@ describe('vitrine projects add-redirect-uri / remove-redirect-uri', () => {
     ]);
     expect(insecure.status).not.toBe(0);
     expect(insecure.stderr).toMatch(/https/);
-    const unknown = vitrine([
+    const unknown = await vitrine([
       'projects',
       'remove-redirect-uri',
       '--project',
@@ -54,7 +56,7 @@ describe('vitrine projects add-redirect-uri / remove-redirect-uri', () => {
     expect(unknown.status).not.toBe(0);
     expect(unknown.stderr).toContain('not a redirect URI');
 
-    const removed = json([
+    const removed = await json([
       'projects',
       'remove-redirect-uri',
       '--project',
@@ -63,7 +65,7 @@ describe('vitrine projects add-redirect-uri / remove-redirect-uri', () => {
       'http://localhost:3000/callback',
     ]);
     expect(removed.redirectUris).toEqual([]);
-    const updates = json(['audit', 'list', '--action', 'project.update']).entries;
+    const updates = (await json(['audit', 'list', '--action', 'project.update'])).entries;
     expect(updates).toHaveLength(3);
     expect(updates[0]).toMatchObject({ actorKind: 'cli', targetType: 'project', targetId: project.id });
   }, 240_000);

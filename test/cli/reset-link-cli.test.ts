@@ -6,18 +6,18 @@ import { vitrineCli } from '../support/cli.js';
 const { run: vitrine, json } = vitrineCli('reset-link', { PUBLIC_ORIGIN: 'https://vitrine.example' });
 
 describe('reset-link commands', { timeout: 180_000 }, () => {
-  it('prints a single-use link for a user, a developer and an operator; refuses an unknown id', () => {
-    const user = json(
+  it('prints a single-use link for a user, a developer and an operator; refuses an unknown id', async () => {
+    const user = await json(
       ['users', 'add', '--env', 'production', '--email', 'u@example.com', '--password-stdin'],
       'user password 123\n',
     );
-    const dev = json(['developers', 'add', '--email', 'd@example.com']);
-    const ops = json(
+    const dev = await json(['developers', 'add', '--email', 'd@example.com']);
+    const ops = await json(
       ['operators', 'add', '--email', 'o@example.com', '--password-stdin'],
       'operator pass 123\n',
     );
 
-    const forUser = json(['users', 'reset-link', user.id]);
+    const forUser = await json(['users', 'reset-link', user.id]);
     expect(forUser).toMatchObject({
       kind: 'user',
       id: user.id,
@@ -25,28 +25,28 @@ describe('reset-link commands', { timeout: 180_000 }, () => {
       environment: 'production',
     });
     expect(forUser.link).toMatch(/^https:\/\/vitrine\.example\/auth\/reset\?token=[\w-]{43}$/);
-    expect(json(['developers', 'reset-link', dev.id]).link).toMatch(
+    expect((await json(['developers', 'reset-link', dev.id])).link).toMatch(
       /^https:\/\/vitrine\.example\/portal\/reset\?token=/,
     );
-    const text = vitrine(['operators', 'reset-link', ops.id]);
+    const text = await vitrine(['operators', 'reset-link', ops.id]);
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(
       /Reset link for o@example\.com .*\nhttps:\/\/vitrine\.example\/console\/reset\?token=/,
     );
 
-    const unknown = vitrine(['users', 'reset-link', 'usr_nope']);
+    const unknown = await vitrine(['users', 'reset-link', 'usr_nope']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('usr_nope');
     // Two-factor for an end user from the CLI: enrol, confirm with the app's code, reset.
-    const enrolment = json(['users', 'two-factor-enrol', user.id]);
+    const enrolment = await json(['users', 'two-factor-enrol', user.id]);
     expect(enrolment.uri).toMatch(/^otpauth:\/\/totp\//);
     const code = generateSync({ secret: enrolment.secret });
-    const confirmed = json(['users', 'two-factor-confirm', user.id, '--code', code]);
+    const confirmed = await json(['users', 'two-factor-confirm', user.id, '--code', code]);
     expect(confirmed.recoveryCodes).toHaveLength(10);
-    expect(json(['users', 'two-factor-reset', user.id])).toEqual({ id: user.id, removed: true });
-    expect(json(['operators', 'two-factor-reset', ops.id])).toEqual({ id: ops.id, removed: false });
+    expect(await json(['users', 'two-factor-reset', user.id])).toEqual({ id: user.id, removed: true });
+    expect(await json(['operators', 'two-factor-reset', ops.id])).toEqual({ id: ops.id, removed: false });
 
-    const actions = json(['audit', 'list']).entries.map((e: { action: string }) => e.action);
+    const actions = (await json(['audit', 'list'])).entries.map((e: { action: string }) => e.action);
     expect(actions).toEqual(
       expect.arrayContaining([
         'user.reset_link',

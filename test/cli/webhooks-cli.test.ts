@@ -1,26 +1,19 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../support/cli.js';
 
-/** `vitrine webhooks add|list|remove|rotate-secret|test` with --json (issue 24), as a subprocess. */
-const root = path.resolve(import.meta.dirname, '../..');
+/** `vitrine webhooks add|list|remove|rotate-secret|test` with --json (issue 24), in process (test/support/cli.ts). */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-webhooks-cli-'));
 
 function vitrine(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCommand(args, { PATH: process.env.PATH, DATA_DIR: dataDir, ...env });
 }
 
-function json(args: string[], env?: NodeJS.ProcessEnv) {
-  const result = vitrine([...args, '--json'], env);
+async function json(args: string[], env?: NodeJS.ProcessEnv) {
+  const result = await vitrine([...args, '--json'], env);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return JSON.parse(result.stdout);
@@ -29,11 +22,11 @@ function json(args: string[], env?: NodeJS.ProcessEnv) {
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('vitrine webhooks', { timeout: 120_000 }, () => {
-  it('adds, lists, rotates, tests and removes an endpoint; the secret is shown once and stored sealed', () => {
-    json(['developers', 'add', '--email', 'hooks@example.com']);
-    const project = json(['projects', 'add', '--name', 'Hooks', '--owner', 'hooks@example.com']);
+  it('adds, lists, rotates, tests and removes an endpoint; the secret is shown once and stored sealed', async () => {
+    await json(['developers', 'add', '--email', 'hooks@example.com']);
+    const project = await json(['projects', 'add', '--name', 'Hooks', '--owner', 'hooks@example.com']);
     const allowed = { WEBHOOK_ALLOW_PRIVATE: 'true' };
-    const added = json(
+    const added = await json(
       [
         'webhooks',
         'add',
@@ -55,30 +48,30 @@ describe('vitrine webhooks', { timeout: 120_000 }, () => {
     db.close();
     expect(stored.secret_sealed).not.toContain(added.secret.slice(6));
 
-    const listed = json(['webhooks', 'list', '--project', project.id]);
+    const listed = await json(['webhooks', 'list', '--project', project.id]);
     expect(listed.data).toHaveLength(1);
     expect(JSON.stringify(listed)).not.toContain('whsec_');
-    const rotated = json(['webhooks', 'rotate-secret', added.id, '--project', project.id]);
+    const rotated = await json(['webhooks', 'rotate-secret', added.id, '--project', project.id]);
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(added.secret);
-    expect(json(['webhooks', 'test', added.id, '--project', project.id]).messageId).toMatch(/^msg_/);
-    expect(json(['webhooks', 'remove', added.id, '--project', project.id])).toEqual({
+    expect((await json(['webhooks', 'test', added.id, '--project', project.id])).messageId).toMatch(/^msg_/);
+    expect(await json(['webhooks', 'remove', added.id, '--project', project.id])).toEqual({
       id: added.id,
       removed: true,
     });
-    expect(json(['webhooks', 'list', '--project', project.id]).data).toEqual([]);
+    expect((await json(['webhooks', 'list', '--project', project.id])).data).toEqual([]);
   });
 
-  it('refuses a private address without WEBHOOK_ALLOW_PRIVATE, and an unknown endpoint, with exit 2', () => {
-    const projectId = (json(['projects', 'list']).projects as { id: string }[])[0]?.id ?? 'prj_none';
-    const refused = vitrine([
+  it('refuses a private address without WEBHOOK_ALLOW_PRIVATE, and an unknown endpoint, with exit 2', async () => {
+    const projectId = ((await json(['projects', 'list'])).projects as { id: string }[])[0]?.id ?? 'prj_none';
+    const refused = await vitrine([
       'webhooks',
       'add',
       ...['--project', projectId, '--env', 'testing', '--url', 'http://169.254.169.254/latest'],
     ]);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('169.254.169.254');
-    const unknown = vitrine(['webhooks', 'remove', 'whe_nothing', '--project', projectId]);
+    const unknown = await vitrine(['webhooks', 'remove', 'whe_nothing', '--project', projectId]);
     expect(unknown.status).toBe(2);
   });
 });
