@@ -21,7 +21,7 @@ const fixture = (dialect: 'sqlite' | 'postgres') =>
     {
       MASTER_SECRET: randomBytes(32).toString('base64'),
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
+      WEBHOOK_RETRY_SCHEDULE: '5s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
       WEBHOOK_POLL_MS: '100',
       SEARCH_SNAPSHOT: 'false',
     },
@@ -61,17 +61,21 @@ for (const { dialect, available } of backends()) {
         });
         expect(queued.status).toBe(202);
         const { messageId } = (await queued.json()) as { messageId: string };
+        // Killed once its first attempt (refused: nothing listens) is recorded and before the
+        // next (the first wait is 5 s). A kill between a claim and its outcome leaves a claim the
+        // next process waits out (60 s): test/webhooks/dispatcher-claim.test.ts, with a clock.
+        const attempted = () =>
+          f.admin.db.get<{ state: string; attempts: number }>(
+            'SELECT state, attempts FROM webhook_deliveries WHERE id = ?',
+            [messageId],
+          );
+        await eventually(async () => ((await attempted())?.attempts ?? 0) >= 1, 30_000, 'first attempt');
         first.child.kill('SIGKILL');
         await new Promise((resolve) => first.child.once('exit', resolve));
-        const row = await f.admin.db.get<{ state: string }>(
-          'SELECT state FROM webhook_deliveries WHERE id = ?',
-          [messageId],
-        );
-        expect(row?.state).toBe('pending'); // not delivered: nothing was listening
+        expect(await attempted()).toEqual({ state: 'pending', attempts: 1 }); // not delivered
 
         await receiver.start(port);
         await start(f.env);
-        // Up to a claim's length (60 s) if the kill fell between a claim and its outcome.
         await eventually(async () => receiver.received.length > 0, 90_000, 'delivered after restart');
         expect(receiver.received[0]?.headers['webhook-id']).toBe(messageId);
       } finally {
