@@ -27,7 +27,7 @@ export interface SearchCache<T> {
   set(
     environment: Environment,
     key: string,
-    entry: { value: T; bytes: number; version: number; computedAt: number; validUntil: number },
+    entry: { value: T; version: number; computedAt: number; validUntil: number },
   ): void;
   stats(): SearchCacheStats;
 }
@@ -95,7 +95,11 @@ function createDoorkeeper() {
   };
 }
 
-export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
+/**
+ * `sizeOf` estimates the bytes a value holds; it is asked only for the answers the cache keeps
+ * (most first computations are declined, and sizing an answer is ~1 % of computing it).
+ */
+export function createSearchCache<T>(maxBytes: number, sizeOf: (value: T) => number): SearchCache<T> {
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least
   // recently used.
   const entries = new Map<string, Entry<T>>();
@@ -131,8 +135,7 @@ export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
       return entry.value;
     },
     set(environment, key, entry) {
-      const size = entry.bytes + key.length * 2 + ENTRY_OVERHEAD;
-      if (maxBytes <= 0 || size > maxBytes / 8) return; // one answer never takes over the cache
+      if (maxBytes <= 0) return;
       if (versions.get(environment) !== entry.version) {
         versions.set(environment, entry.version);
         const prefix = `${environment}\n`;
@@ -143,6 +146,8 @@ export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
         declined += 1;
         return;
       }
+      const size = sizeOf(entry.value) + key.length * 2 + ENTRY_OVERHEAD;
+      if (size > maxBytes / 8) return; // one answer never takes over the cache
       const old = entries.get(k);
       if (old) drop(k, old);
       entries.set(k, { ...entry, bytes: size });
