@@ -1,4 +1,5 @@
 import type { Environment } from '../platform/environment.js';
+import { fnv1a } from '../search/hash.js';
 
 /**
  * Answers of recent searches, kept while they are still exactly right (issue 12, ADR 0025).
@@ -65,12 +66,10 @@ function createDoorkeeper() {
   const bits = new Uint32Array(DOORKEEPER_BITS / 32);
   let marked = 0;
   return (key: string): boolean => {
-    let a = 0x811c9dc5;
+    const a = fnv1a(key);
     let b = 0x9747b28c;
     for (let i = 0; i < key.length; i += 1) {
-      const c = key.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
+      b = Math.imul(b ^ key.charCodeAt(i), 0x5bd1e995);
       b ^= b >>> 15;
     }
     b |= 1; // odd: the probes walk the whole power-of-two table
