@@ -50,15 +50,15 @@ function leastRecentlyUsedHits(trace: Int32Array, capacity: number): number {
 }
 
 function admittedHits(trace: Int32Array, megabytes: number, capacity: number): number {
-  const cache = createSearchCache<number>(megabytes * 2 ** 20);
   // Each answer's estimate, so that `capacity` of them fill the budget (the cache adds its own
   // overhead per entry: the key's characters and 200 bytes).
   const bytes = Math.floor((megabytes * 2 ** 20) / capacity) - 240;
+  const cache = createSearchCache<number>(megabytes * 2 ** 20, () => bytes);
   let hits = 0;
   for (const query of trace) {
     const key = `q${query}`;
     if (cache.get('testing', key, 1, 0) !== undefined) hits += 1;
-    else cache.set('testing', key, { value: query, bytes, version: 1, computedAt: 0, validUntil: Infinity });
+    else cache.set('testing', key, { value: query, version: 1, computedAt: 0, validUntil: Infinity });
   }
   return hits / trace.length;
 }

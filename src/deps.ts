@@ -39,7 +39,7 @@ import { createOfferImports, type OfferImports } from './offers/import-http.js';
 import { indexStartSources } from './offers/index-sources.js';
 import { createLiveIndexes, type LiveIndexes, OFFER_CHANGES_TOPIC } from './offers/live-indexes.js';
 import { createSearchCache } from './offers/search-cache.js';
-import { createOfferService, type OfferService, type SearchAnswer } from './offers/service.js';
+import { answerBytes, createOfferService, type OfferService, type SearchAnswer } from './offers/service.js';
 import { createOfferStore } from './offers/store-sql.js';
 import { createOperatorService, type OperatorService } from './operators/service.js';
 import { createOperatorStore } from './operators/store.js';
@@ -252,7 +252,7 @@ export function createDeps(
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
   });
   const synonyms = createBusSynonyms({ store: createSynonymStore(db), audit, clock, changeBus });
-  const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024);
+  const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024, answerBytes);
   const offers = createOfferService({
     store: offerStore,
     clock,

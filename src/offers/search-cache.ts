@@ -1,4 +1,5 @@
 import type { Environment } from '../platform/environment.js';
+import { fnv1a } from '../search/hash.js';
 
 /**
  * Answers of recent searches, kept while they are still exactly right (issue 12, ADR 0025).
@@ -27,7 +28,7 @@ export interface SearchCache<T> {
   set(
     environment: Environment,
     key: string,
-    entry: { value: T; bytes: number; version: number; computedAt: number; validUntil: number },
+    entry: { value: T; version: number; computedAt: number; validUntil: number },
   ): void;
   stats(): SearchCacheStats;
 }
@@ -65,12 +66,10 @@ function createDoorkeeper() {
   const bits = new Uint32Array(DOORKEEPER_BITS / 32);
   let marked = 0;
   return (key: string): boolean => {
-    let a = 0x811c9dc5;
+    const a = fnv1a(key);
     let b = 0x9747b28c;
     for (let i = 0; i < key.length; i += 1) {
-      const c = key.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
+      b = Math.imul(b ^ key.charCodeAt(i), 0x5bd1e995);
       b ^= b >>> 15;
     }
     b |= 1; // odd: the probes walk the whole power-of-two table
@@ -95,7 +94,11 @@ function createDoorkeeper() {
   };
 }
 
-export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
+/**
+ * `sizeOf` estimates the bytes a value holds; it is asked only for the answers the cache keeps
+ * (most first computations are declined, and sizing an answer is ~1 % of computing it).
+ */
+export function createSearchCache<T>(maxBytes: number, sizeOf: (value: T) => number): SearchCache<T> {
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least
   // recently used.
   const entries = new Map<string, Entry<T>>();
@@ -131,8 +134,7 @@ export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
       return entry.value;
     },
     set(environment, key, entry) {
-      const size = entry.bytes + key.length * 2 + ENTRY_OVERHEAD;
-      if (maxBytes <= 0 || size > maxBytes / 8) return; // one answer never takes over the cache
+      if (maxBytes <= 0) return;
       if (versions.get(environment) !== entry.version) {
         versions.set(environment, entry.version);
         const prefix = `${environment}\n`;
@@ -143,6 +145,8 @@ export function createSearchCache<T>(maxBytes: number): SearchCache<T> {
         declined += 1;
         return;
       }
+      const size = sizeOf(entry.value) + key.length * 2 + ENTRY_OVERHEAD;
+      if (size > maxBytes / 8) return; // one answer never takes over the cache
       const old = entries.get(k);
       if (old) drop(k, old);
       entries.set(k, { ...entry, bytes: size });

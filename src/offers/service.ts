@@ -58,7 +58,7 @@ export interface OfferService {
 const CACHE_CURRENT_MS = 1_000;
 
 /** A rough size of an answer in memory (UTF-16 strings, a few hundred bytes of structure per offer). */
-function answerBytes(answer: SearchAnswer): number {
+export function answerBytes(answer: SearchAnswer): number {
   let bytes = 512;
   for (const offer of answer.offers) {
     bytes += 600 + 2 * (offer.title.length + offer.description.length);
@@ -175,7 +175,6 @@ export function createOfferService(deps: {
       if (deps.cache && current && live.version === version) {
         deps.cache.set(environment, cacheKey, {
           value: answer,
-          bytes: answerBytes(answer),
           version,
           computedAt: now,
           validUntil: live.index.statusChangeAfter(now),

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OfferInput } from '../../src/offers/offer-input.js';
 import type { SearchQuery } from '../../src/offers/schemas.js';
 import { createSearchCache } from '../../src/offers/search-cache.js';
-import { createOfferService, type OfferService, type SearchAnswer } from '../../src/offers/service.js';
+import {
+  answerBytes,
+  createOfferService,
+  type OfferService,
+  type SearchAnswer,
+} from '../../src/offers/service.js';
 import { createOfferStore } from '../../src/offers/store-sql.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
@@ -94,7 +99,7 @@ for (const { dialect, available } of backends()) {
       t = await createTestContext(dialect, {}, { environments: [] });
       const store = createOfferStore(t.deps.db);
       const cursorKey = Buffer.alloc(32, 7);
-      cache = createSearchCache<SearchAnswer>(8 * 1024 * 1024);
+      cache = createSearchCache<SearchAnswer>(8 * 1024 * 1024, answerBytes);
       const common = {
         store,
         clock: t.clock,

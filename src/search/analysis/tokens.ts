@@ -1,3 +1,4 @@
+import { FNV_OFFSET, FNV_PRIME, fnv1a } from '../hash.js';
 import { isStopWord, words } from './text.js';
 import { unitOf } from './text-rules.js';
 
@@ -41,16 +42,8 @@ const spare: number[][] = [];
 const joinedSlots: number[] = [];
 const spareWords: string[][] = [];
 
-/** FNV-1a over the folded character codes. */
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 16777619;
-
-/** The memo's hash of a folded word (exported for the test of colliding words). */
-export function tokenHash(word: string): number {
-  let hash = FNV_OFFSET;
-  for (let i = 0; i < word.length; i += 1) hash = Math.imul(hash ^ word.charCodeAt(i), FNV_PRIME);
-  return hash;
-}
+/** The memo's hash of a folded word, FNV-1a (exported for the test of colliding words). */
+export const tokenHash = fnv1a;
 
 /** Times the table was cleared: a memo slot names the same word only within one generation. */
 let generation = 0;

@@ -1,3 +1,4 @@
+import { fnv1a } from '../hash.js';
 import { grownCapacity } from './growable.js';
 
 /** Entries per position at most before the table grows (linear probing stays short below it). */
@@ -103,8 +104,7 @@ const next = (i: number, n: number) => (i + 1 === n ? 0 : i + 1);
 
 /** FNV-1a over the code units, then mixed (ids share prefixes such as `off_`). */
 function hashOf(id: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i += 1) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  let h = fnv1a(id);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   return h ^ (h >>> 13);
