@@ -188,8 +188,7 @@ export function createDeps(
   const offerStore = createOfferStore(db);
   const searchRules = () => ({ synonyms, schemas: searchSettingsStore }); // alerts' rules, as searches' (built below)
   const wh = { store: createWebhookStore(db), percolatorStore: createPercolatorStore(db), searchRules };
-  const serving = { offerStore, dispatchThread: !options.db }; // delivery in a thread of its own (ADR 0051)
-  const webhooks = createWebhooks({ ...wh, ...serving, db, clock, logger, audit, config, masterSecret });
+  const webhooks = createWebhooks({ ...wh, offerStore, db, clock, logger, audit, config, masterSecret });
   const { recordEvent } = webhooks.service;
   const keyVerifier = createKeyVerifier({
     store: keyStore,

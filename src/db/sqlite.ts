@@ -17,15 +17,8 @@ type Statement = BetterSqlite3.Statement<unknown[]>;
  */
 export function openSqlite(
   file: string,
-  options: {
-    readWorkers?: number;
-    readCacheMb?: number;
-    writeCacheMb?: number;
-    /** False: a second connection of the process (ADR 0051), which leaves the statistics to the first. */
-    optimize?: boolean;
-  } = {},
+  options: { readWorkers?: number; readCacheMb?: number; writeCacheMb?: number } = {},
 ): Database {
-  const optimize = options.optimize ?? true;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const writer = connect(file, false);
   // The writer's page cache (KiB, negative by convention; SQLite's default is 2 MiB): the bulk
@@ -34,7 +27,7 @@ export function openSqlite(
   // Planner statistics: without them SQLite may walk a whole index on `environment` instead of
   // starting from the text index (10× slower searches). Cheap when they are fresh
   // (analysis_limit); refreshed again on close and after bulk writes (seed, import).
-  if (optimize) writer.pragma('optimize=0x10002');
+  writer.pragma('optimize=0x10002');
   const reader = connect(file, true);
   // A page cache per read connection (SQLite's default is 2 MiB); in KiB, negative by convention.
   const cacheKib = options.readCacheMb ? options.readCacheMb * 1024 : undefined;
@@ -86,7 +79,7 @@ export function openSqlite(
     close: async () => {
       await lock;
       await pool?.close();
-      if (optimize) writer.pragma('optimize');
+      writer.pragma('optimize');
       reader.close();
       writer.close();
     },

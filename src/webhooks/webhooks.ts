@@ -6,7 +6,6 @@ import type { Database } from '../db/database.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import { createSecretBox } from '../platform/secret-box.js';
-import { createThreadDispatcher } from './dispatch-thread.js';
 import { createDispatcher, type DeliveryOutcome, type Dispatcher } from './dispatcher.js';
 import { createKeyExpiryCheck } from './key-expiry.js';
 import { readSearchRules, type SearchRuleSources } from './offer-matching.js';
@@ -46,24 +45,15 @@ export function createWebhooks(deps: {
   clock: Clock;
   audit: AuditLog;
   logger: Logger;
-  config: Pick<
-    Config,
-    'webhookRetrySchedule' | 'webhookAllowPrivate' | 'databaseUrl' | 'sqlitePath' | 'databasePoolMax'
-  >;
+  config: Pick<Config, 'webhookRetrySchedule' | 'webhookAllowPrivate'>;
   /** The environments' synonyms and declarations, which alerts apply as searches do (read when needed). */
   searchRules?: () => SearchRuleSources;
-  /**
-   * `start` (`serve`) moves delivery to a thread with a connection of its own to the configured
-   * database (ADR 0051). False (a database handed in: tests, on their injected clock): the
-   * dispatcher runs on the event loop.
-   */
-  dispatchThread?: boolean;
 }): Webhooks {
   const { clock, logger } = deps;
   const box = createSecretBox(deps.masterSecret, 'webhook-secret');
   const allowPrivate = deps.config.webhookAllowPrivate;
   const outcomes: Record<DeliveryOutcome, number> = { delivered: 0, retry: 0, failed: 0 };
-  const local = createDispatcher({
+  const dispatcher = createDispatcher({
     store: deps.store,
     clock,
     box,
@@ -75,17 +65,6 @@ export function createWebhooks(deps: {
       outcomes[outcome] += 1;
     },
   });
-  /** The event loop's dispatcher until `start` moves delivery to a thread (when it can). */
-  let active: Dispatcher = local;
-  const dispatcher: Dispatcher = {
-    runOnce: () => active.runOnce(),
-    start: (pollMs) => active.start(pollMs),
-    nudge: () => active.nudge(),
-    stop: async () => {
-      await active.stop();
-      if (active !== local) await local.stop();
-    },
-  };
   const service = createWebhookService({
     store: deps.store,
     box,
@@ -122,18 +101,6 @@ export function createWebhooks(deps: {
     percolator,
     checkKeyExpiry,
     start(pollMs) {
-      const { databaseUrl, sqlitePath, databasePoolMax: poolMax } = deps.config;
-      if (deps.dispatchThread && active === local)
-        active = createThreadDispatcher({
-          database: { databaseUrl, sqlitePath, poolMax },
-          masterSecret: deps.masterSecret,
-          retrySchedule: deps.config.webhookRetrySchedule,
-          allowPrivate,
-          logger,
-          onOutcome: (outcome, count) => {
-            outcomes[outcome] += count;
-          },
-        });
       dispatcher.start(pollMs);
       // The saved searches filed before the first write has to wait for them.
       percolating = percolator
