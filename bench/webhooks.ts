@@ -255,10 +255,19 @@ try {
   await deps.webhooks.percolator.warm();
   log(`filed ${savedCount} saved searches in ${((performance.now() - filing) / 1000).toFixed(1)} s`);
   const { checked: checkedBefore, matchMs: cpuBefore } = deps.webhooks.percolator.stats();
+  // The service's CPU from the import to the last delivery: every thread of this process (the
+  // import, the matching worker, the dispatcher), not the receiver's; and the event loop's share.
+  const alertsCpu = process.cpuUsage();
+  const alertsLoop = performance.eventLoopUtilization();
   const withAlerts = await importRun('alerts', 8);
   log(`import with ${savedCount} saved searches with alerts: ${Math.round(withAlerts.rate)} offers/s`);
   // The events of the last batch: wait until the queue is empty (at most 120 s).
   const drained = await waitCaughtUp(120_000);
+  const alertsUsed = process.cpuUsage(alertsCpu);
+  const loop = performance.eventLoopUtilization(alertsLoop);
+  log(
+    `import to last delivery: ${(loop.idle + loop.active).toFixed(0)} ms; CPU of this process (all threads) ${((alertsUsed.user + alertsUsed.system) / 1000).toFixed(0)} ms; event loop busy ${loop.active.toFixed(0)} ms`,
+  );
   if (!drained) {
     const states = await deps.db.all('SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state');
     const cursors = await deps.db.all('SELECT * FROM webhook_cursors');

@@ -210,9 +210,13 @@ export function createOfferStore(db: Database): OfferStore {
     },
     async changes(environment, range, limit) {
       const after = range.after;
+      // After a page: `change_seq >= ?` bounds the index range from below. The OR alone (`> ? OR
+      // (= ? AND id > ?)`) left only `change_seq <= to` to seek on: every page walked the
+      // environment's offers from its first change (at 1M offers 0.1–0.25 s a page when cached,
+      // seconds when not; ADR 0051).
       const rows = await db.all<IndexRow>(
         `SELECT ${INDEX_READ_COLUMNS} FROM offers
-          WHERE environment = ? AND change_seq <= ? AND ${after ? '(change_seq > ? OR (change_seq = ? AND id > ?))' : 'change_seq > ?'}
+          WHERE environment = ? AND change_seq <= ? AND ${after ? 'change_seq >= ? AND (change_seq > ? OR id > ?)' : 'change_seq > ?'}
           ORDER BY change_seq, id LIMIT ?`,
         after
           ? [environment, range.to, after.changeSeq, after.changeSeq, after.id, limit]
