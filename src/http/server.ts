@@ -14,6 +14,7 @@ import { registerProblemHandlers } from './problem.js';
 import { registerRequestHooks } from './request-hooks.js';
 import { createRequestIds } from './request-id.js';
 import { trackRoutes } from './route-inventory.js';
+import { sharedSerializers } from './serialization.js';
 import { origins } from './urls.js';
 import { validatorCompiler } from './validation.js';
 
@@ -43,6 +44,7 @@ export async function createHttpServer(options: {
     return503OnClosing: false,
     frameworkErrors: createFrameworkErrors(options.pageAnswer),
     clientErrorHandler: createClientErrorHandler(origin),
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
   });
   app.decorate('publicOrigin', origin);
   trackRoutes(app);
