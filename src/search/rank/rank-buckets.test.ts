@@ -90,4 +90,36 @@ describe('scanPage over parts', () => {
     expect(refined).toBe(1);
     expect(seen).toEqual([]);
   });
+
+  it('does not cut a part early while its walk meets the floor at a rate that ends it for less (ADR 0052)', () => {
+    // 2 000 members, slot 0 the newest; every tenth at the floor (10), the rest at 20.
+    const n = 2_000;
+    const pub = Float64Array.from({ length: n }, (_, slot) => 1_000 - slot);
+    const all = new Bitmap(Array.from({ length: n }, (_, slot) => slot));
+    const run = (atFloor: (slot: number) => boolean) => {
+      const early: boolean[] = [];
+      const src = source();
+      Object.assign(src, {
+        published: pub,
+        ids: Array.from({ length: n }, (_, slot) => `o${String(slot).padStart(3, '0')}`),
+        size: n,
+        walkShort: 0,
+        rankOf: (slot: number) => (atFloor(slot) ? 10 : 20),
+        walkNewest: (_: Bits, visit: (slot: number) => boolean) => {
+          for (let slot = 0; slot < n; slot += 1) if (visit(slot)) return true;
+          return false;
+        },
+        split: () => [{ members: all, floor: 10 }],
+        refine: (_: Bits, __: number, isEarly = false) => {
+          early.push(isEarly);
+          return undefined;
+        },
+      });
+      return { page: scanPage(all, [], null, 8, src).slots, early };
+    };
+    // After 8 × 8 members, 6 at the floor: the last two are 20 members away, not a read of 2 000.
+    expect(run((slot) => slot % 10 === 9)).toEqual({ page: [9, 19, 29, 39, 49, 59, 69, 79], early: [] });
+    // One at the floor by then (too few to tell a rate): the part is offered to be cut.
+    expect(run((slot) => slot === 9 || slot === n - 1).early[0]).toBe(true);
+  });
 });

@@ -282,7 +282,12 @@ export function scanPage(
               (barLast.rank === floor && compare(barLast.rank, barLast.slot, floor, slot) <= 0))
           )
             return true;
-          if (visited === Math.ceil(short)) {
+          // Not when the walk has met the floor often enough to tell its rate, and at that rate
+          // ends for less than reading the part (ADR 0052: a member read each; walked, a few).
+          if (
+            visited === Math.ceil(short) &&
+            (atFloor < FLOOR_SEEN || ((need - atFloor) * visited * 4) / atFloor > n)
+          ) {
             early = source.refine?.(members, floor, true);
             if (early !== undefined) return true;
           }
@@ -344,6 +349,9 @@ export function scanPage(
   }
   return { slots, ranks };
 }
+
+/** Members at the floor a walk must have met before its rate is trusted to skip an early cut. */
+const FLOOR_SEEN = 4;
 
 /**
  * The most slots a newest-first walk over `n` members (of `size` slots) may read: what ranking

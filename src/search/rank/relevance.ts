@@ -7,6 +7,7 @@ import type { Plan, Unit } from '../query/plan.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, andNot, type Bits, membersOf, scratch, unionOf } from '../sets/slot-sets.js';
 import { leastProximity } from './adjacent-pairs.js';
+import { membership } from './dense-members.js';
 import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
 import { SEQUENCE_START, scanRank } from './scan-rank.js';
@@ -115,14 +116,7 @@ export function relevancePage(
     walkNewest: (members, visit, maxSteps) =>
       tie !== null
         ? walkByTie(membersOf(members, ix.matchBuffer).slice(), tie, ix.publishedAt.data, ix.ids, visit)
-        : ix.byPublished.walk(
-            ix.ids.length,
-            true,
-            null,
-            (slot) => members.has(slot) && visit(slot),
-            1,
-            maxSteps,
-          ) !== null,
+        : walkDense(ix, members, visit, maxSteps),
     members: (set) => membersOf(set, ix.matchBuffer),
     // A part of one rank is paged as a class is: by the tie-break, if any, then newest.
     pager: tie === null ? ix.pager : tiePager(ix, tie),
@@ -130,6 +124,27 @@ export function relevancePage(
   for (const s of plan.unitsOfStem.keys()) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
   for (const s of starts) for (const w of stemWords[s] as number[]) wordBits[w] = 0;
   return page;
+}
+
+/** Tests by the bitmap's own call before a walk's members are copied into a dense bitset. */
+const DENSE_FROM = 256;
+
+/** The members newest first until `visit` says stop (true), or false past `maxSteps` slots read. */
+function walkDense(
+  ix: RankedIndex,
+  members: Bits,
+  visit: (slot: number) => boolean,
+  maxSteps: number,
+): boolean {
+  const m = membership(members, ix.ids.length, ix.matchBuffer, DENSE_FROM);
+  try {
+    return (
+      ix.byPublished.walk(ix.ids.length, true, null, (slot) => m.test(slot) && visit(slot), 1, maxSteps) !==
+      null
+    );
+  } finally {
+    m.done();
+  }
 }
 
 /**
