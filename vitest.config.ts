@@ -20,5 +20,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Tests that need PostgreSQL decide for themselves whether to skip (laptop) or fail (CI=true).
     globalSetup: ['test/support/global-setup.ts'],
+    // Worker threads from the run's transpiled build, not through tsx (test/support/worker-build.ts).
+    setupFiles: ['test/support/worker-build.ts'],
   },
 });
