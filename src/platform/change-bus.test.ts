@@ -23,8 +23,9 @@ function received(bus: ChangeBus, topic: string): string[] {
   return messages;
 }
 
+/** Polls `check` every 10 ms, for up to 10 s (a slow machine; the assertions after it decide). */
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 1000 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
 }
 
 describe('local change bus', () => {
@@ -56,10 +57,11 @@ describe.skipIf(!url)('Redis change bus', () => {
     const [one, two] = [await open(), await open()];
     const there = received(two, 'api_keys');
     const here = received(one, 'api_keys');
-    // Subscriptions are asynchronous: publish until the other side has joined.
+    // Subscriptions are asynchronous: publish until both sides have joined (the publisher's own
+    // subscription too: under load it joined after the first ping reached the other side).
     await until(() => {
-      if (there.length === 0) void one.publish('api_keys', 'ping');
-      return there.length > 0;
+      if (there.length === 0 || here.length === 0) void one.publish('api_keys', 'ping');
+      return there.length > 0 && here.length > 0;
     });
     await one.publish('api_keys', 'hash-1');
     await until(() => there.includes('hash-1') && here.includes('hash-1'));
