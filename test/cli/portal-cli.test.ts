@@ -1,26 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { vitrineCli } from '../support/cli.js';
 
 /**
  * CLI parity with the console (SPEC §4, §10; issue 5): operators, applications and the audit
  * log as commands with --json, and the key commands writing audit entries too.
  */
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-portal-cli-'));
-
-function vitrine(args: string[], input = '') {
-  return runCommand(args, { PATH: process.env.PATH, DATA_DIR: dataDir }, input);
-}
-
-async function json(args: string[], input?: string) {
-  const result = await vitrine([...args, '--json'], input);
-  expect(result.stderr).toBe('');
-  expect(result.status).toBe(0);
-  return JSON.parse(result.stdout);
-}
+const { run: vitrine, json, dataDir } = vitrineCli('portal-cli');
 
 /** Inserts a pending application as the portal would (the CLI has no "apply": developers do that). */
 function pendingApplication(projectId: string, environment: string): string {
@@ -32,8 +19,6 @@ function pendingApplication(projectId: string, environment: string): string {
   db.close();
   return id;
 }
-
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('vitrine CLI: operators, applications, audit', { timeout: 120_000 }, () => {
   let projectId = '';
