@@ -42,6 +42,8 @@ import { variedMix } from './varied.js';
  *   BENCH_DATASET names the reused data (default `vitrine-bench-<backend>-<offers>`: the temp dir,
  *   and with `-` as `_` the PostgreSQL database): a branch with a new migration measures on a
  *   copy of its own, not on the data set other checkouts reuse.
+ *   BENCH_SERVER_NODE_ARGS: Node flags for the server process only (space-separated, e.g.
+ *   `--trace-gc`); BENCH_SERVER_LOG: a file for the server's standard output (else discarded).
  */
 const root = path.resolve(import.meta.dirname, '..');
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
@@ -191,10 +193,12 @@ async function main(): Promise<void> {
 
 /** One server: started, measured scenario by scenario, stopped. */
 async function measure(key: string, importRate: number) {
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const log = process.env.BENCH_SERVER_LOG ? fs.openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore';
   const server: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'src/main.ts'), 'serve', '--env', 'testing'],
-    { env, stdio: ['ignore', 'ignore', 'inherit'] },
+    [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts'), 'serve', '--env', 'testing'],
+    { env, stdio: ['ignore', log, 'inherit'] },
   );
   const origin = `http://127.0.0.1:${port}`;
   const spawned = performance.now();

@@ -7,12 +7,16 @@
  * of the engine on the same data. Queries at a fixed clock (BENCH_TYPING_NOW, an ISO date;
  * 2026-11-27 by default: past some expiries, as the server asks on that day), so that two runs
  * answer the same. The first query of two words after the build is timed on its own. Run with
- * `node --expose-gc --import tsx bench/typing-tail.ts`.
+ * `node --expose-gc --import tsx bench/typing-tail.ts`. Also prints the garbage collections during
+ * the queries (PerformanceObserver) and how many of the slowest 1 % by wall clock overlap one;
+ * the heap's growth is bounded as `serve` bounds it (HEAP_GROWTH_PERCENT, default 25).
  */
 
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
+import { constants, type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
 import { generateOffers } from '../src/offers/seed.js';
+import { boundHeapGrowth } from '../src/platform/heap-growth.js';
 import { parseTextQuery } from '../src/search/analysis/text.js';
 import { createSearchIndex, type Index } from '../src/search/index/search-index.js';
 import { engineQuery } from '../test/support/engine-query.js';
@@ -50,7 +54,7 @@ function build(): Index {
   return index as Index;
 }
 
-function main() {
+async function main() {
   const typing = catalogueTypes().find((t) => t.id === 'typing');
   if (typing === undefined) throw new Error('no typing scenario in bench/catalogue.ts');
   const all = typing.paths.map(
@@ -60,6 +64,8 @@ function main() {
   // Warm-up, as the HTTP bench's first second: other queries of the list (its end), untimed.
   const warmUp = all.slice(-WARM_UP);
   const index = build();
+  // As `serve` does once its indexes are built (ADR 0044): the collections the server has.
+  boundHeapGrowth(Number(process.env.HEAP_GROWTH_PERCENT ?? 25));
   (globalThis as { gc?: () => void }).gc?.();
   const rss = process.memoryUsage().rss;
   const first = process.cpuUsage();
@@ -74,15 +80,25 @@ function main() {
   );
   for (const q of warmUp) index.search(engineQuery(NOW, { text: parseTextQuery(q), sort: 'relevance' }), []);
   const hash = createHash('sha256');
-  const timed: Array<{ q: string; ms: number; total: number; at: number }> = [];
+  const timed: Array<{ q: string; ms: number; total: number; at: number; start: number; end: number }> = [];
+  const gcs: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => gcs.push(...list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
   for (const q of queries) {
     const query = engineQuery(NOW, { text: parseTextQuery(q), sort: 'relevance' });
+    const start = performance.now();
     const c = process.cpuUsage();
     const r = index.search(query, []);
     const ms = cpuMs(c);
-    timed.push({ q, ms, total: r.total, at: timed.length });
+    const end = performance.now();
+    timed.push({ q, ms, total: r.total, at: timed.length, start, end });
     hash.update(`${q}\t${r.total}\t${r.ids.join(',')}\n`);
+    // The collections' entries come on the event loop.
+    if (timed.length % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
+  await new Promise((resolve) => setImmediate(resolve));
+  observer.disconnect();
+  gcStats(timed, gcs);
   const sorted = timed.map((t) => t.ms).sort((a, b) => a - b);
   const rssAfter = process.memoryUsage().rss;
   console.log(
@@ -106,4 +122,46 @@ function main() {
   }
 }
 
-main();
+/** Collections during the timed queries (wall clock), and how many of the slowest 1 % overlap one. */
+function gcStats(timed: Array<{ start: number; end: number }>, gcs: PerformanceEntry[]) {
+  const kind = (e: PerformanceEntry) => (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0;
+  const names: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+  };
+  const byKind = new Map<string, { n: number; ms: number; max: number }>();
+  for (const e of gcs) {
+    const k = names[kind(e)] ?? String(kind(e));
+    const s = byKind.get(k) ?? { n: 0, ms: 0, max: 0 };
+    s.n += 1;
+    s.ms += e.duration;
+    s.max = Math.max(s.max, e.duration);
+    byKind.set(k, s);
+  }
+  const per = 1000 / timed.length;
+  for (const [k, s] of byKind)
+    console.log(
+      `- GC ${k}: ${(s.n * per).toFixed(1)} per 1 000 queries, pause ${(s.ms / s.n).toFixed(2)} ms mean, ${s.max.toFixed(2)} max, ${(s.ms * per).toFixed(0)} ms per 1 000`,
+    );
+  const wall = timed.map((t) => {
+    let gc = 0;
+    for (const e of gcs) {
+      const from = Math.max(t.start, e.startTime);
+      const to = Math.min(t.end, e.startTime + e.duration);
+      if (to > from) gc += to - from;
+    }
+    return { ms: t.end - t.start, gc };
+  });
+  const sorted = [...wall].sort((a, b) => a.ms - b.ms);
+  const band = sorted.slice(Math.floor(sorted.length * 0.99) - 15, Math.floor(sorted.length * 0.99) + 15);
+  const withGc = band.filter((w) => w.gc > 0);
+  const without = wall.map((w) => w.ms - w.gc).sort((a, b) => a - b);
+  const ms = sorted.map((w) => w.ms);
+  console.log(
+    `- wall ms: p50 ${percentile(ms, 50).toFixed(2)}, p99 ${percentile(ms, 99).toFixed(2)}; less the GC pauses in them: p99 ${percentile(without, 99).toFixed(2)}; the p99 band (±15 queries): ${withGc.length} of ${band.length} overlap a GC, ${withGc.reduce((a, w) => a + w.gc, 0).toFixed(1)} ms of GC in them`,
+  );
+}
+
+await main();
