@@ -271,12 +271,14 @@ try {
     const cpu = process.cpuUsage();
     const t0 = performance.now();
     const gcAlone = observeGc();
+    const loopAlone = performance.eventLoopUtilization();
     while ((await deps.webhooks.dispatcher.runOnce()) > 0);
+    const busyAlone = performance.eventLoopUtilization(loopAlone).active;
     const seconds = (performance.now() - t0) / 1000;
     const used = process.cpuUsage(cpu);
     const cpuMs = (used.user + used.system) / 1000;
     log(
-      `delivery alone: ${deliveriesAlone} events in ${seconds.toFixed(2)} s, ${Math.round(deliveriesAlone / seconds)} deliveries/s; CPU ${cpuMs.toFixed(0)} ms (${((cpuMs * 1000) / deliveriesAlone).toFixed(0)} µs per delivery); ${gcAlone()}`,
+      `delivery alone: ${deliveriesAlone} events in ${seconds.toFixed(2)} s, ${Math.round(deliveriesAlone / seconds)} deliveries/s; CPU ${cpuMs.toFixed(0)} ms (${((cpuMs * 1000) / deliveriesAlone).toFixed(0)} µs per delivery), event loop busy ${((busyAlone * 1000) / deliveriesAlone).toFixed(0)} µs per delivery; ${gcAlone()}`,
     );
     while (arrivals.length - before < deliveriesAlone) await new Promise((r) => setTimeout(r, 20));
     arrivals.length = 0;
