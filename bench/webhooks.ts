@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import pino from 'pino';
 import { loadConfig } from '../src/config/config.js';
 import { migrate } from '../src/db/migrate.js';
@@ -98,6 +99,93 @@ const log = (line: string) => console.log(`${line} (load average ${os.loadavg()[
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
+/** Observes the main thread's garbage collections until the returned function (which describes them) is called. */
+function observeGc(): () => string {
+  const gc = { minor: 0, other: 0, minorN: 0, otherN: 0 };
+  const seen = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      // kind 1: a scavenge (minor); the others are mark-compact or incremental steps.
+      if ((e as { detail?: { kind?: number } }).detail?.kind === 1) {
+        gc.minor += e.duration;
+        gc.minorN += 1;
+      } else {
+        gc.other += e.duration;
+        gc.otherN += 1;
+      }
+    }
+  });
+  seen.observe({ entryTypes: ['gc'] });
+  return () => {
+    seen.disconnect();
+    return `GC on the main thread: ${gc.minorN} minor ${gc.minor.toFixed(0)} ms, ${gc.otherN} other ${gc.other.toFixed(0)} ms`;
+  };
+}
+
+/**
+ * BENCH_TRACE=1: where each alert's time went, after its offer's commit (ms): the percolator's
+ * round that matched it began (`saved_search_matches.created_at`), its delivery row was written
+ * (`webhook_deliveries.created_at`), the pass that sent it recorded its outcome (`updated_at`),
+ * and it reached the receiver. Per stage p50 / p95, and the stages of the slowest 5 %.
+ */
+async function timeline(committed: Map<string, number>, idToExternal: Map<string, string>) {
+  const rounds = new Map<string, number>();
+  for (const m of await deps.db.all<{ offer_id: string; created_at: number }>(
+    "SELECT offer_id, MIN(created_at) AS created_at FROM saved_search_matches WHERE saved_search_id LIKE 'svs_bench%' GROUP BY offer_id",
+  ))
+    rounds.set(m.offer_id, Number(m.created_at));
+  const sent = new Map<string, { created: number; updated: number }[]>();
+  for (const d of await deps.db.all<{ body: string; created_at: number; updated_at: number }>(
+    "SELECT body, created_at, updated_at FROM webhook_deliveries WHERE event_type = 'saved_search.matched'",
+  )) {
+    const offerId = (JSON.parse(d.body) as { data: { offer: { id: string } } }).data.offer.id;
+    const list = sent.get(offerId) ?? [];
+    list.push({ created: Number(d.created_at), updated: Number(d.updated_at) });
+    sent.set(offerId, list);
+  }
+  const stages: Record<string, number[]> = { round: [], outbox: [], recorded: [], received: [] };
+  const rows: number[][] = [];
+  const used = new Map<string, number>();
+  for (const a of arrivals) {
+    const at = committed.get(idToExternal.get(a.offerId) ?? '');
+    const d = sent.get(a.offerId);
+    if (at === undefined || d === undefined) continue;
+    const k = used.get(a.offerId) ?? 0;
+    used.set(a.offerId, k + 1);
+    const one = d[Math.min(k, d.length - 1)] as { created: number; updated: number };
+    rows.push([
+      (rounds.get(a.offerId) ?? Number.NaN) - at,
+      one.created - at,
+      one.updated - at,
+      a.at - at,
+      at,
+    ]);
+  }
+  rows.sort((x, y) => (x[3] as number) - (y[3] as number));
+  for (const r of rows) for (const [i, s] of Object.keys(stages).entries()) stages[s]?.push(r[i] as number);
+  for (const list of Object.values(stages)) list.sort((x, y) => x - y);
+  const slow = rows.slice(Math.floor(rows.length * 0.95));
+  const mean = (i: number) => slow.reduce((n, r) => n + (r[i] as number), 0) / Math.max(1, slow.length);
+  console.log(
+    `timeline after commit (ms), p50 / p95: ${Object.entries(stages)
+      .map(([s, l]) => `${s} ${pct(l, 0.5).toFixed(0)} / ${pct(l, 0.95).toFixed(0)}`)
+      .join(', ')}; the slowest 5 %: ${Object.keys(stages)
+      .map((s, i) => `${s} ${mean(i).toFixed(0)}`)
+      .join(', ')}`,
+  );
+  // Per import batch (one commit): when it committed, and its alerts' stages (mean, ms after it).
+  const batches = [...new Set(committed.values())].sort((x, y) => x - y);
+  const t0 = batches[0] ?? 0;
+  for (const b of batches) {
+    const of = rows.filter((r) => r[4] === b);
+    const avg = (i: number) =>
+      (of.reduce((n, r) => n + (r[i] as number), 0) / Math.max(1, of.length)).toFixed(0);
+    const last = of.reduce((n, r) => Math.max(n, r[3] as number), 0);
+    console.log(
+      `batch committed at +${b - t0} ms: ${of.length} alerts, mean round ${avg(0)}, outbox ${avg(1)}, recorded ${avg(2)}, received ${avg(3)}, last received ${last}`,
+    );
+  }
+}
+
 try {
   await migrate(deps.db);
   const port = await receiverPort;
@@ -182,12 +270,15 @@ try {
     const before = arrivals.length;
     const cpu = process.cpuUsage();
     const t0 = performance.now();
+    const gcAlone = observeGc();
+    const loopAlone = performance.eventLoopUtilization();
     while ((await deps.webhooks.dispatcher.runOnce()) > 0);
+    const busyAlone = performance.eventLoopUtilization(loopAlone).active;
     const seconds = (performance.now() - t0) / 1000;
     const used = process.cpuUsage(cpu);
     const cpuMs = (used.user + used.system) / 1000;
     log(
-      `delivery alone: ${deliveriesAlone} events in ${seconds.toFixed(2)} s, ${Math.round(deliveriesAlone / seconds)} deliveries/s; CPU ${cpuMs.toFixed(0)} ms (${((cpuMs * 1000) / deliveriesAlone).toFixed(0)} µs per delivery)`,
+      `delivery alone: ${deliveriesAlone} events in ${seconds.toFixed(2)} s, ${Math.round(deliveriesAlone / seconds)} deliveries/s; CPU ${cpuMs.toFixed(0)} ms (${((cpuMs * 1000) / deliveriesAlone).toFixed(0)} µs per delivery), event loop busy ${((busyAlone * 1000) / deliveriesAlone).toFixed(0)} µs per delivery; ${gcAlone()}`,
     );
     while (arrivals.length - before < deliveriesAlone) await new Promise((r) => setTimeout(r, 20));
     arrivals.length = 0;
@@ -259,6 +350,7 @@ try {
   // import, the matching worker, the dispatcher), not the receiver's; and the event loop's share.
   const alertsCpu = process.cpuUsage();
   const alertsLoop = performance.eventLoopUtilization();
+  const gcAlerts = observeGc();
   const withAlerts = await importRun('alerts', 8);
   log(`import with ${savedCount} saved searches with alerts: ${Math.round(withAlerts.rate)} offers/s`);
   // The events of the last batch: wait until the queue is empty (at most 120 s).
@@ -266,7 +358,7 @@ try {
   const alertsUsed = process.cpuUsage(alertsCpu);
   const loop = performance.eventLoopUtilization(alertsLoop);
   log(
-    `import to last delivery: ${(loop.idle + loop.active).toFixed(0)} ms; CPU of this process (all threads) ${((alertsUsed.user + alertsUsed.system) / 1000).toFixed(0)} ms; event loop busy ${loop.active.toFixed(0)} ms`,
+    `import to last delivery: ${(loop.idle + loop.active).toFixed(0)} ms; CPU of this process (all threads) ${((alertsUsed.user + alertsUsed.system) / 1000).toFixed(0)} ms; event loop busy ${loop.active.toFixed(0)} ms; ${gcAlerts()}`,
   );
   if (!drained) {
     const states = await deps.db.all('SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state');
@@ -293,6 +385,7 @@ try {
     .map((a) => a.at - (withAlerts.committed.get(idToExternal.get(a.offerId) ?? '') ?? Number.NaN))
     .filter((ms) => Number.isFinite(ms))
     .sort((a, b) => a - b);
+  if (process.env.BENCH_TRACE === '1') await timeline(withAlerts.committed, idToExternal);
   const checked = deps.webhooks.percolator.stats().checked - checkedBefore;
   const matchCpu = deps.webhooks.percolator.stats().matchMs - cpuBefore;
   log(

@@ -44,6 +44,7 @@ for (const { dialect, available } of backends()) {
       });
       expect(queued.statusCode).toBe(202);
       const { messageId } = queued.json() as { messageId: string };
+      expect(messageId).toMatch(/^msg_[0-9A-Za-z]{20}$/);
 
       const claimedAt = t.clock.now();
       await t.deps.db.run(
