@@ -16,6 +16,10 @@ export default defineConfig({
     // PostgreSQL. At least two files at once, the longest first (test/support/sequencer.ts).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: SlowFirstSequencer },
+    // Issue 26: a larger young generation in the test processes (V8's default is 16 MiB a half):
+    // the engine property files allocate fast, and collecting took a fifth of their CPU, 15 % with
+    // this. Test processes only; the processes the tests start keep Node's defaults.
+    execArgv: ['--max-semi-space-size=64'],
     testTimeout: 20_000,
     hookTimeout: 120_000,
     // Tests that need PostgreSQL decide for themselves whether to skip (laptop) or fail (CI=true).

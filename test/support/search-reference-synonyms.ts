@@ -17,16 +17,17 @@ interface ReferenceUnit {
 }
 
 interface ReferenceDoc {
-  fields: ReadonlyArray<Array<{ word: string; stem: string }>>;
+  fields: ReadonlyArray<ReadonlyArray<{ word: string; stem: string }>>;
 }
 
 export function applySynonyms(
   units: ReferenceUnit[],
-  dict: Array<[string, string]>,
+  dict: ReadonlyArray<readonly [string, string]>,
   docs: readonly ReferenceDoc[],
   rules: readonly SynonymRule[],
 ): boolean[] {
   const carried = units.map(() => false);
+  if (rules.length === 0 || units.length === 0) return carried;
   const stems = new Set(dict.map(([, s]) => s));
   const words = new Set<string>();
   for (const doc of docs) for (const field of doc.fields) for (const t of field) words.add(t.word);

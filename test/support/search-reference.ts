@@ -33,13 +33,39 @@ type Key = string | number;
 interface Token {
   word: string;
   stem: string;
+  /** Its two entries of the dictionary (below), by key: made once with the token. */
+  entries: ReadonlyArray<readonly [string, Entry]>;
 }
 
+/** A key of the dictionary (an indexed word, or an indexed stem) and its stem. */
+type Entry = readonly [string, string];
+
+/**
+ * Issue 26: the fields already read, by text. The property tests ask the reference again for
+ * every page, over the same offers: reading their texts anew was most of those tests' time. The
+ * reading depends on the text alone; the lists are frozen, so nothing can change a shared one.
+ */
+const readTexts = new Map<string, readonly Token[]>();
+
 /** The positions of a field: its words without stop words, each with its stem. */
-function tokensOf(text: string): Token[] {
-  return referenceWords(text)
-    .filter((w) => !isStopWord(w))
-    .map((w) => ({ word: w, stem: stem(w) }));
+function tokensOf(text: string): readonly Token[] {
+  const known = readTexts.get(text);
+  if (known) return known;
+  const tokens = Object.freeze(
+    referenceWords(text)
+      .filter((w) => !isStopWord(w))
+      .map((w) => {
+        const s = stem(w);
+        const entries = [
+          [`${w} ${s}`, [w, s]],
+          [`${s} ${s}`, [s, s]],
+        ] as const;
+        return Object.freeze({ word: w, stem: s, entries });
+      }),
+  );
+  if (readTexts.size >= 200_000) readTexts.clear();
+  readTexts.set(text, tokens);
+  return tokens;
 }
 
 /** Optimal string alignment distance (Damerau with adjacent transpositions, no substring edited twice). */
@@ -70,7 +96,7 @@ export function osa(a: string, b: string): number {
 interface Doc {
   source: IndexDocument;
   /** The title, the searchable attributes' words (by attribute name), the description. */
-  fields: [Token[], Token[], Token[]];
+  fields: [readonly Token[], readonly Token[], readonly Token[]];
 }
 
 /**
@@ -90,14 +116,11 @@ interface Unit {
  * The dictionary: every (key, stem) of the documents, where a key is an indexed word (for its
  * stem) or an indexed stem (for itself).
  */
-function dictionary(docs: readonly Doc[]): Array<[string, string]> {
-  const pairs = new Map<string, [string, string]>();
+function dictionary(docs: readonly Doc[]): Entry[] {
+  const pairs = new Map<string, Entry>();
   for (const doc of docs)
     for (const field of doc.fields)
-      for (const t of field) {
-        pairs.set(`${t.word} ${t.stem}`, [t.word, t.stem]);
-        pairs.set(`${t.stem} ${t.stem}`, [t.stem, t.stem]);
-      }
+      for (const t of field) for (const [key, entry] of t.entries) pairs.set(key, entry);
   return [...pairs.values()];
 }
 
@@ -116,7 +139,7 @@ function narrow(unit: Unit, tolerance: TypoTolerance, asTyped: boolean): Unit {
   return { ...unit, costs: new Map([...unit.costs].filter(([, c]) => c === 0)) };
 }
 
-function termUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
+function termUnit(typed: string, dict: readonly Entry[], tolerance: TypoTolerance): Unit {
   const costs = new Map<string, number>([[stem(typed), 0]]);
   const budget = budgetOf(typed, tolerance);
   for (const [key, s] of dict) {
@@ -127,7 +150,7 @@ function termUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoT
   return narrow({ typed, costs, sequences: [], exactWords: new Set() }, tolerance, asTyped);
 }
 
-function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: TypoTolerance): Unit {
+function prefixUnit(typed: string, dict: readonly Entry[], tolerance: TypoTolerance): Unit {
   // The typed word's own stem counts as typed, as for a whole word.
   const ownStem = dict.some(([, s]) => s === stem(typed));
   const costs = new Map<string, number>(ownStem ? [[stem(typed), 0]] : []);
@@ -142,16 +165,16 @@ function prefixUnit(typed: string, dict: Array<[string, string]>, tolerance: Typ
 }
 
 /** The sequences of the unit starting at position i of the field. */
-function sequencesAt(unit: Unit, field: Token[], i: number): Array<{ exact: boolean }> {
+function sequencesAt(unit: Unit, field: readonly Token[], i: number): Array<{ exact: boolean }> {
   return unit.sequences.filter(({ stems }) => stems.every((st, k) => field[i + k]?.stem === st));
 }
 
-function pairAt(unit: Unit, field: Token[], i: number): boolean {
+function pairAt(unit: Unit, field: readonly Token[], i: number): boolean {
   return sequencesAt(unit, field, i).length > 0;
 }
 
 /** Whether the unit matches position i: a stem of it, or one of its pairs starting there. */
-function matchesAt(unit: Unit, field: Token[], i: number): boolean {
+function matchesAt(unit: Unit, field: readonly Token[], i: number): boolean {
   return unit.costs.has((field[i] as Token).stem) || pairAt(unit, field, i);
 }
 
@@ -161,12 +184,8 @@ function matchesAt(unit: Unit, field: Token[], i: number): boolean {
  * and a unit also matches two indexed words its typed word is made of, one after the other.
  * Neither for words with a digit.
  */
-function compounds(
-  units: Unit[],
-  dict: Array<[string, string]>,
-  docs: readonly Doc[],
-  lastIsPrefix: boolean,
-): void {
+function compounds(units: Unit[], dict: readonly Entry[], docs: readonly Doc[], lastIsPrefix: boolean): void {
+  if (units.length === 0) return;
   const hasDigit = (w: string) => [...w].some((c) => c >= '0' && c <= '9');
   units.forEach((a, u) => {
     const b = units[u + 1];
@@ -192,7 +211,7 @@ function compounds(
   });
 }
 
-function containsSequence(field: Token[], sequence: readonly string[]): boolean {
+function containsSequence(field: readonly Token[], sequence: readonly string[]): boolean {
   for (let i = 0; i + sequence.length <= field.length; i += 1) {
     if (sequence.every((s, k) => field[i + k]?.stem === s)) return true;
   }
