@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createRandomBase62Pool } from '../platform/ids.js';
+import { createPooledIds } from '../platform/ids.js';
 import { ERRORS, type ErrorCode, errorTypeUrl, ProblemError } from './errors.js';
 import { PROBLEM_CONTENT_TYPE, sendProblem } from './problem.js';
 
@@ -51,7 +51,7 @@ export function createFrameworkErrors(
 export function createClientErrorHandler(
   origin: string,
 ): (error: NodeJS.ErrnoException, socket: Socket) => void {
-  const random = createRandomBase62Pool();
+  const nextRequestId = createPooledIds('req');
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     if (!socket.writable) {
@@ -67,7 +67,7 @@ export function createClientErrorHandler(
               'bad_request',
               'The request could not be parsed as HTTP/1.1 (raw non-ASCII bytes in the URL, or an unknown method?).',
             ];
-    const requestId = `req_${random(20)}`;
+    const requestId = nextRequestId();
     const { status, title } = ERRORS[code];
     const body = JSON.stringify({
       type: errorTypeUrl(code, origin),

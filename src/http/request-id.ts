@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { createRandomBase62Pool } from '../platform/ids.js';
+import { createPooledIds } from '../platform/ids.js';
 
 // A caller's id is adopted only if it is short and plain, so it cannot inject into logs.
 const ACCEPTED = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -9,10 +9,10 @@ const ACCEPTED = /^[A-Za-z0-9._:-]{1,64}$/;
  * (20 base62 characters from a pooled CSPRNG buffer: one per app, not a module singleton).
  */
 export function createRequestIds(): (request: IncomingMessage) => string {
-  const random = createRandomBase62Pool();
+  const nextId = createPooledIds('req');
   return (request) => {
     const given = request.headers['x-request-id'];
     if (typeof given === 'string' && ACCEPTED.test(given)) return given;
-    return `req_${random(20)}`;
+    return nextId();
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRandomBase62Pool, randomBase62 } from './ids.js';
+import { createPooledIds, createRandomBase62Pool, newId, randomBase62 } from './ids.js';
 
 describe('random base62', () => {
   it('makes strings of the asked length from the base62 alphabet, each one different', () => {
@@ -21,5 +21,15 @@ describe('random base62', () => {
     expect(counts.size).toBe(62);
     // 1000 expected per character; 6 standard deviations (~190) either side.
     for (const n of counts.values()) expect(Math.abs(n - 1000)).toBeLessThan(200);
+  });
+});
+
+describe('pooled ids', () => {
+  it('have the shape newId gives the same prefix, each one different', () => {
+    const next = createPooledIds('msg');
+    const ids = Array.from({ length: 500 }, next);
+    for (const id of ids) expect(id).toMatch(/^msg_[0-9A-Za-z]{20}$/);
+    expect(new Set(ids).size).toBe(500);
+    expect(newId('msg')).toMatch(/^msg_[0-9A-Za-z]{20}$/);
   });
 });

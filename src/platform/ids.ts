@@ -77,9 +77,20 @@ export function toBase62(value: number, width: number): string {
   return out;
 }
 
+/** 20 base62 characters ≈ 119 bits: unguessable and collision-free at any realistic volume. */
+const ID_CHARACTERS = 20;
+
 export function newId(prefix: IdPrefix): string {
-  // 20 base62 characters ≈ 119 bits: unguessable and collision-free at any realistic volume.
-  return `${prefix}_${randomBase62(20)}`;
+  return `${prefix}_${randomBase62(ID_CHARACTERS)}`;
+}
+
+/**
+ * Ids of one prefix as `newId` makes them, drawn from a pool (`createRandomBase62Pool`): for ids
+ * made on every request or in bursts (request ids, webhook message ids), never for secrets.
+ */
+export function createPooledIds(prefix: IdPrefix): () => string {
+  const random = createRandomBase62Pool();
+  return () => `${prefix}_${random(ID_CHARACTERS)}`;
 }
 
 /** A stable id derived from a natural key, so re-running an import or seed reuses the same ids. */

@@ -1,7 +1,7 @@
 import type { Database, Queryable, SqlValue } from '../db/database.js';
 import type { Environment } from '../platform/environment.js';
 import type { EventType, PlatformEvent } from '../platform/events.js';
-import { createRandomBase62Pool } from '../platform/ids.js';
+import { createPooledIds } from '../platform/ids.js';
 import type { DeliveryState, EndpointState, WebhookDelivery, WebhookEndpoint } from './model.js';
 
 interface EndpointRow {
@@ -39,12 +39,11 @@ const FINISH_CHUNK = 500;
 const INSERT_CHUNK = 500;
 
 /**
- * Message ids (`msg_` + 20 base62 characters, as `newId`) from a pool of CSPRNG bytes: a burst of
- * alerts makes thousands at once, and `randomBytes` per id cost ~13 µs of the event loop each in
- * the alerts bench's profile (ADR 0055). A message id is sent to the receiver, not a secret.
+ * Message ids from a pool of CSPRNG bytes: a burst of alerts makes thousands at once, and
+ * `randomBytes` per id cost ~13 µs of the event loop each in the alerts bench's profile (ADR 0055).
+ * A message id is sent to the receiver, not a secret.
  */
-const messageRandom = createRandomBase62Pool();
-const messageId = () => `msg_${messageRandom(20)}`;
+const messageId = createPooledIds('msg');
 
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 
