@@ -286,7 +286,13 @@ try {
   }
   deps.webhooks.start(config.webhookPollMs);
 
-  /** Imports `count` new offers in batches; resolves to offers/s and each offer's commit time. */
+  /**
+   * Imports `count` new offers in batches; resolves to offers/s and each offer's commit time.
+   * After each batch the event loop takes a turn, as it does in a real import while the next rows
+   * are read from the request's socket (`POST /offers/import`) or another process writes them
+   * (`vitrine import`): SQLite's writes are synchronous, and five batches written back to back
+   * held the loop until the last one, so no alert could start before the import ended (ADR 0058).
+   */
   async function importRun(label: string, from: number) {
     const committed = new Map<string, number>();
     const batch: OfferInput[] = [];
@@ -296,6 +302,7 @@ try {
       await deps.offers.upsertMany('testing', written);
       const at = Date.now();
       for (const o of written) committed.set(o.externalId, at);
+      await new Promise((resolve) => setImmediate(resolve));
     };
     for (const offer of generateOffers({ count: importCount, seed: from })) {
       batch.push({ ...offer, externalId: `${label}-${run}-${offer.externalId}`, publishedAt: Date.now() });
