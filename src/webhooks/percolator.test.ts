@@ -50,6 +50,8 @@ function harness(t: {
   changeSeq: number;
   inner: () => Matcher;
   match?: Matcher['match'];
+  /** Before each commit (a test may hold it). */
+  committing?: () => Promise<void>;
 }) {
   const calls: string[] = [];
   const events: PlatformEvent[] = [];
@@ -59,6 +61,7 @@ function harness(t: {
     claimCursor: async () => t.cursor,
     releaseCursors: async () => undefined,
     async commit(_environment, _by, range, matches, _now, onNew) {
+      await t.committing?.();
       if (matches.length > 0) await onNew({} as never, matches);
       t.cursor = range.to;
       return { committed: true, gone: [] };
@@ -83,7 +86,16 @@ function harness(t: {
       changeSeq: async () => t.changeSeq,
       changes: async (_environment, range, limit) => {
         if (range.from === 0 && range.after === null && limit > 1_000) seen.sampled += 1;
-        return t.rows.filter((r) => r.change_seq > range.from && r.change_seq <= range.to).slice(0, limit);
+        const { after } = range;
+        return t.rows
+          .filter((r) => r.change_seq > range.from && r.change_seq <= range.to)
+          .filter(
+            (r) =>
+              !after ||
+              r.change_seq > after.changeSeq ||
+              (r.change_seq === after.changeSeq && r.id > after.id),
+          )
+          .slice(0, limit);
       },
     },
     environments: ['testing'],
@@ -152,5 +164,37 @@ describe('the percolator before any saved search has alerts', () => {
     expect(calls).toEqual(['begin', 'file 1']);
     expect(seen.sampled).toBe(1);
     expect(offerIds()).toEqual(['off_2']);
+  });
+});
+
+describe('the percolator over a write of several pages', () => {
+  it('hands the next page to the matcher while the alerts of the current one are committed', async () => {
+    const local = createLocalMatcher();
+    const order: string[] = [];
+    // One import batch (one change sequence) of 700 offers: two pages of changes.
+    const rows = Array.from({ length: 700 }, (_, i) =>
+      row(2, `off_${String(i).padStart(4, '0')}`, 'Zircon lamp'),
+    );
+    const t = {
+      searches: [lamps(1, 0)],
+      rows,
+      cursor: 1,
+      changeSeq: 2,
+      inner: () => local,
+      match: (async (environment, page, now) => {
+        order.push(`match ${page.length}`);
+        return local.match(environment, page, now);
+      }) satisfies Matcher['match'],
+      // A commit takes a few turns of the event loop, as a database's does.
+      committing: async () => {
+        for (let i = 0; i < 3; i += 1) await new Promise((resolve) => setImmediate(resolve));
+        order.push('commit');
+      },
+    };
+    const { percolator, offerIds } = harness(t);
+    expect(await percolator.runOnce()).toBe(700);
+    expect(order).toEqual(['match 500', 'match 200', 'commit', 'commit']);
+    expect(new Set(offerIds()).size).toBe(700);
+    expect(t.cursor).toBe(2);
   });
 });

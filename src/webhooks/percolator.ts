@@ -211,13 +211,28 @@ export function createPercolator(deps: {
       if (committed && recorded > before) deps.onRecorded?.();
       return committed;
     };
-    let after: { changeSeq: number; id: string } | null = null;
-    for (;;) {
+    /** A page's rows and their matching, started (the worker takes pages in order). */
+    type Page = { rows: IndexRow[]; found: Promise<Awaited<ReturnType<Matcher['match']>>> | null };
+    const page = async (after: { changeSeq: number; id: string } | null): Promise<Page> => {
       const rows = await deps.offers.changes(environment, { from, to, after }, PAGE);
+      const found =
+        rows.length > 0 && k.byId.size > 0 ? matching(() => matcher.match(environment, rows, now)) : null;
+      // Awaited below, unless the round stops first (a lost claim): never an unhandled rejection.
+      found?.catch(() => undefined);
+      return { rows, found };
+    };
+    let current = await page(null);
+    for (;;) {
+      const { rows } = current;
+      const done = rows.length < PAGE;
+      const last = rows[rows.length - 1] as IndexRow;
+      // Pipelined: the next page is read and queued to the matcher before this one's matches are
+      // awaited and committed, so the worker matches while the event loop reads and commits.
+      const next = done ? null : await page({ changeSeq: last.change_seq, id: last.id });
       const pairs: Pair[] = [];
       const docs = new Map<string, AlertDoc>();
-      if (rows.length > 0 && k.byId.size > 0) {
-        const found = await matching(() => matcher.match(environment, rows, now));
+      if (current.found !== null) {
+        const found = await current.found;
         checked += found.checked;
         matchMs += found.busyMs;
         const byId = new Map(rows.map((row) => [row.id, row]));
@@ -226,14 +241,12 @@ export function createPercolator(deps: {
           docs.set(p.offerId, byId.get(p.offerId) as IndexRow);
         }
       }
-      const done = rows.length < PAGE;
-      // A page's alerts leave before the next page is matched (an import batch is one write).
+      // A page's alerts leave before the next page's are awaited (an import batch is one write).
       if (done || pairs.length > 0) {
         if (!(await commit(pairs, docs, done ? to : from))) return null;
       }
-      if (done) return recorded;
-      const last = rows[rows.length - 1] as IndexRow;
-      after = { changeSeq: last.change_seq, id: last.id };
+      if (next === null) return recorded;
+      current = next;
     }
   }
 
