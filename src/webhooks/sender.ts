@@ -1,21 +1,13 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { Pool } from 'undici';
 import type { CheckedUrl } from './address-guard.js';
 
 /** How long one attempt may take, connection to last byte: 10 s (docs/webhooks.md). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
-/** Attempts in flight at once per receiver (host and port); the others of a pass wait for a socket. */
+/** Attempts in flight at once per receiver (host, port and address); the others of a pass wait for a connection. */
 export const MAX_SOCKETS = 32;
-/**
- * Connections kept open between attempts (a burst of events to one receiver reuses them). A
- * socket is reused only for the same host and port it was opened to, at an address that was
- * checked when it was opened.
- */
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
-};
+/** Receivers whose connections are kept (the least recently used beyond it are closed). */
+const MAX_POOLS = 256;
 
 /** The receiver's answer is read up to this much (kept for nothing: only the status counts). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -27,65 +19,69 @@ export interface SendResult {
 }
 
 /**
- * POSTs the body to the checked address (never resolving the host again), with the host's name
- * for TLS (SNI, certificate) and the `Host` header. Redirects are not followed: a 3xx is a
- * failed attempt like any non-2xx.
+ * Connections kept open between attempts (a burst of events to one receiver reuses them), per
+ * origin and checked address: a connection is reused only for the host and port it was opened
+ * to, at the address that was checked when it was opened. undici's client, not `node:http`'s:
+ * about 40 % less of the event loop per attempt on a burst of alerts (ADR 0058).
  */
-export function sendWebhook(
-  target: CheckedUrl,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs = ATTEMPT_TIMEOUT_MS,
-): Promise<SendResult> {
-  const { url, address, family } = target;
+const pools = new Map<string, Pool>();
+
+function poolFor(target: CheckedUrl): Pool {
+  const key = `${target.url.origin} ${target.address}`;
+  const known = pools.get(key);
+  if (known !== undefined) return known;
+  const { address, family } = target;
+  // The socket connects to the checked address, never resolving the host again; TLS still
+  // names the host (SNI, certificate).
   const pinned: LookupFunction = (_host, options, callback) => {
     if ((options as { all?: boolean }).all) {
       (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     } else callback(null, address, family);
   };
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (result: SendResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const request = client.request(
-      url,
-      {
-        method: 'POST',
-        lookup: pinned,
-        agent: agents[url.protocol as 'http:' | 'https:'],
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': 'Vitrine-Webhooks/1',
-        },
+  if (pools.size >= MAX_POOLS) {
+    const [oldest, pool] = pools.entries().next().value as [string, Pool];
+    pools.delete(oldest);
+    pool.close().catch(() => undefined);
+  }
+  const pool = new Pool(target.url.origin, { connections: MAX_SOCKETS, connect: { lookup: pinned } });
+  pools.set(key, pool);
+  return pool;
+}
+
+/**
+ * POSTs the body to the checked address, with the host's name for TLS and the `Host` header.
+ * Redirects are not followed: a 3xx is a failed attempt like any non-2xx.
+ */
+export async function sendWebhook(
+  target: CheckedUrl,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = ATTEMPT_TIMEOUT_MS,
+): Promise<SendResult> {
+  const { url } = target;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    const response = await poolFor(target).request({
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'user-agent': 'Vitrine-Webhooks/1',
       },
-      (response) => {
-        let read = 0;
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_RESPONSE_BYTES) response.destroy();
-        });
-        const status = response.statusCode ?? null;
-        const finish = () =>
-          done({ status, error: status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}` });
-        response.on('end', finish);
-        response.on('close', finish);
-        response.on('error', finish);
-      },
-    );
-    const timer = setTimeout(() => {
-      request.destroy();
-      done({ status: null, error: `timeout after ${timeoutMs / 1000} s` });
-    }, timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      done({ status: null, error: `connection error: ${error.code ?? error.message}` }),
-    );
-    request.end(body);
-  });
+      body,
+      signal: abort.signal,
+    });
+    const status = response.statusCode;
+    // Read and dropped; a longer answer closes the connection.
+    await response.body.dump({ limit: MAX_RESPONSE_BYTES }).catch(() => undefined);
+    return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
+  } catch (error) {
+    if (abort.signal.aborted) return { status: null, error: `timeout after ${timeoutMs / 1000} s` };
+    const { code, message } = error as NodeJS.ErrnoException;
+    return { status: null, error: `connection error: ${code ?? message}` };
+  } finally {
+    clearTimeout(timer);
+  }
 }
