@@ -260,22 +260,26 @@ for (const { dialect, available } of backends()) {
       }
     });
 
-    it('builds from the database when the snapshot is of a format before marks, publishers or searchable attributes, or its mark disagrees', async () => {
+    it('builds from the database when the snapshot is of a format before marks, publishers, searchable attributes or the pair filter, or its mark disagrees', async () => {
       await rewrite(database.db);
       const { applied } = headerOf(file());
       rewriteHeader(file(), { format: 1 });
-      await expectFullBuild(database.db, /format 1, not 5/);
+      await expectFullBuild(database.db, /format 1, not 6/);
       // Formats 2 and 3 had no publisher column (distinct=publisher): never read as if it had.
       await rewrite(database.db);
       rewriteHeader(file(), { format: 2 });
-      await expectFullBuild(database.db, /format 2, not 5/);
+      await expectFullBuild(database.db, /format 2, not 6/);
       await rewrite(database.db);
       rewriteHeader(file(), { format: 3 });
-      await expectFullBuild(database.db, /format 3, not 5/);
+      await expectFullBuild(database.db, /format 3, not 6/);
       // Format 4 had no searchable attributes' words (ADR 0042): never read as if it had.
       await rewrite(database.db);
       rewriteHeader(file(), { format: 4 });
-      await expectFullBuild(database.db, /format 4, not 5/);
+      await expectFullBuild(database.db, /format 4, not 6/);
+      // Format 5 had no proximity floors' stem-pairs filter (ADR 0059): never read as if it had.
+      await rewrite(database.db);
+      rewriteHeader(file(), { format: 5 });
+      await expectFullBuild(database.db, /format 5, not 6/);
       await rewrite(database.db);
       rewriteHeader(file(), { applied: applied - 1 });
       await expectFullBuild(

@@ -52,4 +52,18 @@ describe('SlotTable', () => {
       expect(table.get(ids[i] as string)).toBe(i % 3 === 0 ? i : undefined);
     expect(table.size).toBe(Math.ceil(ids.length / 3));
   });
+
+  it('makes room for a snapshot’s ids at once, keeping what it holds, then grows as before', () => {
+    const ids = Array.from({ length: 3_000 }, (_, i) => `off_${i}`);
+    const table = new SlotTable(ids);
+    for (let slot = 0; slot < 100; slot += 1) table.set(ids[slot] as string, slot);
+    // Room for fewer than it holds would lose entries if it shrank the table: it must not.
+    table.reserve(10, 10);
+    table.reserve(2_000, 2_000);
+    for (let slot = 100; slot < 3_000; slot += 1) table.set(ids[slot] as string, slot);
+    expect(table.size).toBe(3_000);
+    for (let slot = 0; slot < 3_000; slot += 1) expect(table.get(ids[slot] as string)).toBe(slot);
+    expect(table.delete('off_7')).toBe(7);
+    expect(table.get('off_7')).toBeUndefined();
+  });
 });

@@ -45,6 +45,22 @@ export class SlotTable {
     this.count += 1;
   }
 
+  /**
+   * Makes room at once for `entries` ids over `slots` slots (a snapshot's, before its ids are set):
+   * set one by one into a table growing an eighth at a time, a million ids were placed again at
+   * every growth (half a second of a start from a snapshot at 1M).
+   */
+  reserve(entries: number, slots: number): void {
+    if (slots > this.hashes.length) {
+      const hashes = new Int32Array(slots);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+    // A sixteenth to spare: the first writes after a start do not grow it at once.
+    const needed = Math.ceil((entries + (entries >> 4)) / MAX_LOAD);
+    if (needed > this.table.length) this.resize(needed);
+  }
+
   /** Forgets `id`; its slot, or undefined when it had none. */
   delete(id: string): number | undefined {
     const table = this.table;

@@ -250,6 +250,11 @@ export class Index implements SearchIndex, AnswerIndex {
   }
 
   /** snapshot.ts's load: the live ids of slots [from, to) and their count (ranges from 0 on). */
+  /** Room for a snapshot's `live` ids over its `slots` before `restoreSlots` sets them. */
+  reserveSlots(live: number, slots: number): void {
+    this.slotOf.reserve(live, slots);
+  }
+
   restoreSlots(from: number, to: number): void {
     const alive = this.alive.data;
     if (from === 0) {

@@ -10,9 +10,10 @@ import type { IndexCapture } from './snapshot.js';
  * mark, and the declarations' fingerprint. Format 2 added the mark, format 3 the attribute
  * columns and the declarations' fingerprint, format 4 the publisher column and its values
  * (`distinct`), format 5 the searchable attributes' words in the text, their counts by slot and
- * their word bitmaps (ADR 0042): a file of an older format is refused (a full build writes a new one).
+ * their word bitmaps (ADR 0042), format 6 the proximity floors' stem-pairs filter (ADR 0059): a
+ * file of an older format is refused (a full build writes a new one).
  */
-export const SNAPSHOT_FORMAT = 5;
+export const SNAPSHOT_FORMAT = 6;
 
 /**
  * A hash of the declarations an index was built with (its attribute columns and the ranking

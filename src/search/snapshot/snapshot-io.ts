@@ -14,7 +14,7 @@ const HEAD = 8;
 /** Writes smaller than this are gathered into one buffer (fewer system calls). */
 const GATHER = 1 << 20;
 
-export type Typed = Uint8Array | Uint16Array | Int32Array | Float64Array;
+export type Typed = Uint8Array | Uint16Array | Int32Array | Uint32Array | Float64Array;
 
 export function bytesOf(array: Typed): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);

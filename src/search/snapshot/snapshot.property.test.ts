@@ -201,9 +201,9 @@ describe('search index snapshot', () => {
     const of = { environment: 'testing', databaseId: 'db', applied: 0 };
     const expected = { environment: 'testing', databaseId: 'db', changeSeq: 0, schema: SEARCHABLE_SCHEMA };
     const header = snapshotHeader(captureIndex(index), of);
-    expect(SNAPSHOT_FORMAT).toBe(5);
+    expect(SNAPSHOT_FORMAT).toBe(6);
     expect(headerProblem(header, expected)).toBeNull();
-    expect(headerProblem({ ...header, format: 4 }, expected)).toBe('format 4, not 5');
+    expect(headerProblem({ ...header, format: 4 }, expected)).toBe('format 4, not 6');
     // The same attributes, one of them no longer searchable: other declarations.
     const fewer = {
       attributes: SEARCHABLE_SCHEMA.attributes.map((a) =>
@@ -294,6 +294,27 @@ describe('search index snapshot', () => {
       const single = build([one], end);
       expectSameAsFresh(await roundTrip(single.index), single.live, queries, more);
     }
+  });
+
+  it('reads back the proximity floors’ stem-pairs filter, and extends it to the slots added after the load', async () => {
+    const docs = fc.sample(documentArb('off_000'), { numRuns: 40, seed: 59 }) as IndexDocument[];
+    const { index, live } = build(
+      docs.map((d, i) => ({ ...d, id: `off_${String(i).padStart(3, '0')}` })),
+      'finishBuild',
+    );
+    index.warm(NOW);
+    const kept = index.proximity.adjacent.state();
+    expect(kept.upTo).toBe(index.slots);
+    const loaded = await roundTrip(index);
+    expect(loaded.proximity.adjacent.state()).toEqual(kept);
+    // A slot added after the load is read into the filter on the next use: the same filter as
+    // an index that had it all along.
+    const added = { ...(docs[0] as IndexDocument), id: 'off_new' };
+    apply(loaded, new Map(live), { kind: 'upsert', doc: added });
+    apply(index, live, { kind: 'upsert', doc: added });
+    loaded.warm(NOW);
+    index.warm(NOW);
+    expect(loaded.proximity.adjacent.state()).toEqual(index.proximity.adjacent.state());
   });
 
   it('reads back a list of bitmaps whose last section ended with a time slice', async () => {

@@ -46,6 +46,8 @@ export interface IndexCapture {
   setCounts: Record<string, number>;
   cells: number;
   orders: Array<{ sorted: Int32Array; covered: number }>;
+  /** The stem-pairs filter of the proximity floors (rank/adjacent-pairs.ts) and the slots it has read. */
+  adjacent: { words: Uint32Array; upTo: number };
   /** The declarations the index was built with (the header's fingerprint). */
   schema: SearchSchema;
   /**
@@ -135,6 +137,7 @@ export function captureIndex(index: Index): IndexCapture {
     setCounts,
     cells: index.grid.cellCount,
     orders: ORDERS.map((name) => index[name].state()),
+    adjacent: index.proximity.adjacent.state(),
     schema: index.schema,
     attributes: [...index.attributes.byName.values()].map((column) => ({
       name: column.declaration.name,
@@ -161,6 +164,7 @@ export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture
     setCounts: c.setCounts,
     cells: c.cells,
     covered: c.orders.map((o) => o.covered),
+    adjacentUpTo: c.adjacent.upTo,
     // Spellings in the meta: a snapshot without them (written before) shows values folded.
     attributes: c.attributes.map((a) => ({
       name: a.name,
@@ -202,6 +206,7 @@ export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture
     const column = index.attributes.byName.get(a.name);
     await writeBitmaps(w, column ? column.sets.flushed(a.sets) : []);
   }
+  await w.typed(c.adjacent.words);
   await w.json({ end: true });
 }
 
@@ -216,6 +221,7 @@ type Meta = {
   setCounts: Record<string, number>;
   cells: number;
   covered: number[];
+  adjacentUpTo: number;
   attributes?: Array<{ name: string; table: string[]; sets: number; spellings?: SpellingsState }>;
 };
 
@@ -291,9 +297,13 @@ export async function readIndex(
     column.spellings?.restore(a.spellings, a.table);
     column.sets.restore(await readBitmaps(r, a.sets, slots));
   }
+  const adjacent = await r.typed((n) => new Uint32Array(n), 4);
+  if (meta.adjacentUpTo > slots) throw new SnapshotFormatError('snapshot pair filter is past its slots');
+  index.proximity.adjacent.restore(adjacent, meta.adjacentUpTo);
   const end = await r.json<{ end?: boolean }>();
   if (end.end !== true) throw new SnapshotFormatError('snapshot has no end mark');
   // The id lookup in steps, letting the event loop in between (a million Map entries take seconds).
+  index.reserveSlots(meta.live, slots);
   for (let from = 0; from < slots; from += RESTORE_STEP) {
     index.restoreSlots(from, Math.min(slots, from + RESTORE_STEP));
     await new Promise<void>((resolve) => setImmediate(resolve));
