@@ -53,17 +53,23 @@ describe('SlotTable', () => {
     expect(table.size).toBe(Math.ceil(ids.length / 3));
   });
 
-  it('makes room for a snapshot’s ids at once, keeping what it holds, then grows as before', () => {
+  it('takes back the state a snapshot kept: the same lookups, then grows and removes as before', () => {
     const ids = Array.from({ length: 3_000 }, (_, i) => `off_${i}`);
     const table = new SlotTable(ids);
-    for (let slot = 0; slot < 100; slot += 1) table.set(ids[slot] as string, slot);
-    // Room for fewer than it holds would lose entries if it shrank the table: it must not.
-    table.reserve(10, 10);
-    table.reserve(2_000, 2_000);
-    for (let slot = 100; slot < 3_000; slot += 1) table.set(ids[slot] as string, slot);
-    expect(table.size).toBe(3_000);
-    for (let slot = 0; slot < 3_000; slot += 1) expect(table.get(ids[slot] as string)).toBe(slot);
-    expect(table.delete('off_7')).toBe(7);
-    expect(table.get('off_7')).toBeUndefined();
+    for (let slot = 0; slot < 2_000; slot += 1) table.set(ids[slot] as string, slot);
+    for (let slot = 0; slot < 2_000; slot += 3) table.delete(ids[slot] as string);
+    const kept = table.state(2_000);
+    const restored = new SlotTable(ids);
+    restored.restore(kept);
+    expect(restored.size).toBe(table.size);
+    for (let slot = 0; slot < 2_000; slot += 1)
+      expect(restored.get(ids[slot] as string)).toBe(slot % 3 === 0 ? undefined : slot);
+    // Slots past the kept ones: the hashes grow, the table grows past its load.
+    for (let slot = 2_000; slot < 3_000; slot += 1) restored.set(ids[slot] as string, slot);
+    for (let slot = 2_000; slot < 3_000; slot += 1) expect(restored.get(ids[slot] as string)).toBe(slot);
+    expect(restored.delete('off_7')).toBe(7);
+    expect(restored.get('off_7')).toBeUndefined();
+    // A state whose count its positions cannot hold is refused, not taken.
+    expect(() => new SlotTable(ids).restore({ ...kept, count: kept.table.length })).toThrow();
   });
 });

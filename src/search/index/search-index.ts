@@ -12,7 +12,7 @@ import {
   grownCapacity,
 } from '../columns/growable.js';
 import { flatString, Interned } from '../columns/interned.js';
-import { SlotTable } from '../columns/slot-table.js';
+import { SlotTable, type SlotTableState } from '../columns/slot-table.js';
 import { DEFAULT_TUNING, type Tuning } from '../columns/tuning.js';
 import type {
   EngineQuery,
@@ -249,22 +249,27 @@ export class Index implements SearchIndex, AnswerIndex {
     this.live += 1;
   }
 
-  /** snapshot.ts's load: the live ids of slots [from, to) and their count (ranges from 0 on). */
-  /** Room for a snapshot's `live` ids over its `slots` before `restoreSlots` sets them. */
-  reserveSlots(live: number, slots: number): void {
-    this.slotOf.reserve(live, slots);
+  /** What a snapshot keeps of the id lookup (snapshot.ts): each slot's id key and the id table. */
+  lookupState(): { keys: Float64Array; table: SlotTableState } {
+    const slots = this.ids.length;
+    return { keys: this.idKeys.data.slice(0, slots), table: this.slotOf.state(slots) };
+  }
+
+  /**
+   * snapshot.ts's load: the id lookup the snapshot kept (its ids are `ids`), then the live count
+   * and the attribute columns' counts of slots [from, to) (ranges from 0 on).
+   */
+  restoreLookup(keys: Float64Array, table: SlotTableState): void {
+    this.idKeys.data = keys;
+    this.idKeys.length = keys.length;
+    this.slotOf.restore(table);
+    this.live = 0;
   }
 
   restoreSlots(from: number, to: number): void {
     const alive = this.alive.data;
-    if (from === 0) {
-      this.live = 0;
-      this.idKeys.length = 0;
-    }
-    for (let slot = from; slot < to; slot += 1) this.idKeys.push(idKey(this.ids[slot] as string));
     for (let slot = from; slot < to; slot += 1) {
       if (alive[slot] !== 1) continue;
-      this.slotOf.set(this.ids[slot] as string, slot);
       this.attributes.restored(slot);
       this.live += 1;
     }

@@ -48,6 +48,8 @@ export interface IndexCapture {
   orders: Array<{ sorted: Int32Array; covered: number }>;
   /** The stem-pairs filter of the proximity floors (rank/adjacent-pairs.ts) and the slots it has read. */
   adjacent: { words: Uint32Array; upTo: number };
+  /** The id lookup: each slot's id key (order/id-keys.ts) and the id table (columns/slot-table.ts). */
+  lookup: ReturnType<Index['lookupState']>;
   /** The declarations the index was built with (the header's fingerprint). */
   schema: SearchSchema;
   /**
@@ -138,6 +140,7 @@ export function captureIndex(index: Index): IndexCapture {
     cells: index.grid.cellCount,
     orders: ORDERS.map((name) => index[name].state()),
     adjacent: index.proximity.adjacent.state(),
+    lookup: index.lookupState(),
     schema: index.schema,
     attributes: [...index.attributes.byName.values()].map((column) => ({
       name: column.declaration.name,
@@ -165,6 +168,7 @@ export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture
     cells: c.cells,
     covered: c.orders.map((o) => o.covered),
     adjacentUpTo: c.adjacent.upTo,
+    lookupCount: c.lookup.table.count,
     // Spellings in the meta: a snapshot without them (written before) shows values folded.
     attributes: c.attributes.map((a) => ({
       name: a.name,
@@ -207,6 +211,9 @@ export async function writeIndex(w: SectionWriter, index: Index, c: IndexCapture
     await writeBitmaps(w, column ? column.sets.flushed(a.sets) : []);
   }
   await w.typed(c.adjacent.words);
+  await w.typed(c.lookup.keys);
+  await w.typed(c.lookup.table.table);
+  await w.typed(c.lookup.table.hashes);
   await w.json({ end: true });
 }
 
@@ -222,6 +229,7 @@ type Meta = {
   cells: number;
   covered: number[];
   adjacentUpTo: number;
+  lookupCount: number;
   attributes?: Array<{ name: string; table: string[]; sets: number; spellings?: SpellingsState }>;
 };
 
@@ -300,10 +308,15 @@ export async function readIndex(
   const adjacent = await r.typed((n) => new Uint32Array(n), 4);
   if (meta.adjacentUpTo > slots) throw new SnapshotFormatError('snapshot pair filter is past its slots');
   index.proximity.adjacent.restore(adjacent, meta.adjacentUpTo);
+  const keys = await float64(r);
+  const table = await int32(r);
+  const hashes = await int32(r);
+  if (keys.length !== slots || hashes.length !== slots || meta.lookupCount !== meta.live)
+    throw new SnapshotFormatError('snapshot id lookup does not match its slots');
+  index.restoreLookup(keys, { table, hashes, count: meta.lookupCount });
   const end = await r.json<{ end?: boolean }>();
   if (end.end !== true) throw new SnapshotFormatError('snapshot has no end mark');
-  // The id lookup in steps, letting the event loop in between (a million Map entries take seconds).
-  index.reserveSlots(meta.live, slots);
+  // The live count and the attribute columns' counts in steps, letting the event loop in between.
   for (let from = 0; from < slots; from += RESTORE_STEP) {
     index.restoreSlots(from, Math.min(slots, from + RESTORE_STEP));
     await new Promise<void>((resolve) => setImmediate(resolve));
