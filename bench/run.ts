@@ -14,6 +14,7 @@ import { admin, adminUrl } from './postgres-admin.js';
 import { probeCatalogue } from './probe.js';
 import { overheadRatios, round2, table } from './report.js';
 import { secondStart } from './second-start.js';
+import { serverArgs } from './server-build.js';
 import { cpuMicros, rssMb, waitReady } from './server-process.js';
 import { variedMix } from './varied.js';
 
@@ -46,6 +47,8 @@ import { variedMix } from './varied.js';
  *   `--trace-gc`); BENCH_SERVER_LOG: a file for the server's standard output (else discarded).
  */
 const root = path.resolve(import.meta.dirname, '..');
+/** `node` arguments of the server under test: the deployed build by default (server-build.ts). */
+const serverEntry = serverArgs(root);
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connectionsList = (process.env.BENCH_CONNECTIONS ?? '1,8').split(',').map(Number);
@@ -171,7 +174,7 @@ async function main(): Promise<void> {
     const snapshotStart =
       limitsOnly || process.env.BENCH_SNAPSHOT_START === '0'
         ? null
-        : await secondStart({ root, env, origin: `http://127.0.0.1:${port}` });
+        : await secondStart({ server: serverEntry, env, origin: `http://127.0.0.1:${port}` });
     if (snapshotStart)
       process.stderr.write(
         `second start: ready in ${snapshotStart.readyMs} ms, ${snapshotStart.fromSnapshot ? 'from the snapshot' : 'not from a snapshot'} (${snapshotStart.log.join('; ')})\n`,
@@ -197,7 +200,7 @@ async function measure(key: string, importRate: number) {
   const log = process.env.BENCH_SERVER_LOG ? fs.openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore';
   const server: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts'), 'serve', '--env', 'testing'],
+    [...nodeArgs, ...serverEntry, 'serve', '--env', 'testing'],
     { env, stdio: ['ignore', log, 'inherit'] },
   );
   const origin = `http://127.0.0.1:${port}`;

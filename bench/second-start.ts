@@ -23,7 +23,8 @@ export interface SecondStart {
 }
 
 export async function secondStart(options: {
-  root: string;
+  /** The server's arguments after `node` (server-build.ts). */
+  server: readonly string[];
   env: NodeJS.ProcessEnv;
   origin: string;
 }): Promise<SecondStart> {
@@ -32,7 +33,7 @@ export async function secondStart(options: {
   const snapshotFile = fs.existsSync(path.join(dir, 'testing.snapshot'));
   const server = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(options.root, 'src/main.ts'), 'serve', '--env', 'testing'],
+    [...options.server, 'serve', '--env', 'testing'],
     // Info level for the index's own lines; the only requests are the readiness polls.
     { env: { ...options.env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serverArgs } from './server-build.js';
 
 /**
  * `npm run bench:startup` (issue 12, ADR 0022): how long `vitrine serve --env testing` takes from
@@ -22,6 +23,8 @@ import path from 'node:path';
  * after; one JSON line per run on stdout, a summary on stderr.
  */
 const root = path.resolve(import.meta.dirname, '..');
+/** `node` arguments of the server under test: the deployed build by default (server-build.ts). */
+const serverEntry = serverArgs(root);
 const runs = Number(process.env.BENCH_STARTUP_RUNS ?? 3);
 const environment = process.env.BENCH_STARTUP_ENV ?? 'testing';
 const dataDir = process.env.DATA_DIR;
@@ -83,14 +86,10 @@ async function once(run: number): Promise<Record<string, unknown>> {
   const port = await freePort();
   const portVariable = `${environment.toUpperCase()}_PORT`;
   const loadBefore = load();
-  const server = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'src/main.ts'), 'serve', '--env', environment],
-    {
-      env: { ...process.env, [portVariable]: String(port), LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const server = spawn(process.execPath, [...serverEntry, 'serve', '--env', environment], {
+    env: { ...process.env, [portVariable]: String(port), LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const started = performance.now();
   const pid = server.pid;
   if (!pid) throw new Error('serve did not start');
