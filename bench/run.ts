@@ -13,6 +13,7 @@ import { compareOverhead, type OverheadComparison } from './overhead.js';
 import { admin, adminUrl } from './postgres-admin.js';
 import { probeCatalogue } from './probe.js';
 import { overheadRatios, round2, table } from './report.js';
+import { hostSpeedMs } from './host-speed.js';
 import { secondStart } from './second-start.js';
 import { serverArgs } from './server-build.js';
 import { cpuMicros, rssMb, waitReady } from './server-process.js';
@@ -285,6 +286,8 @@ async function measure(key: string, importRate: number) {
     const trivial = all[1] as Scenario;
     const limitsRuns: LimitsComparison[] = [];
     const loadBefore = os.loadavg();
+    const hostSpeed = hostSpeedMs();
+    process.stderr.write(`host speed: ${hostSpeed} ms (bench/host-speed.ts)\n`);
     for (const redisUrl of selected('limits') ? [undefined, ...(benchRedisUrl ? [benchRedisUrl] : [])] : []) {
       limitsRuns.push(
         ...(await compareLimits({
@@ -350,6 +353,8 @@ async function measure(key: string, importRate: number) {
       limits: limitsRuns,
       limitsMicro: micro,
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+      /** bench/host-speed.ts: a fixed piece of work's time on this machine now (ms, lower is faster). */
+      hostSpeedMs: hostSpeed,
       results,
       probes,
       skipped,

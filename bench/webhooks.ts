@@ -10,6 +10,7 @@ import { createDeps } from '../src/deps.js';
 import type { OfferInput } from '../src/offers/offer-input.js';
 import { generateOffers } from '../src/offers/seed.js';
 import { systemClock } from '../src/platform/clock.js';
+import { hostSpeedMs } from './host-speed.js';
 import { admin, adminUrl } from './postgres-admin.js';
 import { benchSavedQuery } from './saved-searches.js';
 
@@ -343,6 +344,7 @@ try {
     return false;
   };
 
+  log(`host speed: ${hostSpeedMs()} ms (bench/host-speed.ts, lower is faster)`);
   const without = await importRun('plain', 7);
   log(`import without alerts: ${Math.round(without.rate)} offers/s`);
   await waitCaughtUp(120_000); // the plain offers matched (against nothing) before alerts are on
