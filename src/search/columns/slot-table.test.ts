@@ -71,5 +71,9 @@ describe('SlotTable', () => {
     expect(restored.get('off_7')).toBeUndefined();
     // A state whose count its positions cannot hold is refused, not taken.
     expect(() => new SlotTable(ids).restore({ ...kept, count: kept.table.length })).toThrow();
+    // So is one naming a slot past the hashes it came with (a damaged file).
+    expect(() => new SlotTable(ids).restore({ ...kept, hashes: kept.hashes.slice(0, 10) })).toThrow(
+      /past the slots/,
+    );
   });
 });

@@ -63,6 +63,9 @@ export class SlotTable {
   restore(state: SlotTableState): void {
     if (state.table.length === 0 || state.count > state.table.length * MAX_LOAD)
       throw new Error('slot table: more entries than its positions allow');
+    for (let i = 0; i < state.table.length; i += 1)
+      if ((state.table[i] as number) > state.hashes.length || (state.table[i] as number) < 0)
+        throw new Error('slot table: an entry past the slots it was kept with');
     this.table = state.table;
     this.hashes = state.hashes.length > 0 ? state.hashes : new Int32Array(16);
     this.count = state.count;

@@ -75,6 +75,8 @@ export class AdjacentPairs {
    * since instead of every slot's text again (half a second at 1M offers).
    */
   restore(words: Uint32Array, upTo: number): void {
+    // A position is a hash masked by the length: a power of two, or no filter at all.
+    if ((words.length & (words.length - 1)) !== 0) throw new Error('pair filter: not a power of two long');
     this.words = words;
     this.upTo = words.length === 0 ? 0 : upTo;
   }

@@ -315,6 +315,8 @@ describe('search index snapshot', () => {
     loaded.warm(NOW);
     index.warm(NOW);
     expect(loaded.proximity.adjacent.state()).toEqual(index.proximity.adjacent.state());
+    // A filter whose length is no power of two (a damaged file) is refused, never masked wrongly.
+    expect(() => loaded.proximity.adjacent.restore(new Uint32Array(48), 0)).toThrow(/power of two/);
   });
 
   it('reads back a list of bitmaps whose last section ended with a time slice', async () => {
