@@ -150,6 +150,8 @@ export class FiledSearches {
   newest = 0;
   /** The searches left to file again after a drift of the counts. */
   private refiling: Iterator<FiledSearch> | null = null;
+  /** Stamps the searches collected for one offer (`FiledSearch.seen`). */
+  private stamp = 0;
 
   constructor(
     readonly environment: Environment,
@@ -173,9 +175,6 @@ export class FiledSearches {
     this.byId.delete(id);
     this.shelve(filed, false);
   }
-
-  /** Stamps the searches collected for one offer (`FiledSearch.seen`). */
-  private stamp = 0;
 
   /** The searches an offer is checked against, each once. */
   candidates(offer: AlertOffer): FiledSearch[] {
