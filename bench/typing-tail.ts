@@ -2,10 +2,10 @@
  * Issue 23, the typing tail, in process: builds one index of BENCH_OFFERS (default 1 000 000)
  * seeded offers as bench/engine.ts does, then sends BENCH_TYPING (default 3 000) of the HTTP
  * bench's never-repeated typing queries (bench/catalogue.ts `typing`, the same list in the same
- * order) once each, timing each by CPU. Prints p50/p90/p99/p99.5/max (BENCH_TYPING_OUT: a file for
- * each query's CPU ms), the slowest queries with their
- * totals and a second run of each, and a hash of every page (ids, total) to compare two versions
- * of the engine on the same data. Queries at a fixed clock (BENCH_TYPING_NOW, an ISO date;
+ * order) once each, timing each by CPU. Prints p50/p90/p99/p99.5/max, the slowest queries with
+ * their totals and a second run of each, and a hash of every page (ids, total) to compare two
+ * versions of the engine on the same data; BENCH_TYPING_OUT names a file for each query's CPU ms
+ * (JSON, in the list's order), to compare two runs query by query. Queries at a fixed clock (BENCH_TYPING_NOW, an ISO date;
  * 2026-11-27 by default: past some expiries, as the server asks on that day), so that two runs
  * answer the same. The first query of two words after the build is timed on its own. Run with
  * `node --expose-gc --import tsx bench/typing-tail.ts`. Also prints the garbage collections during
