@@ -2,9 +2,10 @@
  * Issue 23, the typing tail, in process: builds one index of BENCH_OFFERS (default 1 000 000)
  * seeded offers as bench/engine.ts does, then sends BENCH_TYPING (default 3 000) of the HTTP
  * bench's never-repeated typing queries (bench/catalogue.ts `typing`, the same list in the same
- * order) once each, timing each by CPU. Prints p50/p90/p99/max, the slowest queries with their
- * totals and a second run of each, and a hash of every page (ids, total) to compare two versions
- * of the engine on the same data. Queries at a fixed clock (BENCH_TYPING_NOW, an ISO date;
+ * order) once each, timing each by CPU. Prints p50/p90/p99/p99.5/max, the slowest queries with
+ * their totals and a second run of each, and a hash of every page (ids, total) to compare two
+ * versions of the engine on the same data; BENCH_TYPING_OUT names a file for each query's CPU ms
+ * (JSON, in the list's order), to compare two runs query by query. Queries at a fixed clock (BENCH_TYPING_NOW, an ISO date;
  * 2026-11-27 by default: past some expiries, as the server asks on that day), so that two runs
  * answer the same. The first query of two words after the build is timed on its own. Run with
  * `node --expose-gc --import tsx bench/typing-tail.ts`. Also prints the garbage collections during
@@ -13,6 +14,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { constants, type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
 import { generateOffers } from '../src/offers/seed.js';
@@ -102,7 +104,7 @@ async function main() {
   const sorted = timed.map((t) => t.ms).sort((a, b) => a - b);
   const rssAfter = process.memoryUsage().rss;
   console.log(
-    `- ${timed.length} typing queries, CPU ms: p50 ${percentile(sorted, 50).toFixed(2)}, p90 ${percentile(sorted, 90).toFixed(2)}, p99 ${percentile(sorted, 99).toFixed(2)}, max ${(sorted[sorted.length - 1] as number).toFixed(2)}; sum ${sorted.reduce((a, b) => a + b, 0).toFixed(0)}`,
+    `- ${timed.length} typing queries, CPU ms: p50 ${percentile(sorted, 50).toFixed(2)}, p90 ${percentile(sorted, 90).toFixed(2)}, p99 ${percentile(sorted, 99).toFixed(2)}, p99.5 ${percentile(sorted, 99.5).toFixed(2)}, max ${(sorted[sorted.length - 1] as number).toFixed(2)}; sum ${sorted.reduce((a, b) => a + b, 0).toFixed(0)}`,
   );
   console.log(
     `- RSS after the build ${Math.round(rss / 2 ** 20)} MB, after the queries ${Math.round(rssAfter / 2 ** 20)} MB`,
@@ -113,6 +115,9 @@ async function main() {
     `- kept proximity layers ${(kept.size / 2 ** 20).toFixed(2)} MiB; adjacent-pairs filter ${((kept.adjacent?.size ?? 0) / 2 ** 20).toFixed(2)} MiB; kept unions ${((index as Index).unions.size / 2 ** 20).toFixed(2)} MiB`,
   );
   console.log(`- pages hash ${hash.digest('hex').slice(0, 16)}`);
+  // Each query's CPU ms in the list's order, to compare two runs query by query.
+  if (process.env.BENCH_TYPING_OUT)
+    writeFileSync(process.env.BENCH_TYPING_OUT, JSON.stringify(timed.map((t) => [t.q, t.ms])));
   console.log('- slowest (CPU ms; the same query again; total; its place in the list):');
   for (const t of [...timed].sort((a, b) => b.ms - a.ms).slice(0, 25)) {
     const query = engineQuery(NOW, { text: parseTextQuery(t.q), sort: 'relevance' });

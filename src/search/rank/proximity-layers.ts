@@ -3,6 +3,7 @@ import { attributesEnd, type IndexView } from '../index-view.js';
 import { PROXIMITY_CAP } from '../rules.js';
 import { and, Bitmap, type Bits, membersOf, scratch } from '../sets/slot-sets.js';
 import { AdjacentPairs } from './adjacent-pairs.js';
+import { TOUCH_BATCH, touchText } from './text-touch.js';
 
 /**
  * The offers holding two stems, by the proximity of the pair (ADR 0040): layer `d - 1` holds the
@@ -193,23 +194,64 @@ function stemSet(ix: IndexView, s: number): Bits {
   return out;
 }
 
-/** Reads the pair's proximity in each offer of `slots` (each holds both) into `out`. */
+/** readPairs' scratch: each member's proximity, then the members grouped by it (typed arrays). */
+let near = new Uint8Array(0);
+let grouped = new Uint32Array(0);
+const counts = new Int32Array(PROXIMITY_CAP + 1);
+let marks = new Uint8Array(0);
+
+/**
+ * Reads the pair's proximity in each offer of `slots` (each holds both) into `out`. Each layer's
+ * slots are handed to CRoaring as one ascending typed array (read in place, no JS array grown).
+ */
 function readPairs(ix: IndexView, slots: Bits, a: number, b: number, out: Bits[]): void {
   const members = membersOf(slots, ix.scratchMembers());
-  const found: number[][] = Array.from({ length: LAYERS }, () => []);
-  for (let i = 0; i < members.length; i += 1) {
-    const slot = members[i] as number;
-    const d = pairProximity(ix, slot, a, b);
-    if (d < PROXIMITY_CAP) (found[d - 1] as number[]).push(slot);
+  const n = members.length;
+  if (near.length < n) {
+    near = new Uint8Array(Math.max(n, 2 * near.length));
+    grouped = new Uint32Array(near.length);
   }
-  for (let d = 0; d < LAYERS; d += 1)
-    if ((found[d] as number[]).length > 0) (out[d] as Bits).addMany(found[d] as number[]);
+  counts.fill(0);
+  // Each word of stem a marked 1, of stem b 2 (both, when a is b: 3), cleared after the read.
+  const words = ix.dict.wordStem.data.length;
+  if (marks.length < words) marks = new Uint8Array(Math.max(words, 2 * marks.length));
+  const stemWords = ix.dict.stemWords;
+  for (const w of stemWords[a] as number[]) marks[w] = (marks[w] as number) | 1;
+  for (const w of stemWords[b] as number[]) marks[w] = (marks[w] as number) | 2;
+  try {
+    for (let i = 0; i < n; i += 1) {
+      // A few members' words loaded at once, then read (ADR 0056).
+      if (i % TOUCH_BATCH === 0) touchText(ix, members, i, Math.min(n, i + TOUCH_BATCH));
+      const d = pairProximity(ix, members[i] as number, marks);
+      near[i] = d;
+      counts[d] = (counts[d] as number) + 1;
+    }
+  } finally {
+    for (const w of stemWords[a] as number[]) marks[w] = 0;
+    for (const w of stemWords[b] as number[]) marks[w] = 0;
+  }
+  // Counts become each layer's end in `grouped`, then its start as the members are placed.
+  for (let d = 1; d <= PROXIMITY_CAP; d += 1) counts[d] = (counts[d] as number) + (counts[d - 1] as number);
+  for (let i = n - 1; i >= 0; i -= 1) {
+    const d = near[i] as number;
+    const at = (counts[d] as number) - 1;
+    counts[d] = at;
+    grouped[at] = members[i] as number;
+  }
+  for (let d = 1; d < PROXIMITY_CAP; d += 1) {
+    const from = counts[d] as number;
+    const to = counts[d + 1] as number;
+    if (to > from) (out[d - 1] as Bits).addMany(grouped.subarray(from, to));
+  }
 }
 
-/** The proximity of stems a then b in one offer, each field on its own (relevance.ts scanRank). */
-export function pairProximity(ix: IndexView, slot: number, a: number, b: number): number {
+/**
+ * The proximity of stems a then b in one offer, each field on its own (relevance.ts scanRank):
+ * `marks` per word, 1 for a word of a, 2 of b, 3 of both (a byte a word: a smaller table to look
+ * up than each word's stem, ADR 0056).
+ */
+function pairProximity(ix: IndexView, slot: number, marks: Uint8Array): number {
   const text = ix.text.data;
-  const wordStem = ix.dict.wordStem.data;
   const start = ix.textOffsets.data[2 * slot] as number;
   const middle = ix.textOffsets.data[2 * slot + 1] as number;
   const between = attributesEnd(ix, slot, middle);
@@ -221,11 +263,11 @@ export function pairProximity(ix: IndexView, slot: number, a: number, b: number)
     let lastA = -1;
     let lastB = -1;
     for (let p = from; p < to; p += 1) {
-      const s = wordStem[text[p] as number] as number;
-      const isA = s === a;
-      const isB = s === b;
-      if (!isA && !isB) continue;
-      if (isA && isB) return 1;
+      const m = marks[text[p] as number] as number;
+      if (m === 0) continue;
+      if (m === 3) return 1;
+      const isA = m === 1;
+      const isB = !isA;
       if (isB && lastA >= 0 && p - lastA < best) best = p - lastA;
       if (isA && lastB >= 0 && p - lastB + 1 < best) best = p - lastB + 1;
       if (isA) lastA = p;

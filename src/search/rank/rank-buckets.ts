@@ -1,6 +1,7 @@
 import type { Position } from '../order/top-k.js';
 import type { UnitSets } from '../query/match-set.js';
 import { and, andNot, type Bits, scratch } from '../sets/slot-sets.js';
+import { TOUCH_BATCH, walkInBatches } from './text-touch.js';
 
 /**
  * sort=relevance for a query of one unit (one typed word or the prefix, no phrase; ADR 0019):
@@ -116,6 +117,11 @@ export interface ScanSource {
    * when more than `maxSteps` slots were read first.
    */
   walkNewest(members: Bits, visit: (slot: number) => boolean, maxSteps: number): boolean;
+  /**
+   * Optional: loads the words of `slots[from, to)` ahead of ranking them, several members' cache
+   * misses at once (ADR 0056); changes no rank.
+   */
+  touch?(slots: ArrayLike<number>, from: number, to: number): void;
   /** The members ascending (a scratch view: used before the next call). */
   members(bits: Bits): Int32Array;
   /**
@@ -155,7 +161,8 @@ export function typoClasses(matches: Bits, units: readonly UnitSets[]): Bits[] {
       unit.levels.forEach((level, edits) => {
         if (rest.size === 0) return;
         const part = and(rest, level);
-        rest = andNot(rest, part);
+        // What the last level leaves is never used.
+        if (edits + 1 < unit.levels.length) rest = andNot(rest, part);
         const at = sum + edits;
         const known = next[at];
         if (known === undefined) next[at] = part;
@@ -266,37 +273,32 @@ export function scanPage(
     let visited = 0;
     let atFloor = 0;
     let hopeless = false;
+    const step = (slot: number): boolean => {
+      const rank = source.rankOf(slot);
+      offer(slot, rank);
+      visited += 1;
+      if (rank === floor) atFloor += 1;
+      if (top.length === need && (top[need - 1] as Ranked).rank === floor) return true;
+      if (
+        barLast !== undefined &&
+        (barLast.rank < floor ||
+          (barLast.rank === floor && compare(barLast.rank, barLast.slot, floor, slot) <= 0))
+      )
+        return true;
+      // Not when the walk has met the floor often enough to tell its rate, and at that rate
+      // ends for less than reading the part (ADR 0052: a member read each; walked, a few).
+      if (
+        visited === Math.ceil(short) &&
+        (atFloor < FLOOR_SEEN || ((need - atFloor) * visited * 4) / atFloor > n)
+      ) {
+        early = source.refine?.(members, floor, true);
+        if (early !== undefined) return true;
+      }
+      hopeless = visited >= 2 * need && (atFloor + 1) * reachable < need * visited;
+      return hopeless;
+    };
     const walked =
-      expected * source.walkCost <= n &&
-      source.walkNewest(
-        members,
-        (slot) => {
-          const rank = source.rankOf(slot);
-          offer(slot, rank);
-          visited += 1;
-          if (rank === floor) atFloor += 1;
-          if (top.length === need && (top[need - 1] as Ranked).rank === floor) return true;
-          if (
-            barLast !== undefined &&
-            (barLast.rank < floor ||
-              (barLast.rank === floor && compare(barLast.rank, barLast.slot, floor, slot) <= 0))
-          )
-            return true;
-          // Not when the walk has met the floor often enough to tell its rate, and at that rate
-          // ends for less than reading the part (ADR 0052: a member read each; walked, a few).
-          if (
-            visited === Math.ceil(short) &&
-            (atFloor < FLOOR_SEEN || ((need - atFloor) * visited * 4) / atFloor > n)
-          ) {
-            early = source.refine?.(members, floor, true);
-            if (early !== undefined) return true;
-          }
-          hopeless = visited >= 2 * need && (atFloor + 1) * reachable < need * visited;
-          return hopeless;
-        },
-        maxSteps,
-      ) &&
-      !hopeless;
+      expected * source.walkCost <= n && walkInBatches(source, members, step, maxSteps) && !hopeless;
     if (early !== undefined) return pageOf(early, need, bar);
     if (!walked) {
       // Cut finer (each of one rank), once: a part of one rank is never refined.
@@ -304,7 +306,10 @@ export function scanPage(
       if (finer !== undefined) return pageOf(finer, need, bar);
       top.length = 0;
       const all = source.members(members);
-      for (let i = 0; i < all.length; i += 1) offer(all[i] as number, source.rankOf(all[i] as number));
+      for (let i = 0; i < all.length; i += 1) {
+        if (i % TOUCH_BATCH === 0) source.touch?.(all, i, Math.min(all.length, i + TOUCH_BATCH));
+        offer(all[i] as number, source.rankOf(all[i] as number));
+      }
     }
     return top;
   };

@@ -11,6 +11,7 @@ import { membership } from './dense-members.js';
 import type { ProximityLayers } from './proximity-layers.js';
 import { type BucketPage, bucketPage, type ClassPager, type Part, scanPage } from './rank-buckets.js';
 import { SEQUENCE_START, scanRank } from './scan-rank.js';
+import { touchText } from './text-touch.js';
 import { tiePager, walkByTie } from './tie-break.js';
 
 /**
@@ -118,6 +119,7 @@ export function relevancePage(
         ? walkByTie(membersOf(members, ix.matchBuffer).slice(), tie, ix.publishedAt.data, ix.ids, visit)
         : walkDense(ix, members, visit, maxSteps),
     members: (set) => membersOf(set, ix.matchBuffer),
+    touch: (slots, from, to) => touchText(ix, slots, from, to),
     // A part of one rank is paged as a class is: by the tie-break, if any, then newest.
     pager: tie === null ? ix.pager : tiePager(ix, tie),
   });

@@ -143,8 +143,12 @@ export function releaseScratch(): void {
   taken = 0;
 }
 
-/** a ∧ b, a ∧ ¬b, a ∨ b, a copy: scratch bitmaps. */
-export const and = (a: Bits, b: Bits): Bits => scratch().copyFrom(a).andInPlace(b);
+/**
+ * a ∧ b, a ∧ ¬b, a ∨ b, a copy: scratch bitmaps. `and` copies the smaller of the two (ADR 0056):
+ * the copy costs its operand's size, the intersection in place about the smaller's.
+ */
+export const and = (a: Bits, b: Bits): Bits =>
+  a.size <= b.size ? scratch().copyFrom(a).andInPlace(b) : scratch().copyFrom(b).andInPlace(a);
 export const andNot = (a: Bits, b: Bits): Bits => scratch().copyFrom(a).andNotInPlace(b);
 export const or = (a: Bits, b: Bits): Bits => scratch().copyFrom(a).orInPlace(b);
 export const copyOf = (a: Bits): Bits => scratch().copyFrom(a);
