@@ -1,6 +1,5 @@
 import type { IndexView } from '../index-view.js';
 import type { Bits } from '../sets/slot-sets.js';
-import type { ScanSource } from './rank-buckets.js';
 
 /**
  * Loads ahead of reading (ADR 0056). Ranking a member or reading a stem pair's proximity in it
@@ -11,6 +10,12 @@ import type { ScanSource } from './rank-buckets.js';
  * overlap; the reading after it finds them in cache. Nothing is computed from what is loaded:
  * only when memory is fetched changes, never an answer.
  */
+
+/** What `walkInBatches` needs of a scan source (rank-buckets.ts `ScanSource`, which it is). */
+export interface BatchedWalkSource {
+  walkNewest(members: Bits, visit: (slot: number) => boolean, maxSteps: number): boolean;
+  touch?(slots: ArrayLike<number>, from: number, to: number): void;
+}
 
 /** Members loaded ahead at a time: enough misses in flight, few enough to stay in cache. */
 export const TOUCH_BATCH = 16;
@@ -47,7 +52,7 @@ export function touchText(ix: IndexView, slots: ArrayLike<number>, from: number,
  * TOUCH_BATCH (doubling), so a walk that stops early meets few members past its stop.
  */
 export function walkInBatches(
-  source: Pick<ScanSource, 'walkNewest' | 'touch'>,
+  source: BatchedWalkSource,
   members: Bits,
   step: (slot: number) => boolean,
   maxSteps: number,
