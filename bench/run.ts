@@ -49,7 +49,7 @@ import { variedMix } from './varied.js';
  */
 const root = path.resolve(import.meta.dirname, '..');
 /** `node` arguments of the server under test: the deployed build by default (server-build.ts). */
-const serverEntry = serverArgs(root);
+const serverEntry = await serverArgs(root);
 const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connectionsList = (process.env.BENCH_CONNECTIONS ?? '1,8').split(',').map(Number);

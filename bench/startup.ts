@@ -24,7 +24,7 @@ import { serverArgs } from './server-build.js';
  */
 const root = path.resolve(import.meta.dirname, '..');
 /** `node` arguments of the server under test: the deployed build by default (server-build.ts). */
-const serverEntry = serverArgs(root);
+const serverEntry = await serverArgs(root);
 const runs = Number(process.env.BENCH_STARTUP_RUNS ?? 3);
 const environment = process.env.BENCH_STARTUP_ENV ?? 'testing';
 const dataDir = process.env.DATA_DIR;
