@@ -77,6 +77,34 @@ describe('webhook address guard', () => {
     }
   });
 
+  it('takes the status of a receiver whose answer is far longer than it reads, and stops reading it', async () => {
+    // 16 MiB in chunks, each written when the client has taken the one before.
+    let closed: (finished: boolean) => void = () => undefined;
+    const finished = new Promise<boolean>((resolve) => {
+      closed = resolve;
+    });
+    const server = http.createServer(async (_request, response) => {
+      response.statusCode = 200;
+      response.on('close', () => closed(response.writableFinished));
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 256 && !response.destroyed; i += 1)
+        if (!response.write(chunk))
+          await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const target = { url: new URL(`http://127.0.0.1:${port}/x`), address: '127.0.0.1', family: 4 } as const;
+      expect(await sendWebhook(target, {}, '{}')).toEqual({ status: 200, error: null });
+      // The answer was cut off past 64 KiB: the receiver never got to finish writing it.
+      expect(await finished).toBe(false);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('gives up on a receiver that does not answer in time', async () => {
     const server = http.createServer(() => undefined); // never answers
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
