@@ -19,6 +19,8 @@ const REFILE_PER_ROUND = 2_000;
 /** A saved search filed with its query compiled under the environment's rules. */
 export interface FiledSearch {
   search: AlertingSearch;
+  /** The search's `sinceSeq`, read with `seen` (a check reads this object first: one cache line). */
+  sinceSeq: number;
   query: AlertQuery | null;
   /** The query prepared for the exact check (null with `query`). */
   check: AlertCheck | null;
@@ -162,7 +164,14 @@ export class FiledSearches {
     if (this.byId.has(search.id)) return;
     const query = alertQuery(search.query, this.environment, this.rules);
     const check = query === null ? null : alertCheck(query);
-    const filed: FiledSearch = { search, query, check, anchors: { city: null, keys: [] }, seen: 0 };
+    const filed: FiledSearch = {
+      search,
+      sinceSeq: search.sinceSeq,
+      query,
+      check,
+      anchors: { city: null, keys: [] },
+      seen: 0,
+    };
     this.byId.set(search.id, filed);
     this.newest = Math.max(this.newest, search.createdAt);
     filed.anchors = queryAnchors(query, this.counts);

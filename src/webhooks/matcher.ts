@@ -55,12 +55,12 @@ export function createLocalMatcher(): Matcher {
         for (const row of rows) {
           const offer = alertOffer(row, f.rules.schema);
           f.counts.add(offer);
-          for (const { search, check } of f.candidates(offer)) {
+          for (const filed of f.candidates(offer)) {
             // Writes committed before the search was saved never alert it.
-            if (check === null || row.change_seq <= search.sinceSeq) continue;
+            if (filed.check === null || row.change_seq <= filed.sinceSeq) continue;
             checked += 1;
-            if (offerMatches(offer, check, now, f.rules))
-              pairs.push({ searchId: search.id, offerId: row.id });
+            if (offerMatches(offer, filed.check, now, f.rules))
+              pairs.push({ searchId: filed.search.id, offerId: row.id });
           }
         }
       return { pairs, checked, busyMs: performance.now() - started };

@@ -72,17 +72,54 @@ export function findsOffer(
 }
 
 /**
- * A query prepared for checking many offers (`checkOffer`): its text's units worked out once.
- * Saved-search alerts prepare each saved query when it is filed, not at its first check (the
- * first import after a start checked half of 100 000 queries for the first time).
+ * A query prepared for checking many offers (`checkOffer`): its text's units worked out once,
+ * and what most checks read copied into this one object. Saved-search alerts prepare each saved
+ * query when it is filed, not at its first check (the first import after a start checked half of
+ * 100 000 queries for the first time), and check tens of them per offer, each cold in memory: a
+ * check that reads the query's whole graph (the query, its filters' arrays, its text, each unit
+ * array) waits on a cache miss per object, most of a check's time (ADR 0061). The common checks
+ * read this object, its one array of units and strings many queries share.
  */
 export interface PreparedQuery {
   query: EngineQuery;
+  status: EngineQuery['status'];
+  city: string | null;
+  /** The one category asked for; null: none, or several (`query.categories` is read then). */
+  category: string | null;
+  severalCategories: boolean;
+  priceMin: number | null;
+  priceMax: number | null;
+  /** A filter other than the above applies (tags, country, currency, dates, distance, box, attributes). */
+  moreFilters: boolean;
+  /** Phrases, exclusions or synonyms apply: the text's full rules are read (`textMatches`). */
+  moreText: boolean;
   units: Units | null;
 }
 
 export function prepareQuery(query: EngineQuery): PreparedQuery {
-  return { query, units: query.text === null ? null : unitsOf(query.text) };
+  const q = query;
+  return {
+    query,
+    status: q.status,
+    city: q.city === null ? null : shared(q.city),
+    category: q.categories.length === 1 ? shared(q.categories[0] as string) : null,
+    severalCategories: q.categories.length > 1,
+    priceMin: q.priceMin,
+    priceMax: q.priceMax,
+    moreFilters:
+      q.tags.length > 0 ||
+      q.country !== null ||
+      q.currency !== null ||
+      q.publishedAfter !== null ||
+      q.publishedBefore !== null ||
+      q.updatedSince !== null ||
+      (q.near !== null && q.radiusKm !== null) ||
+      !!q.bbox ||
+      q.attributes.length > 0,
+    moreText:
+      q.text !== null && (q.text.phrases.length > 0 || q.text.excluded.length > 0 || q.synonyms.length > 0),
+    units: q.text === null ? null : unitsOf(q.text, q.typoTolerance),
+  };
 }
 
 /** `findsOffer` for a prepared query, at `now` (the query's own `now` is not read). */
@@ -92,20 +129,29 @@ export function checkOffer(
   now: number,
   schema: SearchSchema = NO_ATTRIBUTES,
 ): boolean {
-  const { query, units } = prepared;
-  return passesFilters(offer.doc, query, now, schema) && (units === null || textMatches(offer, query, units));
+  const p = prepared;
+  const d = offer.doc;
+  const late = d.status === 'active' && d.expiresAt !== null && d.expiresAt <= now;
+  if ((late ? 'expired' : d.status) !== p.status) return false;
+  if (p.city !== null && p.city !== d.city) return false;
+  if (
+    p.category !== null
+      ? p.category !== d.category
+      : p.severalCategories && !p.query.categories.includes(d.category)
+  )
+    return false;
+  if (p.priceMin !== null && !(d.price >= p.priceMin)) return false;
+  if (p.priceMax !== null && !(d.price <= p.priceMax)) return false;
+  if (p.moreFilters && !passesMoreFilters(d, p.query, schema)) return false;
+  const units = p.units;
+  return units === null || textMatches(offer, p.query, units, p.moreText);
 }
 
-function passesFilters(d: IndexDocument, q: EngineQuery, now: number, schema: SearchSchema): boolean {
-  const late = d.status === 'active' && d.expiresAt !== null && d.expiresAt <= now;
-  if ((late ? 'expired' : d.status) !== q.status) return false;
-  if (q.categories.length > 0 && !q.categories.includes(d.category)) return false;
+/** The filters `checkOffer` does not read from the prepared query itself. */
+function passesMoreFilters(d: IndexDocument, q: EngineQuery, schema: SearchSchema): boolean {
   for (const tag of q.tags) if (!d.tags.includes(tag)) return false;
-  if (q.city !== null && q.city !== d.city) return false;
   if (q.country !== null && q.country !== d.country) return false;
   if (q.currency !== null && q.currency !== d.currency) return false;
-  if (q.priceMin !== null && !(d.price >= q.priceMin)) return false;
-  if (q.priceMax !== null && !(d.price <= q.priceMax)) return false;
   if (q.publishedAfter !== null && !(d.publishedAt >= q.publishedAfter)) return false;
   if (q.publishedBefore !== null && !(d.publishedAt < q.publishedBefore)) return false;
   if (q.updatedSince !== null && !(d.updatedAt >= q.updatedSince)) return false;
@@ -146,43 +192,50 @@ const inOneField = (offer: OfferText, sequence: readonly string[]) =>
   inField(offer.fields[1], sequence) ||
   inField(offer.fields[2], sequence);
 
-/** A query's units as the check reads them, worked out once per query (many offers are checked against it). */
+/**
+ * A query's units as the check reads them, worked out once per query (many offers are checked
+ * against it): one array, `STRIDE` entries per unit (the typed words: the terms, then the prefix),
+ * so that a check reads one array instead of five.
+ */
 interface Units {
-  /** Typed words (the terms, then the prefix) and their stems. */
-  typed: string[];
-  stems: string[];
-  /** `joined[u]`: units u and u+1 typed together, or null when either holds a digit. */
-  joined: (string | null)[];
+  /** Units (typed words). */
+  n: number;
+  hasPrefix: boolean;
+  /** 1 under typo tolerance `off` (its memo key and budget are read), else 0. */
+  off: number;
+  /**
+   * Per unit u, from `STRIDE * u`: the word as typed, its stem, the join of u and u+1 typed
+   * together (null when either holds a digit or u is the last), unit u's key in an offer's memo
+   * under typo policy `auto`/`all` then `off`, and the typo budget under each.
+   */
+  data: (string | number | null)[];
   /** The memo key of the last pair's join when it ends with the prefix (a scan of the offer's keys). */
   joinedPrefix: string | null;
-  /**
-   * `memo[2u]`, `memo[2u + 1]`: unit u's key in an offer's memo under typo policy `auto`/`all`,
-   * and `off`; `budget[…]` the typo budget under each.
-   */
-  memo: string[];
-  budget: number[];
 }
 
-function unitsOf(text: TextQuery): Units {
+const STRIDE = 7;
+const TYPED = 0;
+const STEM = 1;
+const JOINED = 2;
+const MEMO = 3;
+const BUDGET = 5;
+
+function unitsOf(text: TextQuery, typoTolerance: EngineQuery['typoTolerance']): Units {
   const typed = text.terms.map((t) => shared(t.word));
   if (text.prefix !== null) typed.push(shared(text.prefix));
   const n = typed.length;
-  const joined = typed.map((a, u) => {
-    const b = typed[u + 1];
-    return b === undefined || DIGIT.test(a) || DIGIT.test(b) ? null : shared(a + b);
-  });
-  const memo: string[] = [];
-  const budget: number[] = [];
+  const data: (string | number | null)[] = [];
+  let joinedPrefix: string | null = null;
   typed.forEach((word, u) => {
+    const next = typed[u + 1];
+    const joined = next === undefined || DIGIT.test(word) || DIGIT.test(next) ? null : shared(word + next);
     const prefix = text.prefix !== null && u === n - 1;
-    for (const b of [isNumber(word) ? 0 : typoBudget(word.length), 0]) {
-      memo.push(shared(`${prefix ? 'p' : 'w'}${b}:${word}`));
-      budget.push(b);
-    }
+    const budgets = [isNumber(word) ? 0 : typoBudget(word.length), 0];
+    const memos = budgets.map((b) => shared(`${prefix ? 'p' : 'w'}${b}:${word}`));
+    data.push(word, shared(stem(word)), joined, ...memos, ...budgets);
+    if (text.prefix !== null && u === n - 2 && joined !== null) joinedPrefix = shared(`j:${joined}`);
   });
-  const last = joined[n - 2];
-  const joinedPrefix = text.prefix !== null && typeof last === 'string' ? shared(`j:${last}`) : null;
-  return { typed, stems: typed.map((word) => shared(stem(word))), joined, joinedPrefix, memo, budget };
+  return { n, hasPrefix: text.prefix !== null, off: typoTolerance === 'off' ? 1 : 0, data, joinedPrefix };
 }
 
 /**
@@ -200,20 +253,21 @@ function shared(value: string): string {
   return value;
 }
 
-function textMatches(offer: OfferText, query: EngineQuery, units: Units): boolean {
-  const text = query.text as TextQuery;
-  for (const phrase of text.phrases) if (!holdsAll(offer.stems, phrase)) return false;
-  for (const sequence of text.excluded) if (inOneField(offer, sequence)) return false;
-  for (const phrase of text.phrases) if (!inOneField(offer, phrase)) return false;
-  const { typed, stems, joined, joinedPrefix, memo: memos, budget: budgets } = units;
-  const hasPrefix = text.prefix !== null;
-  const n = typed.length;
+/** `more`: phrases, exclusions or synonyms apply (`PreparedQuery.moreText`). */
+function textMatches(offer: OfferText, query: EngineQuery, units: Units, more: boolean): boolean {
+  if (more) {
+    const text = query.text as TextQuery;
+    for (const phrase of text.phrases) if (!holdsAll(offer.stems, phrase)) return false;
+    for (const sequence of text.excluded) if (inOneField(offer, sequence)) return false;
+    for (const phrase of text.phrases) if (!inOneField(offer, phrase)) return false;
+  }
+  const { n, hasPrefix, off, data, joinedPrefix } = units;
   /** Bit u: unit u matched by a join or a synonym (at most MAX_QUERY_TERMS units and the prefix). */
   let matched = 0;
   // Compound words: two consecutive typed words joined (plan.ts `joinNeighbours`).
   for (let u = 0; u + 1 < n; u += 1) {
-    const pair = joined[u];
-    if (pair === null || pair === undefined) continue;
+    const pair = data[STRIDE * u + JOINED] as string | null;
+    if (pair === null) continue;
     let hit: boolean;
     if (hasPrefix && u + 2 === n) {
       // A word of the offer starting with them: many queries share it, the offer's memo keeps it.
@@ -224,8 +278,10 @@ function textMatches(offer: OfferText, query: EngineQuery, units: Units): boolea
     } else hit = offer.words.has(pair) || offer.stems.has(pair);
     if (hit) matched |= 3 << u;
   }
-  if (query.synonyms.length > 0) {
+  if (more && query.synonyms.length > 0) {
     const { map, longest } = compileSynonyms(query.synonyms);
+    const stems: string[] = [];
+    for (let u = 0; u < n; u += 1) stems.push(data[STRIDE * u + STEM] as string);
     for (let u = 0; u < n; u += 1) {
       for (let k = 1; k <= longest && u + k <= n; k += 1) {
         const found = map.get(stems.slice(u, u + k).join(' '));
@@ -238,15 +294,15 @@ function textMatches(offer: OfferText, query: EngineQuery, units: Units): boolea
       }
     }
   }
-  const off = query.typoTolerance === 'off' ? 1 : 0;
   for (let u = 0; u < n; u += 1) {
     if (matched & (1 << u)) continue;
+    const at = STRIDE * u;
     // Its own stem, the word being typed's too (plan.ts `unit`).
-    if (offer.stems.has(stems[u] as string)) continue;
-    const word = typed[u] as string;
+    if (offer.stems.has(data[at + STEM] as string)) continue;
+    const word = data[at + TYPED] as string;
     const prefix = hasPrefix && u === n - 1;
-    const memo = memos[2 * u + off] as string;
-    const budget = budgets[2 * u + off] as number;
+    const memo = data[at + MEMO + off] as string;
+    const budget = data[at + BUDGET + off] as number;
     // Within reach of a key, or split in two words of the offer: one answer per offer and memo key.
     let near = offer.typos.get(memo);
     if (near === undefined) {
