@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { within } from './one-offer.js';
+import { within } from './one-offer-edits.js';
 
 /** Optimal string alignment distance, every cell computed: what `within`'s band must agree with. */
 function distances(typed: string, key: string): number[][] {
