@@ -29,8 +29,16 @@ interface SearchRow {
  * each environment's offer changes, and the matches recorded once per saved search and offer.
  */
 export interface PercolatorStore {
-  /** Saved searches with alerts of `environment` created at or after `since`, oldest first. */
-  alertingSearches(environment: Environment, since: number): Promise<AlertingSearch[]>;
+  /**
+   * Saved searches with alerts of `environment` created at or after `since`, oldest first;
+   * with `known`, only those it does not know (their ids are read first, then only the others'
+   * rows: a round re-reads the last minutes' searches, which a burst of saves makes many).
+   */
+  alertingSearches(
+    environment: Environment,
+    since: number,
+    known?: (id: string) => boolean,
+  ): Promise<AlertingSearch[]>;
   /** Takes (or renews) the environment's cursor for `by`; its value, or null when another holds it. */
   claimCursor(environment: Environment, by: string, until: number, now: number): Promise<number | null>;
   /** Gives up `by`'s claims (it stops): another instance, or the next process, claims at once. */
@@ -54,6 +62,19 @@ export interface PercolatorStore {
 
 class LostClaim extends Error {}
 
+const SEARCH_ROWS = 'SELECT id, user_id, project_id, name, query, since_seq, created_at FROM saved_searches';
+const OLDEST_FIRST = ' ORDER BY created_at, id';
+
+const searchFrom = (r: SearchRow): AlertingSearch => ({
+  id: r.id,
+  userId: r.user_id,
+  projectId: r.project_id,
+  name: r.name,
+  query: JSON.parse(r.query) as SavedQuery,
+  sinceSeq: Number(r.since_seq),
+  createdAt: Number(r.created_at),
+});
+
 type Match = { searchId: string; offerId: string };
 
 /** Matches per statement (two parameters each). */
@@ -61,20 +82,30 @@ const CHUNK = 500;
 
 export function createPercolatorStore(db: Database): PercolatorStore {
   return {
-    async alertingSearches(environment, since) {
-      const rows = await db.all<SearchRow>(
-        'SELECT id, user_id, project_id, name, query, since_seq, created_at FROM saved_searches WHERE environment = ? AND alerts = 1 AND created_at >= ? ORDER BY created_at, id',
-        [environment, since],
-      );
-      return rows.map((r) => ({
-        id: r.id,
-        userId: r.user_id,
-        projectId: r.project_id,
-        name: r.name,
-        query: JSON.parse(r.query) as SavedQuery,
-        sinceSeq: Number(r.since_seq),
-        createdAt: Number(r.created_at),
-      }));
+    async alertingSearches(environment, since, known) {
+      const where = 'environment = ? AND alerts = 1 AND created_at >= ?';
+      if (known === undefined)
+        return (
+          await db.all<SearchRow>(`${SEARCH_ROWS} WHERE ${where}${OLDEST_FIRST}`, [environment, since])
+        ).map(searchFrom);
+      const ids = await db.all<{ id: string }>(`SELECT id FROM saved_searches WHERE ${where}`, [
+        environment,
+        since,
+      ]);
+      const unknown = ids.map((r) => r.id).filter((id) => !known(id));
+      const rows: SearchRow[] = [];
+      for (let from = 0; from < unknown.length; from += CHUNK) {
+        const chunk = unknown.slice(from, from + CHUNK);
+        rows.push(
+          ...(await db.all<SearchRow>(
+            `${SEARCH_ROWS} WHERE id IN (${chunk.map(() => '?').join(', ')}) AND alerts = 1`,
+            chunk,
+          )),
+        );
+      }
+      return rows
+        .map(searchFrom)
+        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
     async claimCursor(environment, by, until, now) {
       const name = `percolate:${environment}`;

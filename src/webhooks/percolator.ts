@@ -129,7 +129,13 @@ export function createPercolator(deps: {
     // New synonyms or declarations: every saved query is compiled and filed again.
     if (k?.rules.version !== rules.version) k = undefined;
     const since = k === undefined || k.byId.size === 0 ? 0 : k.newest - SLACK_MS;
-    const searches = await store.alertingSearches(environment, since);
+    // Known searches are not read again (a burst of saves stays in the window for SLACK_MS).
+    const filed: Known | undefined = k;
+    const searches = await store.alertingSearches(
+      environment,
+      since,
+      filed === undefined ? undefined : (id) => filed.byId.has(id),
+    );
     // No search with alerts yet: no sample read and no matcher started (a worker thread costs
     // memory in every serving process); the next round looks again.
     if (k === undefined && searches.length === 0) return { rules, byId: new Map(), newest: 0 };
