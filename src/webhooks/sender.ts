@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import type { CheckedUrl } from './address-guard.js';
 
 /** How long one attempt may take, connection to last byte: 10 s (docs/webhooks.md). */
@@ -48,40 +48,115 @@ function poolFor(target: CheckedUrl): Pool {
   return pool;
 }
 
+const resultOf = (status: number): SendResult => ({
+  status,
+  error: status >= 200 && status < 300 ? null : `HTTP ${status}`,
+});
+
+/**
+ * One attempt as undici's dispatcher sees it (its `dispatch` handler): the status, the answer
+ * counted and dropped, the outcome settled once. Not `Pool.request`: that one makes, per request,
+ * an async resource, a readable stream for the answer, and takes an abort signal for the timeout
+ * (an `AbortController`, its listeners), which together cost the event loop more than the rest of
+ * the request (ADR 0060).
+ */
+class Attempt implements Dispatcher.DispatchHandlers {
+  private status: number | null = null;
+  private bytes = 0;
+  private abort: ((error?: Error) => void) | null = null;
+  private settled = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private resolve: ((result: SendResult) => void) | null,
+  ) {
+    this.timer = setTimeout(expire, timeoutMs, this);
+  }
+
+  settle(result: SendResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    const resolve = this.resolve;
+    this.resolve = null;
+    clearTimeout(this.timer);
+    resolve?.(result);
+  }
+
+  /** The deadline passed: given up, the connection closed (or never used, if still waiting for one). */
+  expire(): void {
+    this.settle({ status: null, error: `timeout after ${this.timeoutMs / 1000} s` });
+    this.abort?.(new Error('attempt timed out'));
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    // Given up while it waited for a connection: it is not sent.
+    if (this.settled) abort(new Error('attempt timed out'));
+    else this.abort = abort;
+  }
+
+  onHeaders(statusCode: number): boolean {
+    if (statusCode >= 200) this.status = statusCode; // 1xx: informational, the answer follows
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.bytes += chunk.length;
+    if (this.bytes < MAX_RESPONSE_BYTES) return true;
+    // A longer answer is not read: the status is the outcome, the connection is closed.
+    this.settle(resultOf(this.status as number));
+    this.abort?.(new Error('answer too long'));
+    return false;
+  }
+
+  onComplete(): void {
+    this.settle(
+      this.status === null ? { status: null, error: 'connection error: no answer' } : resultOf(this.status),
+    );
+  }
+
+  onError(error: Error): void {
+    const { code, message } = error as NodeJS.ErrnoException;
+    // After the status, a connection cut in the answer's body still counts its status.
+    this.settle(
+      this.status !== null
+        ? resultOf(this.status)
+        : { status: null, error: `connection error: ${code ?? message}` },
+    );
+  }
+}
+
+/** The attempt's timer fired. */
+function expire(attempt: Attempt): void {
+  attempt.expire();
+}
+
 /**
  * POSTs the body to the checked address, with the host's name for TLS and the `Host` header.
- * Redirects are not followed: a 3xx is a failed attempt like any non-2xx.
+ * Redirects are not followed: a 3xx is a failed attempt like any non-2xx. The attempt ends within
+ * `timeoutMs` of the call, whatever the receiver does: waiting for a connection, for the status,
+ * or for the end of the answer.
  */
-export async function sendWebhook(
+export function sendWebhook(
   target: CheckedUrl,
   headers: Record<string, string>,
   body: string,
   timeoutMs = ATTEMPT_TIMEOUT_MS,
 ): Promise<SendResult> {
   const { url } = target;
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeoutMs);
-  try {
-    const response = await poolFor(target).request({
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: {
-        ...headers,
-        'content-type': 'application/json',
-        'user-agent': 'Vitrine-Webhooks/1',
+  return new Promise<SendResult>((resolve) => {
+    poolFor(target).dispatch(
+      {
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'user-agent': 'Vitrine-Webhooks/1',
+        },
+        body,
       },
-      body,
-      signal: abort.signal,
-    });
-    const status = response.statusCode;
-    // Read and dropped; a longer answer closes the connection.
-    await response.body.dump({ limit: MAX_RESPONSE_BYTES }).catch(() => undefined);
-    return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
-  } catch (error) {
-    if (abort.signal.aborted) return { status: null, error: `timeout after ${timeoutMs / 1000} s` };
-    const { code, message } = error as NodeJS.ErrnoException;
-    return { status: null, error: `connection error: ${code ?? message}` };
-  } finally {
-    clearTimeout(timer);
-  }
+      new Attempt(timeoutMs, resolve),
+    );
+  });
 }
