@@ -142,6 +142,12 @@ const DELIVERY_COLUMNS =
   'id, endpoint_id, event_type, body, state, attempts, next_attempt_at, last_status, last_error, last_latency_ms, created_at, updated_at';
 
 export function createWebhookStore(db: Database): WebhookStore {
+  /**
+   * SQLite: a claim finds its rows by id. Without statistics on the table (a new database, or
+   * statistics taken while it was empty) the planner took the due index for `state = 'pending'`
+   * and walked every pending row for each claim: a burst's claims grew with its backlog (ADR 0060).
+   */
+  const byId = db.dialect === 'sqlite' ? 'INDEXED BY sqlite_autoindex_webhook_deliveries_1' : '';
   return {
     async insertEndpoint(e, secretSealed) {
       await db.run(
@@ -254,7 +260,7 @@ export function createWebhookStore(db: Database): WebhookStore {
       // One conditional UPDATE: a row another instance claimed first no longer qualifies (on
       // PostgreSQL the condition is checked again on the row it waited for).
       await db.run(
-        `UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE id IN (${list}) AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`,
+        `UPDATE webhook_deliveries ${byId} SET claimed_by = ?, claimed_until = ? WHERE id IN (${list}) AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`,
         [by, until, ...ids, now],
       );
       const rows = await db.all<DeliveryRow>(
