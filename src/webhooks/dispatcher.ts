@@ -17,6 +17,23 @@ export const CLAIM_MS = 60_000;
  * passes of hundreds.
  */
 const BATCH = 500;
+/**
+ * Deliveries claimed at birth and handed to this process's dispatcher, waiting for a pass: past
+ * it, events are recorded unclaimed (any instance's next pass reads them) until the queue drains.
+ * An alerts burst's backlog (thousands, drained in seconds) fits; a pass lasts at most one
+ * attempt's timeout, so a slow receiver leaves some to go stale (`takeHanded`), not lost.
+ */
+const MAX_HANDED = 20 * BATCH;
+
+/**
+ * Deliveries recorded claimed by this process's dispatcher (`claimAtBirth`), committed, and handed
+ * to it with their bodies: sent without the due read, the claim and the read back of a pass.
+ */
+export interface Births {
+  /** Their claim's end. */
+  until: number;
+  deliveries: readonly ClaimedDelivery[];
+}
 
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 
@@ -27,6 +44,14 @@ export interface Dispatcher {
   start(pollMs: number): void;
   /** Asks for a pass now (after a write recorded an event in this process), once started. */
   nudge(): void;
+  /**
+   * The claim to record new deliveries with, so that this process sends them (`take`) without
+   * reading them back: only once started, and while few handed ones wait; else null (unclaimed).
+   */
+  claimAtBirth(): { by: string; until: number } | null;
+  /** After the commit that recorded them (never before: a rolled-back event is not sent), a pass soon. */
+  take(births: Births): void;
+  /** Stops the passes, then gives up the claims of the handed deliveries not sent yet. */
   stop(): Promise<void>;
 }
 
@@ -49,6 +74,28 @@ export function createDispatcher(deps: {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let again = false;
+  /** Births handed after their commit, oldest first, and how many deliveries they hold. */
+  const handed: Births[] = [];
+  let handedCount = 0;
+  /**
+   * Up to `limit` handed deliveries whose claim outlasts an attempt with room to spare (as a claim
+   * a pass takes does): those waiting longer are dropped, and any instance's pass reads them once
+   * their claim has run out.
+   */
+  function takeHanded(now: number, limit: number): ClaimedDelivery[] {
+    const taken: ClaimedDelivery[] = [];
+    while (handed.length > 0 && taken.length < limit) {
+      const births = handed[0] as Births;
+      const fresh = births.until - now > CLAIM_MS / 2;
+      const room = limit - taken.length;
+      const part = births.deliveries.length <= room ? births.deliveries : births.deliveries.slice(0, room);
+      if (part === births.deliveries) handed.shift();
+      else handed[0] = { until: births.until, deliveries: births.deliveries.slice(room) };
+      handedCount -= part.length;
+      if (fresh) taken.push(...part);
+    }
+    return taken;
+  }
 
   type Attempted = { delivery: ClaimedDelivery; endpoint: SealedEndpoint; outcome: AttemptOutcome };
   /**
@@ -124,8 +171,14 @@ export function createDispatcher(deps: {
 
   async function pass(): Promise<number> {
     const now = clock.now();
-    const ids = await store.due(now, BATCH);
-    const claimed = await store.claimMany(ids, instance, now + CLAIM_MS, now);
+    const claimed = takeHanded(now, BATCH);
+    // The due ones (retries, events recorded unclaimed, a dead instance's) fill the pass; a pass
+    // full of handed ones leaves them to the next, and handed ones stop being claimed at
+    // MAX_HANDED, so they wait at most a few passes.
+    if (claimed.length < BATCH) {
+      const ids = await store.due(now, BATCH - claimed.length);
+      claimed.push(...(await store.claimMany(ids, instance, now + CLAIM_MS, now)));
+    }
     // One read, URL check and opening of each endpoint per pass, shared by its deliveries.
     const endpoints = new Map<string, Promise<Prepared | undefined>>();
     const endpointOf = (id: string) => {
@@ -201,10 +254,28 @@ export function createDispatcher(deps: {
     nudge: () => {
       if (timer) tick();
     },
+    claimAtBirth: () =>
+      timer !== null && handedCount < MAX_HANDED ? { by: instance, until: clock.now() + CLAIM_MS } : null,
+    take(births) {
+      if (births.deliveries.length === 0) return;
+      handed.push(births);
+      handedCount += births.deliveries.length;
+      if (timer) tick();
+    },
     async stop() {
+      const started = timer !== null;
       if (timer) clearInterval(timer);
       timer = null;
       await running?.catch(() => undefined);
+      // Deliveries claimed at birth and not sent (not handed yet, or waiting): any instance takes
+      // them now, not once their claim runs out. No pass runs: every claim it holds is one of them.
+      if (started) {
+        handed.length = 0;
+        handedCount = 0;
+        await store
+          .releaseClaims(instance)
+          .catch((error) => logger.warn({ err: error }, 'releasing the webhook claims failed'));
+      }
     },
   };
 }

@@ -6,6 +6,7 @@ import type { PlatformEvent } from '../platform/events.js';
 import { createLocalMatcher, type Matcher } from './matcher.js';
 import { createPercolator } from './percolator.js';
 import type { AlertingSearch, PercolatorStore } from './percolator-store.js';
+import type { ClaimedDelivery } from './store.js';
 
 const row = (seq: number, id: string, title: string): IndexRow => ({
   seq,
@@ -52,9 +53,13 @@ function harness(t: {
   match?: Matcher['match'];
   /** Before each commit (a test may hold it). */
   committing?: () => Promise<void>;
+  /** The next commit loses the cursor's claim after recording its events (rolled back). */
+  lose?: boolean;
 }) {
   const calls: string[] = [];
   const events: PlatformEvent[] = [];
+  /** What `recordEvents` gave (deliveries claimed at birth), and what reached `onRecorded`. */
+  const births = { recorded: [] as string[], handed: [] as string[] };
   const seen = { sampled: 0 };
   const store: PercolatorStore = {
     alertingSearches: async (_environment, since) => t.searches.filter((s) => s.createdAt >= since),
@@ -63,6 +68,10 @@ function harness(t: {
     async commit(_environment, _by, range, matches, _now, onNew) {
       await t.committing?.();
       if (matches.length > 0) await onNew({} as never, matches);
+      if (t.lose) {
+        t.lose = false;
+        return { committed: false, gone: [] };
+      }
       t.cursor = range.to;
       return { committed: true, gone: [] };
     },
@@ -103,11 +112,17 @@ function harness(t: {
     logger: pino({ level: 'silent' }),
     recordEvents: async (_tx, recorded) => {
       events.push(...recorded);
+      const id = `births ${births.recorded.length + 1}`;
+      births.recorded.push(id);
+      return { until: 0, deliveries: [{ id } as ClaimedDelivery] };
+    },
+    onRecorded: (handed) => {
+      for (const d of handed?.deliveries ?? []) births.handed.push(d.id);
     },
     matcher,
   });
   const offerIds = () => events.map((e) => (e.data.offer as { id: string }).id);
-  return { percolator, calls, seen, offerIds };
+  return { percolator, calls, seen, offerIds, births };
 }
 
 describe('the percolator when its matcher fails (the worker died)', () => {
@@ -195,6 +210,28 @@ describe('the percolator over a write of several pages', () => {
     expect(await percolator.runOnce()).toBe(700);
     expect(order).toEqual(['match 500', 'match 200', 'commit', 'commit']);
     expect(new Set(offerIds()).size).toBe(700);
+    expect(t.cursor).toBe(2);
+  });
+});
+
+describe('the percolator and the deliveries it records claimed', () => {
+  it('hands them to the dispatcher once their round is committed, never those of a round rolled back', async () => {
+    const local = createLocalMatcher();
+    const t = {
+      searches: [lamps(1, 0)],
+      rows: [row(2, 'off_1', 'Zircon lamp')],
+      cursor: 1,
+      changeSeq: 2,
+      inner: () => local,
+      lose: true,
+    };
+    const { percolator, births } = harness(t);
+    // The first round records its event, then loses the cursor's claim: its transaction rolls back.
+    await percolator.runOnce();
+    expect(births).toEqual({ recorded: ['births 1'], handed: [] });
+    expect(t.cursor).toBe(1);
+    expect(await percolator.runOnce()).toBe(1);
+    expect(births).toEqual({ recorded: ['births 1', 'births 2'], handed: ['births 2'] });
     expect(t.cursor).toBe(2);
   });
 });

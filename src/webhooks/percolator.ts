@@ -5,6 +5,7 @@ import type { IndexRow } from '../offers/store.js';
 import type { Clock } from '../platform/clock.js';
 import type { Environment } from '../platform/environment.js';
 import type { PlatformEvent } from '../platform/events.js';
+import type { Births } from './dispatcher.js';
 import { SAMPLE } from './filed-searches.js';
 import { createWorkerMatcher, type Matcher, type Pair } from './matcher.js';
 import { NO_RULES, type SearchRules } from './offer-matching.js';
@@ -77,10 +78,13 @@ export function createPercolator(deps: {
   environments: readonly Environment[];
   clock: Clock;
   logger: Logger;
-  /** Records events inside the round's transaction (the webhook service's `recordEvents`). */
-  recordEvents: (tx: Queryable, events: readonly PlatformEvent[]) => Promise<void>;
-  /** After a round recorded events (a dispatcher pass soon). */
-  onRecorded?: () => void;
+  /**
+   * Records events inside the round's transaction (the webhook service's `recordEvents`); what it
+   * resolves to is handed to `onRecorded` once committed (deliveries claimed at birth).
+   */
+  recordEvents: (tx: Queryable, events: readonly PlatformEvent[]) => Promise<Births | undefined>;
+  /** After a round recorded events (a dispatcher pass soon), with what `recordEvents` gave. */
+  onRecorded?: (births?: Births) => void;
   /** The environment's synonyms and declared attributes (none: the engine's defaults). */
   searchRules?: (environment: Environment) => Promise<SearchRules>;
   /** Where searches are filed and offers matched (default: a worker thread, matcher.ts). */
@@ -178,15 +182,16 @@ export function createPercolator(deps: {
      */
     const commit = async (pairs: Pair[], docs: Map<string, AlertDoc>, until: number) => {
       const before = recorded;
+      let births: Births | undefined;
       const { committed, gone } = await store.commit(
         environment,
         instance,
         { from, to: until },
         pairs,
         now,
-        (tx, matches) => {
+        async (tx, matches) => {
           recorded += matches.length;
-          return deps.recordEvents(
+          births = await deps.recordEvents(
             tx,
             matches.map((m) => {
               const search = k.byId.get(m.searchId) as AlertingSearch;
@@ -214,7 +219,8 @@ export function createPercolator(deps: {
       );
       for (const id of gone) k.byId.delete(id);
       if (gone.length > 0) await matching(() => matcher.remove(environment, gone));
-      if (committed && recorded > before) deps.onRecorded?.();
+      // Only once committed: the deliveries of a rolled-back round do not exist.
+      if (committed && recorded > before) deps.onRecorded?.(births);
       return committed;
     };
     /** A page's rows and their matching, started (the worker takes pages in order). */

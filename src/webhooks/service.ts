@@ -7,6 +7,7 @@ import { EVENT_TYPES, type EventType, type PlatformEvent, type RecordEvent } fro
 import { newId } from '../platform/ids.js';
 import type { SecretBox } from '../platform/secret-box.js';
 import { checkWebhookUrl, RefusedUrlError, type Resolver } from './address-guard.js';
+import type { Births } from './dispatcher.js';
 import type { EndpointWithSecret, WebhookDelivery, WebhookEndpoint } from './model.js';
 import { generateWebhookSecret } from './signing.js';
 import type { WebhookStore } from './store.js';
@@ -52,8 +53,12 @@ export interface WebhookService {
   resend(actor: Actor, scope: WebhookScope, endpointId: string, deliveryId: string): Promise<void>;
   /** For the capabilities that cause events: records one inside the cause's transaction. */
   readonly recordEvent: RecordEvent;
-  /** Several at once, in a few statements (a round of saved-search alerts). */
-  recordEvents(tx: Queryable, events: readonly PlatformEvent[]): Promise<void>;
+  /**
+   * Several at once, in a few statements (a round of saved-search alerts). When this process's
+   * dispatcher runs, they are recorded claimed by it: resolves to them, to hand it after the
+   * commit (`Dispatcher.take`; dropped if the transaction rolls back).
+   */
+  recordEvents(tx: Queryable, events: readonly PlatformEvent[]): Promise<Births | undefined>;
 }
 
 function invalid(parameter: string, message: string): ProblemError {
@@ -71,6 +76,8 @@ export function createWebhookService(deps: {
   allowPrivate: boolean;
   /** After an event was recorded and committed (a dispatcher pass soon). */
   onRecorded?: () => void;
+  /** The claim `recordEvents` records with (the dispatcher's `claimAtBirth`); none: unclaimed. */
+  claimAtBirth?: () => { by: string; until: number } | null;
   resolve?: Resolver;
 }): WebhookService {
   const { store, box, clock, audit } = deps;
@@ -97,7 +104,9 @@ export function createWebhookService(deps: {
   return {
     recordEvent,
     async recordEvents(tx, events) {
-      await store.recordEvents(tx, events, clock.now());
+      const claim = deps.claimAtBirth?.() ?? null;
+      const deliveries = await store.recordEvents(tx, events, clock.now(), claim ?? undefined);
+      return claim === null || deliveries.length === 0 ? undefined : { until: claim.until, deliveries };
     },
     async add(actor, scope, input) {
       if (input.url.length > MAX_URL_LENGTH)

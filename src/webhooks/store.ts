@@ -107,8 +107,17 @@ export interface WebhookStore {
   rotateSecret(id: string, sealed: string, previousUntil: number): Promise<boolean>;
   /** Inside the cause's transaction: one pending delivery per enabled endpoint subscribed to the type. */
   recordEvent(tx: Queryable, event: PlatformEvent, now: number): Promise<string[]>;
-  /** Several events as `recordEvent` records each, in a few statements; resolves to the message ids. */
-  recordEvents(tx: Queryable, events: readonly PlatformEvent[], now: number): Promise<string[]>;
+  /**
+   * Several events as `recordEvent` records each, in a few statements; resolves to the rows
+   * inserted. With `claim`, the rows are inserted claimed (a started dispatcher of this process
+   * sends them after the commit without reading them back, dispatcher.ts `claimAtBirth`).
+   */
+  recordEvents(
+    tx: Queryable,
+    events: readonly PlatformEvent[],
+    now: number,
+    claim?: { by: string; until: number },
+  ): Promise<ClaimedDelivery[]>;
   /** One event in a transaction of its own (a test event); resolves to the first message id. */
   recordOne(event: PlatformEvent, now: number): Promise<string>;
   /** Ids of pending deliveries due at `now` and not claimed by a live claim, oldest first. */
@@ -127,6 +136,8 @@ export interface WebhookStore {
     attempts: readonly { id: string; outcome: AttemptOutcome }[],
     now: number,
   ): Promise<Set<string>>;
+  /** Gives up the claims `by` holds on pending deliveries (a dispatcher stopping with some unsent). */
+  releaseClaims(by: string): Promise<void>;
   /** Disables an endpoint, saying why. */
   disable(id: string, reason: string): Promise<void>;
   deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
@@ -197,11 +208,11 @@ export function createWebhookStore(db: Database): WebhookStore {
       return changed > 0;
     },
     async recordEvent(tx, event, now) {
-      return this.recordEvents(tx, [event], now);
+      return (await this.recordEvents(tx, [event], now)).map((d) => d.id);
     },
-    async recordEvents(tx, events, now) {
+    async recordEvents(tx, events, now, claim) {
       const subscribed = new Map<string, { id: string; types: string[] }[]>();
-      const rows: SqlValue[][] = [];
+      const rows: ClaimedDelivery[] = [];
       for (const event of events) {
         // One read of a project's endpoints per call, whatever the number of its events.
         const scope = `${event.projectId}\u0001${event.environment}`;
@@ -228,20 +239,46 @@ export function createWebhookStore(db: Database): WebhookStore {
             timestamp: new Date(now).toISOString(),
             data: event.data,
           });
-          rows.push([messageId(), endpoint.id, event.type, body, now, now, now]);
+          rows.push({
+            id: messageId(),
+            endpointId: endpoint.id,
+            eventType: event.type,
+            body,
+            state: 'pending',
+            attempts: 0,
+            nextAttemptAt: now,
+            lastStatus: null,
+            lastError: null,
+            lastLatencyMs: null,
+            createdAt: now,
+            updatedAt: now,
+          });
         }
       }
       // A few statements for a round's alerts, not one per event (PostgreSQL: a round trip each).
       for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
         const chunk = rows.slice(from, from + INSERT_CHUNK);
+        const params: SqlValue[] = [];
+        for (const r of chunk)
+          params.push(
+            r.id,
+            r.endpointId,
+            r.eventType,
+            r.body,
+            now,
+            now,
+            now,
+            claim?.by ?? null,
+            claim?.until ?? null,
+          );
         await tx.run(
-          `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS}) VALUES ${chunk
-            .map(() => "(?, ?, ?, ?, 'pending', 0, ?, NULL, NULL, NULL, ?, ?)")
+          `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS}, claimed_by, claimed_until) VALUES ${chunk
+            .map(() => "(?, ?, ?, ?, 'pending', 0, ?, NULL, NULL, NULL, ?, ?, ?, ?)")
             .join(', ')}`,
-          chunk.flat(),
+          params,
         );
       }
-      return rows.map((r) => r[0] as string);
+      return rows;
     },
     async recordOne(event, now) {
       const ids = await db.transaction((tx) => this.recordEvent(tx, event, now));
@@ -312,6 +349,12 @@ export function createWebhookStore(db: Database): WebhookStore {
           );
       });
       return recorded;
+    },
+    async releaseClaims(by) {
+      await db.run(
+        "UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ? AND state = 'pending'",
+        [by],
+      );
     },
     async disable(id, reason) {
       await db.run("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = ? WHERE id = ?", [

@@ -72,6 +72,7 @@ export function createWebhooks(deps: {
     audit: deps.audit,
     allowPrivate,
     onRecorded: () => dispatcher.nudge(),
+    claimAtBirth: dispatcher.claimAtBirth,
   });
   const environments: Environment[] = ['production', 'testing'];
   const sources = deps.searchRules;
@@ -82,7 +83,7 @@ export function createWebhooks(deps: {
     clock,
     logger,
     recordEvents: service.recordEvents,
-    onRecorded: () => dispatcher.nudge(),
+    onRecorded: (births) => (births ? dispatcher.take(births) : dispatcher.nudge()),
     searchRules: sources && ((environment) => readSearchRules(sources(), environment)),
   });
   const checkKeyExpiry = createKeyExpiryCheck({ db: deps.db, clock, recordEvent: service.recordEvent });
