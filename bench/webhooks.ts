@@ -284,6 +284,34 @@ try {
     while (arrivals.length - before < deliveriesAlone) await new Promise((r) => setTimeout(r, 20));
     arrivals.length = 0;
     await deps.db.run("DELETE FROM webhook_deliveries WHERE body LIKE '%off_delivery%'");
+
+    // The same events as a round of alerts records them, the dispatcher running (`serve`): 500
+    // per transaction, the dispatcher told after each commit (given the deliveries claimed at
+    // birth, ADR 0060), a turn of the event loop between transactions. From the first record to
+    // the last arrival, the recording included.
+    deps.webhooks.dispatcher.start(config.webhookPollMs);
+    const cpuBorn = process.cpuUsage();
+    const t1 = performance.now();
+    const gcBorn = observeGc();
+    const loopBorn = performance.eventLoopUtilization();
+    for (let n = 0; n < deliveriesAlone; n += 500) {
+      const events = Array.from({ length: Math.min(500, deliveriesAlone - n) }, (_, k) => at(n + k));
+      const births = await deps.db.transaction((tx) => deps.webhooks.service.recordEvents(tx, events));
+      if (births) deps.webhooks.dispatcher.take(births);
+      else deps.webhooks.dispatcher.nudge();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    while (arrivals.length < deliveriesAlone) await new Promise((r) => setTimeout(r, 5));
+    await deps.webhooks.dispatcher.runOnce(); // the last pass's outcomes recorded
+    const busyBorn = performance.eventLoopUtilization(loopBorn).active;
+    const secondsBorn = (performance.now() - t1) / 1000;
+    const usedBorn = process.cpuUsage(cpuBorn);
+    const cpuBornMs = (usedBorn.user + usedBorn.system) / 1000;
+    log(
+      `delivery as recorded: ${deliveriesAlone} events in ${secondsBorn.toFixed(2)} s, ${Math.round(deliveriesAlone / secondsBorn)} deliveries/s; CPU ${cpuBornMs.toFixed(0)} ms (${((cpuBornMs * 1000) / deliveriesAlone).toFixed(0)} µs per delivery), event loop busy ${((busyBorn * 1000) / deliveriesAlone).toFixed(0)} µs per delivery, recording included; ${gcBorn()}`,
+    );
+    arrivals.length = 0;
+    await deps.db.run("DELETE FROM webhook_deliveries WHERE body LIKE '%off_delivery%'");
   }
   deps.webhooks.start(config.webhookPollMs);
 
