@@ -3,6 +3,7 @@ import { attributeValue, searchableNames, searchableTexts } from '../attributes/
 import { type EngineQuery, type IndexDocument, NO_ATTRIBUTES, type SearchSchema } from '../engine.js';
 import { isNumber, typoBudget } from '../rules.js';
 import { distanceKm, inBox } from '../sets/geo.js';
+import { hasFilter } from './filters.js';
 import { within } from './one-offer-edits.js';
 import { compileSynonyms } from './synonyms.js';
 
@@ -107,16 +108,8 @@ export function prepareQuery(query: EngineQuery): PreparedQuery {
     severalCategories: q.categories.length > 1,
     priceMin: q.priceMin,
     priceMax: q.priceMax,
-    moreFilters:
-      q.tags.length > 0 ||
-      q.country !== null ||
-      q.currency !== null ||
-      q.publishedAfter !== null ||
-      q.publishedBefore !== null ||
-      q.updatedSince !== null ||
-      (q.near !== null && q.radiusKm !== null) ||
-      !!q.bbox ||
-      q.attributes.length > 0,
+    // Any filter of the query's but those read above (filters.ts names them all).
+    moreFilters: hasFilter({ ...q, categories: [], city: null, priceMin: null, priceMax: null }),
     moreText:
       q.text !== null && (q.text.phrases.length > 0 || q.text.excluded.length > 0 || q.synonyms.length > 0),
     units: q.text === null ? null : unitsOf(q.text, q.typoTolerance),
