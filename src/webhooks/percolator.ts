@@ -134,11 +134,11 @@ export function createPercolator(deps: {
     if (k?.rules.version !== rules.version) k = undefined;
     const since = k === undefined || k.byId.size === 0 ? 0 : k.newest - SLACK_MS;
     // Known searches are not read again (a burst of saves stays in the window for SLACK_MS).
-    const filed: Known | undefined = k;
+    const byId = k?.byId;
     const searches = await store.alertingSearches(
       environment,
       since,
-      filed === undefined ? undefined : (id) => filed.byId.has(id),
+      byId === undefined ? undefined : (id) => byId.has(id),
     );
     // No search with alerts yet: no sample read and no matcher started (a worker thread costs
     // memory in every serving process); the next round looks again.
