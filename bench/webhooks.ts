@@ -297,8 +297,7 @@ try {
     for (let n = 0; n < deliveriesAlone; n += 500) {
       const events = Array.from({ length: Math.min(500, deliveriesAlone - n) }, (_, k) => at(n + k));
       const births = await deps.db.transaction((tx) => deps.webhooks.service.recordEvents(tx, events));
-      if (births) deps.webhooks.dispatcher.take(births);
-      else deps.webhooks.dispatcher.nudge();
+      deps.webhooks.dispatcher.nudge(births);
       await new Promise((resolve) => setImmediate(resolve));
     }
     while (arrivals.length < deliveriesAlone) await new Promise((r) => setTimeout(r, 5));

@@ -42,15 +42,17 @@ export interface Dispatcher {
   runOnce(): Promise<number>;
   /** Passes every `pollMs` (real time; every decision in a pass reads the injected clock). */
   start(pollMs: number): void;
-  /** Asks for a pass now (after a write recorded an event in this process), once started. */
-  nudge(): void;
   /**
-   * The claim to record new deliveries with, so that this process sends them (`take`) without
+   * Asks for a pass now (after a write recorded an event in this process), once started; with
+   * `births`, the deliveries recorded claimed at birth, handed after the commit that recorded
+   * them (never before: a rolled-back event is not sent), which the pass sends first.
+   */
+  nudge(births?: Births): void;
+  /**
+   * The claim to record new deliveries with, so that this process sends them (`nudge`) without
    * reading them back: only once started, and while few handed ones wait; else null (unclaimed).
    */
   claimAtBirth(): { by: string; until: number } | null;
-  /** After the commit that recorded them (never before: a rolled-back event is not sent), a pass soon. */
-  take(births: Births): void;
   /** Stops the passes, then gives up the claims of the handed deliveries not sent yet. */
   stop(): Promise<void>;
 }
@@ -250,18 +252,16 @@ export function createDispatcher(deps: {
       timer = setInterval(tick, pollMs);
       timer.unref();
     },
-    // Only where the dispatcher runs (`serve`): a CLI process records events and leaves them.
-    nudge: () => {
+    nudge(births) {
+      if (births !== undefined && births.deliveries.length > 0) {
+        handed.push(births);
+        handedCount += births.deliveries.length;
+      }
+      // Only where the dispatcher runs (`serve`): a CLI process records events and leaves them.
       if (timer) tick();
     },
     claimAtBirth: () =>
       timer !== null && handedCount < MAX_HANDED ? { by: instance, until: clock.now() + CLAIM_MS } : null,
-    take(births) {
-      if (births.deliveries.length === 0) return;
-      handed.push(births);
-      handedCount += births.deliveries.length;
-      if (timer) tick();
-    },
     async stop() {
       const started = timer !== null;
       if (timer) clearInterval(timer);

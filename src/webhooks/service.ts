@@ -56,7 +56,7 @@ export interface WebhookService {
   /**
    * Several at once, in a few statements (a round of saved-search alerts). When this process's
    * dispatcher runs, they are recorded claimed by it: resolves to them, to hand it after the
-   * commit (`Dispatcher.take`; dropped if the transaction rolls back).
+   * commit (`Dispatcher.nudge`; dropped if the transaction rolls back).
    */
   recordEvents(tx: Queryable, events: readonly PlatformEvent[]): Promise<Births | undefined>;
 }

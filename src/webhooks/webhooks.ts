@@ -83,7 +83,7 @@ export function createWebhooks(deps: {
     clock,
     logger,
     recordEvents: service.recordEvents,
-    onRecorded: (births) => (births ? dispatcher.take(births) : dispatcher.nudge()),
+    onRecorded: (births) => dispatcher.nudge(births),
     searchRules: sources && ((environment) => readSearchRules(sources(), environment)),
   });
   const checkKeyExpiry = createKeyExpiryCheck({ db: deps.db, clock, recordEvent: service.recordEvent });

@@ -58,7 +58,7 @@ for (const { dialect, available } of backends()) {
       started.push(d);
       return d;
     };
-    /** A running dispatcher (`serve`'s): its passes come from `take` here, not its timer. */
+    /** A running dispatcher (`serve`'s): its passes come from `nudge` here, not its timer. */
     const running = () => {
       const d = dispatcher();
       d.start(3_600_000);
@@ -92,7 +92,7 @@ for (const { dialect, available } of backends()) {
       const births = await record(mine, 3);
       // Another process's pass finds nothing to take: they are claimed from their first commit.
       expect(await dispatcher().runOnce()).toBe(0);
-      mine.take(births);
+      mine.nudge(births);
       await drain(mine);
       expect(received()).toEqual(ids(births));
       const states = await t.deps.db.all<{ state: string; claimed_by: string | null }>(
@@ -103,7 +103,7 @@ for (const { dialect, available } of backends()) {
     });
 
     it("are another instance's once the claim runs out when their process died before sending them", async () => {
-      const dead = running(); // records, then never gets to `take` (killed after the commit)
+      const dead = running(); // records, then never gets to `nudge` (killed after the commit)
       const births = await record(dead, 2);
       const other = dispatcher();
       t.clock.advance(CLAIM_MS - 1);
@@ -125,7 +125,7 @@ for (const { dialect, available } of backends()) {
       const late = running();
       const births = await record(late, 2);
       t.clock.advance(CLAIM_MS + 1); // the claim ran out while they waited
-      late.take(births);
+      late.nudge(births);
       await drain(late);
       expect(received()).toEqual(ids(births));
     });
