@@ -24,6 +24,12 @@ const BATCH = 500;
  * attempt's timeout, so a slow receiver leaves some to go stale (`takeHanded`), not lost.
  */
 const MAX_HANDED = 20 * BATCH;
+/**
+ * After an attempt to an endpoint got no answer (a timeout, a lost connection), its requests are
+ * sent one at a time per connection for this long, not pipelined (sender.ts): a slow or broken
+ * receiver then holds one request per connection, not a queue of them (ADR 0062).
+ */
+export const PIPELINE_PAUSE_MS = 10 * 60_000;
 
 /**
  * Deliveries recorded claimed by this process's dispatcher (`claimAtBirth`), committed, and handed
@@ -79,6 +85,15 @@ export function createDispatcher(deps: {
   /** Births handed after their commit, oldest first, and how many deliveries they hold. */
   const handed: Births[] = [];
   let handedCount = 0;
+  /** Endpoints sent one request at a time per connection, until when (`PIPELINE_PAUSE_MS`). */
+  const unpipelinedUntil = new Map<string, number>();
+  function pipelined(endpointId: string, now: number): boolean {
+    const until = unpipelinedUntil.get(endpointId);
+    if (until === undefined) return true;
+    if (until > now) return false;
+    unpipelinedUntil.delete(endpointId);
+    return true;
+  }
   /**
    * Up to `limit` handed deliveries whose claim outlasts an attempt with room to spare (as a claim
    * a pass takes does): those waiting longer are dropped, and any instance's pass reads them once
@@ -147,8 +162,16 @@ export function createDispatcher(deps: {
     let status: number | null = null;
     let error: string | null = prepared.refused;
     if (prepared.target !== null) {
-      const headers = signatureHeaders(prepared.keys, delivery.id, clock.now(), delivery.body);
-      ({ status, error } = await sendWebhook(prepared.target, headers, delivery.body, deps.timeoutMs));
+      const now = clock.now();
+      const headers = signatureHeaders(prepared.keys, delivery.id, now, delivery.body);
+      ({ status, error } = await sendWebhook(
+        prepared.target,
+        headers,
+        delivery.body,
+        deps.timeoutMs,
+        pipelined(endpoint.id, now),
+      ));
+      if (status === null) unpipelinedUntil.set(endpoint.id, clock.now() + PIPELINE_PAUSE_MS);
     }
     const wait = deps.retrySchedule[delivery.attempts];
     const next =

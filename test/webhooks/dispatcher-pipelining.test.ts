@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlatformEvent } from '../../src/platform/events.js';
+import { createSecretBox } from '../../src/platform/secret-box.js';
+import { createDispatcher, PIPELINE_PAUSE_MS } from '../../src/webhooks/dispatcher.js';
+import { MAX_SOCKETS } from '../../src/webhooks/sender.js';
+import { createWebhookStore } from '../../src/webhooks/store.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { backends } from '../support/databases.js';
+
+/**
+ * A receiver on a bare TCP server, which sees what an HTTP server hides: how many requests a
+ * connection carries before the first of them is answered. It answers a connection's requests
+ * together, 30 ms after the first arrives (or never, while `silent`).
+ */
+class PipelineReceiver {
+  /** The most requests one connection carried at once, since the last `reset`. */
+  deepest = 0;
+  requests = 0;
+  silent = false;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server = net.createServer((socket) => {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let buffered = Buffer.alloc(0);
+    let waiting = 0;
+    socket.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      for (;;) {
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const head = buffered.subarray(0, end).toString('latin1');
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) break;
+        buffered = buffered.subarray(end + 4 + length);
+        this.requests += 1;
+        waiting += 1;
+        this.deepest = Math.max(this.deepest, waiting);
+        if (waiting === 1 && !this.silent)
+          setTimeout(() => {
+            socket.write('HTTP/1.1 204 No Content\r\n\r\n'.repeat(waiting));
+            waiting = 0;
+          }, 30);
+      }
+    });
+  });
+  url = '';
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as net.AddressInfo).port}/hooks`;
+  }
+  reset(): void {
+    this.deepest = 0;
+    this.requests = 0;
+  }
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * ADR 0062: the dispatcher pipelines its requests to a receiver that answers (several per
+ * connection before the first answer), and sends them one at a time per connection for
+ * `PIPELINE_PAUSE_MS` after an attempt to it got no answer. The clock is injected.
+ */
+for (const { dialect, available } of backends()) {
+  describe.skipIf(!available)(`pipelined deliveries on ${dialect}`, () => {
+    const masterSecret = randomBytes(32);
+    let t: TestContext;
+    const receiver = new PipelineReceiver();
+    beforeAll(async () => {
+      t = await createTestContext(dialect, {
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        MASTER_SECRET: masterSecret.toString('base64'),
+      });
+      await receiver.start();
+      await t.deps.webhooks.service.add(
+        { kind: 'cli', id: 'test', email: null, ip: null },
+        { projectId: t.fixtures.projectId, environment: 'testing' },
+        { url: receiver.url },
+      );
+    });
+    afterAll(async () => {
+      await receiver.close();
+      await t?.close();
+    });
+
+    /** More than the connections per receiver: the requests past them wait for one, and are pipelined. */
+    const BURST = 3 * MAX_SOCKETS;
+    const store = () => createWebhookStore(t.deps.db);
+    const events = (n: number): PlatformEvent[] =>
+      Array.from({ length: n }, (_, i) => ({
+        projectId: t.fixtures.projectId,
+        environment: 'testing',
+        type: 'import.completed',
+        data: { created: i, updated: 0, unchanged: 0, failed: 0 },
+      }));
+    const record = (n: number) =>
+      t.deps.db.transaction((tx) => store().recordEvents(tx, events(n), t.clock.now()));
+
+    it('pipelines to a receiver that answers, and not for a while after an attempt got no answer', async () => {
+      const dispatcher = createDispatcher({
+        store: store(),
+        clock: t.clock,
+        box: createSecretBox(masterSecret, 'webhook-secret'),
+        logger: pino({ level: 'silent' }),
+        retrySchedule: [1_000],
+        allowPrivate: true,
+        allowHttp: () => true,
+        timeoutMs: 300,
+      });
+      await record(BURST);
+      expect(await dispatcher.runOnce()).toBe(BURST);
+      expect(receiver.requests).toBe(BURST);
+      expect(receiver.deepest).toBeGreaterThan(1);
+
+      // No answer: the attempt times out, and the endpoint is sent one request at a time.
+      receiver.silent = true;
+      await record(1);
+      await dispatcher.runOnce();
+      receiver.silent = false;
+      receiver.reset();
+      t.clock.advance(1_000); // the timed-out delivery is due again
+      await record(BURST);
+      expect(await dispatcher.runOnce()).toBe(BURST + 1);
+      expect(receiver.requests).toBe(BURST + 1);
+      expect(receiver.deepest).toBe(1);
+
+      // Still within the pause: one at a time.
+      receiver.reset();
+      t.clock.advance(PIPELINE_PAUSE_MS - 2_000);
+      await record(BURST);
+      await dispatcher.runOnce();
+      expect(receiver.deepest).toBe(1);
+
+      // The pause over: pipelined again.
+      receiver.reset();
+      t.clock.advance(1_000);
+      await record(BURST);
+      await dispatcher.runOnce();
+      expect(receiver.requests).toBe(BURST);
+      expect(receiver.deepest).toBeGreaterThan(1);
+      await dispatcher.stop();
+    });
+  });
+}
