@@ -245,11 +245,10 @@ export function createDeps(
       snapshots: Boolean(options.searchSnapshots),
     }),
   });
-  changeBus.subscribe(SEARCH_SETTINGS_TOPIC, (environment) => {
-    if (isEnvironment(environment)) void searchIndexes.checkSchema(environment);
-  });
+  changeBus.subscribe(SEARCH_SETTINGS_TOPIC, (e) => void (isEnvironment(e) && searchIndexes.checkSchema(e)));
   changeBus.subscribe(OFFER_CHANGES_TOPIC, (environment) => {
     if (isEnvironment(environment)) void searchIndexes.catchUp(environment);
+    webhooks.offersWritten(); // this process's writes as well: the bus delivers them here too
   });
   const synonyms = createBusSynonyms({ store: createSynonymStore(db), audit, clock, changeBus });
   const searchCache = createSearchCache<SearchAnswer>(config.searchCacheMb * 1024 * 1024, answerBytes);

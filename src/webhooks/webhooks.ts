@@ -20,6 +20,11 @@ export { createWebhookStore } from './store.js';
 
 /** How often the `key.expiring` check runs in a serving process. */
 const KEY_EXPIRY_CHECK_MS = 60_000;
+/**
+ * Matching runs started by offer writes (`offersWritten`) start at least this far apart (real
+ * time): a stream of small writes is matched a batch of writes per run, not a run per write.
+ */
+const PERCOLATE_SPACING_MS = 50;
 
 /** Everything webhooks: the service (API, portal, CLI), and what `serve` runs in the background. */
 export interface Webhooks {
@@ -30,6 +35,11 @@ export interface Webhooks {
   checkKeyExpiry(): Promise<number>;
   /** `serve`: dispatch, percolate and check expiring keys, every `pollMs`. */
   start(pollMs: number): void;
+  /**
+   * Offers were written (by this process, or another's change message): once started, the
+   * saved searches are matched against them now, not at the next poll (ADR 0062).
+   */
+  offersWritten(): void;
   stop(): Promise<void>;
   /** Deliveries by outcome, queue depth, oldest pending age on /metrics. */
   registerMetrics(registry: Registry): void;
@@ -89,6 +99,42 @@ export function createWebhooks(deps: {
   const checkKeyExpiry = createKeyExpiryCheck({ db: deps.db, clock, recordEvent: service.recordEvent });
   const timers: NodeJS.Timeout[] = [];
   let percolating: Promise<unknown> | null = null;
+  let started = false;
+  /** A run asked for while one ran (writes it may have missed): one more follows it. */
+  let again = false;
+  let lastRun = Number.NEGATIVE_INFINITY;
+  let soon: NodeJS.Timeout | null = null;
+  /** The filing at start or a matching run, as the one running; a run asked for meanwhile follows it. */
+  const running = (work: Promise<unknown>): Promise<unknown> => {
+    percolating = work.finally(() => {
+      percolating = null;
+      if (again) {
+        again = false;
+        offersWritten();
+      }
+    });
+    return percolating;
+  };
+  /** A matching run, unless one runs: then one more after it. */
+  const percolate = (): Promise<unknown> => {
+    if (percolating !== null) {
+      again = true;
+      return percolating;
+    }
+    lastRun = performance.now();
+    return running(percolator.runOnce());
+  };
+  function offersWritten(): void {
+    if (!started || soon !== null) return;
+    soon = setTimeout(
+      () => {
+        soon = null;
+        percolate().catch((error) => logger.warn({ err: error }, 'saved-search matching failed'));
+      },
+      Math.max(0, lastRun + PERCOLATE_SPACING_MS - performance.now()),
+    );
+    soon.unref();
+  }
   const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
     const timer = setInterval(() => {
       fn().catch((error) => logger.warn({ err: error }, `${what} failed`));
@@ -103,19 +149,17 @@ export function createWebhooks(deps: {
     checkKeyExpiry,
     start(pollMs) {
       dispatcher.start(pollMs);
+      started = true;
       // The saved searches filed before the first write has to wait for them.
-      percolating = percolator
-        .warm()
-        .catch((error) => logger.warn({ err: error }, 'filing saved searches failed'))
-        .finally(() => (percolating = null));
-      every(
-        pollMs,
-        () => (percolating ??= percolator.runOnce().finally(() => (percolating = null))),
-        'saved-search matching',
-      );
+      running(percolator.warm().catch((error) => logger.warn({ err: error }, 'filing saved searches failed')));
+      every(pollMs, () => percolating ?? percolate(), 'saved-search matching');
       every(KEY_EXPIRY_CHECK_MS, checkKeyExpiry, 'key expiry check');
     },
+    offersWritten,
     async stop() {
+      started = false;
+      if (soon !== null) clearTimeout(soon);
+      soon = null;
       for (const timer of timers.splice(0)) clearInterval(timer);
       await percolating?.catch(() => undefined);
       await percolator.close();
