@@ -275,18 +275,24 @@ export class GeoGrid {
 
   /**
    * The cells that may hold a point within `radiusKm` of `near`: `inside` those whose every point
-   * is within it, `boundary` the others (their points need testing one by one).
+   * is within it, `boundary` the others (their points need testing one by one). A cell the circle
+   * crosses is taken by its fine cells, as a map window's edges are: in a city, a 5 km cell the
+   * circle crosses holds thousands of points, of which its fine cells leave a tenth or less to test.
    */
   cellsWithin(near: { lat: number; lon: number }, radiusKm: number): { inside: Cell[]; boundary: Cell[] } {
     this.flush();
     const inside: Cell[] = [];
     const boundary: Cell[] = [];
-    for (const cell of this.candidates(near, radiusKm)) {
+    const classify = (cell: Cell): boolean => {
       const d = distanceKm(near, cell);
-      if (d - cell.reach > radiusKm) continue;
+      if (d - cell.reach > radiusKm) return true;
       if (d + cell.reach < radiusKm) inside.push(cell);
-      else boundary.push(cell);
-    }
+      else if (cell.fine === null) boundary.push(cell);
+      else return false;
+      return true;
+    };
+    for (const cell of this.candidates(near, radiusKm))
+      if (!classify(cell)) for (const small of (cell.fine as Map<number, Cell>).values()) classify(small);
     return { inside, boundary };
   }
 }

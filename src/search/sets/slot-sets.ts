@@ -156,9 +156,21 @@ export const copyOf = (a: Bits): Bits => scratch().copyFrom(a);
 /** Union of the sets (a scratch bitmap). */
 export function unionOf(sets: readonly Bits[]): Bits {
   const out = scratch();
-  for (const set of sets) out.orInPlace(set);
+  if (sets.length < MANY) {
+    for (const set of sets) out.orInPlace(set);
+    return out;
+  }
+  // CRoaring's union of many (one pass per container), not a merge per set: merging small sets
+  // one by one into a growing one copies its array containers again at each step (a radius's
+  // grid cells: hundreds of them). Its result is copied into the scratch bitmap and emptied.
+  const all = Bitmap.orMany(sets);
+  out.orInPlace(all);
+  all.clear();
   return out;
 }
+
+/** From this many sets, `unionOf` takes CRoaring's union of many. */
+const MANY = 8;
 
 /** The members ascending, as a view over `buffer` when it is large enough. */
 export function membersOf(bits: Bits, buffer: Int32Array): Int32Array {
