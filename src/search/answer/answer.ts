@@ -94,8 +94,8 @@ function orderedPage(
 ): OrderedPage {
   const sortedPage = walkPage(ix, query, bits, after);
   if (sortedPage !== null) {
-    const { slots, more, column } = sortedPage;
-    return { slots, more, primary: (i) => column[slots[i] as number] as number };
+    const { slots, more, value } = sortedPage;
+    return { slots, more, primary: (i) => value(slots[i] as number) };
   }
   const relevance = query.sort === 'relevance';
   if (relevance && plan !== null) {

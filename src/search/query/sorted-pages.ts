@@ -3,8 +3,9 @@ import { GrowableFloat64, GrowableInt32 } from '../columns/growable.js';
 import type { EngineQuery } from '../engine.js';
 import type { IndexView } from '../index-view.js';
 import { type Position, selectPage } from '../order/top-k.js';
+import { attributeSort } from '../rules.js';
 import { distanceKm } from '../sets/geo.js';
-import { and, type Bits, membersOf } from '../sets/slot-sets.js';
+import { and, andNot, type Bits, membersOf, unionOf } from '../sets/slot-sets.js';
 
 /**
  * Pages in a sort order of their own (ADR 0019): publishedAt and price by walking the
@@ -23,8 +24,9 @@ export function walkPage(
   query: EngineQuery,
   bits: Bits,
   after: Position | null,
-): { slots: number[]; more: boolean; column: Float64Array } | null {
+): SortedPage | null {
   const sort = query.sort;
+  if (sort.includes('attr.')) return attributePage(ix, query, bits, after);
   if (sort !== 'publishedAt' && sort !== '-publishedAt' && sort !== 'price' && sort !== '-price') return null;
   const count = bits.size;
   const size = ix.ids.length;
@@ -46,7 +48,70 @@ export function walkPage(
   if (slots === null) return published ? null : pricePage(ix, query, bits, after);
   const more = slots.length > query.limit;
   if (more) slots.length = query.limit;
-  return { slots, more, column: published ? ix.publishedAt.data : ix.price.data };
+  return { slots, more, value: columnValue(published ? ix.publishedAt.data : ix.price.data) };
+}
+
+/** A page in a sort order of its own, and a slot's sort value (the cursor's primary). */
+export interface SortedPage {
+  slots: number[];
+  more: boolean;
+  value: (slot: number) => number;
+}
+
+const columnValue = (column: Float64Array) => (slot: number) => column[slot] as number;
+
+/**
+ * sort=attr.NAME / -attr.NAME on a number attribute of few values (a set per value, ADR 0046):
+ * the values in order from the cursor's, each value's set ANDed with the matches, the page
+ * selected among the members of the few values it needs (ties by id, as in a pass over every
+ * match); the matches without the attribute after them all, either way (their value ±∞). Null
+ * without sets per value: every match's value is read (`sortValues`).
+ */
+function attributePage(
+  ix: IndexView,
+  query: EngineQuery,
+  bits: Bits,
+  after: Position | null,
+): SortedPage | null {
+  const by = attributeSort(query.sort);
+  const column = by ? ix.attributes.byName.get(by.name) : undefined;
+  const few = column?.few ?? null;
+  if (by === null || column === undefined || few === null) return null;
+  const { descending } = by;
+  const missing = descending ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  const k = query.limit + 1;
+  const order = { primaryDescending: descending, relevance: false };
+  const out: number[] = [];
+  const select = (members: Int32Array, value: number) => {
+    const primary = ix.primaries(members.length);
+    primary.fill(value, 0, members.length);
+    const rows = { slots: members, primary, published: ix.publishedAt.data, ids: ix.ids };
+    for (const i of selectPage(rows, members.length, order, after, k - out.length).page)
+      out.push(members[i] as number);
+  };
+  const ids = few.values.map((_, id) => id);
+  ids.sort((a, b) => ((few.values[a] as number) - (few.values[b] as number)) * (descending ? -1 : 1));
+  for (const id of ids) {
+    if (out.length >= k) break;
+    const value = few.values[id] as number;
+    // Values before the cursor's hold nothing after it.
+    if (after !== null && (descending ? value > after.primary : value < after.primary)) continue;
+    const members = membersOf(and(few.sets.get(id), bits), ix.matchBuffer);
+    if (members.length > 0) select(members, value);
+  }
+  if (out.length < k) {
+    const valued = unionOf(ids.map((id) => few.sets.get(id)));
+    const members = membersOf(andNot(bits, valued), ix.matchBuffer);
+    if (members.length > 0) select(members, missing);
+  }
+  const more = out.length > query.limit;
+  if (more) out.length = query.limit;
+  const values = column.values.data;
+  return {
+    slots: out,
+    more,
+    value: (slot) => (Number.isNaN(values[slot] as number) ? missing : (values[slot] as number)),
+  };
 }
 
 /**
@@ -54,12 +119,7 @@ export function walkPage(
  * ANDed with the matches, the page selected among the members of the few buckets it needs
  * (every value of a bucket comes before every value of the next).
  */
-function pricePage(
-  ix: IndexView,
-  query: EngineQuery,
-  bits: Bits,
-  after: Position | null,
-): { slots: number[]; more: boolean; column: Float64Array } {
+function pricePage(ix: IndexView, query: EngineQuery, bits: Bits, after: Position | null): SortedPage {
   const descending = query.sort === '-price';
   const k = query.limit + 1;
   const out: number[] = [];
@@ -77,7 +137,7 @@ function pricePage(
   }
   const more = out.length > query.limit;
   if (more) out.length = query.limit;
-  return { slots: out, more, column: price };
+  return { slots: out, more, value: columnValue(price) };
 }
 
 /**
