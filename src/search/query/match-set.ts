@@ -214,11 +214,17 @@ function coverOrTest(
   test: (slot: number) => boolean,
   tests: Array<(slot: number) => boolean>,
 ): void {
-  // One union of the cells inside (hundreds for a radius), its size read once.
-  const covered = unionOf(inside);
-  if (covered.size * ix.tuning.rangeSliceCost <= bits.size)
-    keepCovered(bits, [covered], ends, test, ix.scratchMembers());
-  else tests.push(test);
+  // Sizes summed only until they pass the matches': then a test per match is the cheaper way.
+  const most = bits.size / ix.tuning.rangeSliceCost;
+  let covered = 0;
+  for (const set of inside) {
+    covered += set.size;
+    if (covered > most) {
+      tests.push(test);
+      return;
+    }
+  }
+  keepCovered(bits, inside, ends, test, ix.scratchMembers());
 }
 
 /** Keeps the matches within the radius: whole grid cells inside it, points tested in the others. */

@@ -156,20 +156,26 @@ export const copyOf = (a: Bits): Bits => scratch().copyFrom(a);
 /** Union of the sets (a scratch bitmap). */
 export function unionOf(sets: readonly Bits[]): Bits {
   const out = scratch();
-  if (sets.length < MANY) {
-    for (const set of sets) out.orInPlace(set);
-    return out;
-  }
-  // CRoaring's union of many (one pass per container), not a merge per set: merging small sets
-  // one by one into a growing one copies its array containers again at each step (a radius's
-  // grid cells: hundreds of them). Its result is copied into the scratch bitmap and emptied.
+  for (const set of sets) out.orInPlace(set);
+  return out;
+}
+
+/**
+ * `unionOf` of many small sets that together are large (a radius's or a map window's grid
+ * cells: hundreds): CRoaring's union of many (one pass per container), not a merge per set,
+ * which copies the growing result's array containers again at each step. Its result is copied
+ * into a scratch bitmap and emptied.
+ */
+function unionOfCells(sets: readonly Bits[]): Bits {
+  if (sets.length < MANY) return unionOf(sets);
+  const out = scratch();
   const all = Bitmap.orMany(sets);
   out.orInPlace(all);
   all.clear();
   return out;
 }
 
-/** From this many sets, `unionOf` takes CRoaring's union of many. */
+/** From this many sets, `unionOfCells` takes CRoaring's union of many. */
 const MANY = 8;
 
 /** The members ascending, as a view over `buffer` when it is large enough. */
@@ -247,8 +253,8 @@ export function keepCovered(
   test: (slot: number) => boolean,
   buffer: Int32Array,
 ): void {
-  const edge = and(bits, unionOf(ends));
-  bits.andInPlace(unionOf(inside));
+  const edge = and(bits, unionOfCells(ends));
+  bits.andInPlace(unionOfCells(inside));
   if (edge.size === 0) return;
   // The kept members are compacted in place (no array per query: large ones go straight to
   // V8's old space and bring on full collections).
