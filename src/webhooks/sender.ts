@@ -12,8 +12,8 @@ export const MAX_SOCKETS = 32;
  * a burst then costs this process and the receiver fewer reads, writes and wake-ups per delivery
  * (ADR 0062). The receiver still answers each connection's requests one after another, in order.
  */
-export const PIPELINED_SOCKETS = 8;
-export const PIPELINING = 8;
+const PIPELINED_SOCKETS = 8;
+const PIPELINING = 8;
 /** Receivers whose connections are kept (the least recently used beyond it are closed). */
 const MAX_POOLS = 256;
 
