@@ -151,7 +151,9 @@ export function createWebhooks(deps: {
       dispatcher.start(pollMs);
       started = true;
       // The saved searches filed before the first write has to wait for them.
-      running(percolator.warm().catch((error) => logger.warn({ err: error }, 'filing saved searches failed')));
+      running(
+        percolator.warm().catch((error) => logger.warn({ err: error }, 'filing saved searches failed')),
+      );
       every(pollMs, () => percolating ?? percolate(), 'saved-search matching');
       every(KEY_EXPIRY_CHECK_MS, checkKeyExpiry, 'key expiry check');
     },
