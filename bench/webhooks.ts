@@ -27,6 +27,10 @@ import { benchSavedQuery } from './saved-searches.js';
  * of a seeded offer, its city, often its category and a price bound), so a new offer matches
  * few of them (the bench prints alerts per imported offer).
  *
+ * As in `serve`, the environment's search index is kept and caught up with each write on the event
+ * loop (built from the database on a data set's first run, then started from its snapshot);
+ * BENCH_INDEX=0 leaves it out, as this bench did before 2026-11-28.
+ *
  * Run by `BENCH_WEBHOOKS=1 npm run bench` or `npx tsx bench/webhooks.ts`; BENCH_BACKEND=postgres
  * uses BENCH_POSTGRES_ADMIN_URL. BENCH_REUSE=1 keeps the seeded offers (`$TMPDIR/<BENCH_DATASET>`,
  * default `vitrine-bench-webhooks-<backend>-<offers>`; the database of that name with `_`) and
@@ -38,6 +42,8 @@ const importCount = Number(process.env.BENCH_IMPORT_OFFERS ?? 10_000);
 const deliveriesAlone = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const backend = process.env.BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const BATCH = 2_000;
+/** As `serve` runs: the environment's search index, caught up with each write on the event loop. */
+const withIndex = process.env.BENCH_INDEX !== '0';
 
 const reuse = process.env.BENCH_REUSE === '1';
 const dataset = process.env.BENCH_DATASET ?? `vitrine-bench-webhooks-${backend}-${offers}`;
@@ -60,7 +66,8 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   DATABASE_URL: backend === 'postgres' ? dbUrl.toString() : '',
   WEBHOOK_ALLOW_PRIVATE: 'true',
-  SEARCH_SNAPSHOT: 'false',
+  // The search index (below) starts from its snapshot in the data set after the first run.
+  SEARCH_SNAPSHOT: withIndex ? 'true' : 'false',
   RATE_LIMITING: 'false',
 });
 const deps = createDeps(config, { clock: systemClock, logger: pino({ level: 'warn' }) });
@@ -204,6 +211,13 @@ try {
     if (reuse) fs.writeFileSync(seededMark, String(offers));
     log(`seeded ${offers} offers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } else log(`reused ${offers} seeded offers (${dataset})`);
+  // As `serve` runs: the environment's search index, caught up with each write on the event
+  // loop (BENCH_INDEX=0: without it, as this bench ran before 2026-11-28).
+  if (withIndex) {
+    started = performance.now();
+    await deps.searchIndexes.start(['testing'], config.searchPollMs);
+    log(`search index built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
   // A previous run's saved searches and endpoints (a reused data set) take no part.
   await deps.db.run("DELETE FROM saved_searches WHERE id LIKE 'svs_bench%'");
   await deps.db.run('DELETE FROM webhook_endpoints');
