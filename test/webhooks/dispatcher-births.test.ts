@@ -1,12 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformEvent } from '../../src/platform/events.js';
-import { createSecretBox } from '../../src/platform/secret-box.js';
-import { CLAIM_MS, createDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js';
-import { createWebhookStore } from '../../src/webhooks/store.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { CLAIM_MS, type Dispatcher } from '../../src/webhooks/dispatcher.js';
 import { backends } from '../support/databases.js';
+import { type DispatcherFixture, dispatcherFixture } from './dispatcher-fixture.js';
 import { Receiver } from './receiver.js';
 
 /**
@@ -18,22 +13,13 @@ import { Receiver } from './receiver.js';
  */
 for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`deliveries claimed at birth on ${dialect}`, () => {
-    const masterSecret = randomBytes(32);
-    let t: TestContext;
+    let f: DispatcherFixture;
     let receiver: Receiver;
     const started: Dispatcher[] = [];
     beforeAll(async () => {
-      t = await createTestContext(dialect, {
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        MASTER_SECRET: masterSecret.toString('base64'),
-      });
       receiver = new Receiver();
       await receiver.start();
-      await t.deps.webhooks.service.add(
-        { kind: 'cli', id: 'test', email: null, ip: null },
-        { projectId: t.fixtures.projectId, environment: 'testing' },
-        { url: receiver.url },
-      );
+      f = await dispatcherFixture(dialect, receiver.url);
     });
     afterEach(async () => {
       for (const d of started.splice(0)) await d.stop();
@@ -41,20 +27,11 @@ for (const { dialect, available } of backends()) {
     });
     afterAll(async () => {
       await receiver?.close();
-      await t?.close();
+      await f?.t.close();
     });
 
-    const store = () => createWebhookStore(t.deps.db);
     const dispatcher = (): Dispatcher => {
-      const d = createDispatcher({
-        store: store(),
-        clock: t.clock,
-        box: createSecretBox(masterSecret, 'webhook-secret'),
-        logger: pino({ level: 'silent' }),
-        retrySchedule: [5_000],
-        allowPrivate: true,
-        allowHttp: () => true,
-      });
+      const d = f.dispatcher();
       started.push(d);
       return d;
     };
@@ -64,19 +41,12 @@ for (const { dialect, available } of backends()) {
       d.start(3_600_000);
       return d;
     };
-    const events = (n: number): PlatformEvent[] =>
-      Array.from({ length: n }, (_, i) => ({
-        projectId: t.fixtures.projectId,
-        environment: 'testing',
-        type: 'import.completed',
-        data: { created: i, updated: 0, unchanged: 0, failed: 0 },
-      }));
     /** Records the events in a transaction of their own, claimed by `by`'s birth claim. */
     async function record(by: Dispatcher, n: number) {
       const claim = by.claimAtBirth();
       expect(claim).not.toBeNull();
-      const deliveries = await t.deps.db.transaction((tx) =>
-        store().recordEvents(tx, events(n), t.clock.now(), claim ?? undefined),
+      const deliveries = await f.t.deps.db.transaction((tx) =>
+        f.store.recordEvents(tx, f.events(n), f.t.clock.now(), claim ?? undefined),
       );
       return { until: claim?.until ?? 0, deliveries };
     }
@@ -95,7 +65,7 @@ for (const { dialect, available } of backends()) {
       mine.nudge(births);
       await drain(mine);
       expect(received()).toEqual(ids(births));
-      const states = await t.deps.db.all<{ state: string; claimed_by: string | null }>(
+      const states = await f.t.deps.db.all<{ state: string; claimed_by: string | null }>(
         `SELECT state, claimed_by FROM webhook_deliveries WHERE id IN (${births.deliveries.map(() => '?').join(', ')})`,
         ids(births),
       );
@@ -106,9 +76,9 @@ for (const { dialect, available } of backends()) {
       const dead = running(); // records, then never gets to `nudge` (killed after the commit)
       const births = await record(dead, 2);
       const other = dispatcher();
-      t.clock.advance(CLAIM_MS - 1);
+      f.t.clock.advance(CLAIM_MS - 1);
       expect(await other.runOnce()).toBe(0);
-      t.clock.advance(2);
+      f.t.clock.advance(2);
       await drain(other);
       expect(received()).toEqual(ids(births));
     });
@@ -124,7 +94,7 @@ for (const { dialect, available } of backends()) {
     it('are sent once, by the due path, when handed after their claim is mostly spent', async () => {
       const late = running();
       const births = await record(late, 2);
-      t.clock.advance(CLAIM_MS + 1); // the claim ran out while they waited
+      f.t.clock.advance(CLAIM_MS + 1); // the claim ran out while they waited
       late.nudge(births);
       await drain(late);
       expect(received()).toEqual(ids(births));

@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformEvent } from '../../src/platform/events.js';
-import { createSecretBox } from '../../src/platform/secret-box.js';
-import { createDispatcher, PIPELINE_PAUSE_MS } from '../../src/webhooks/dispatcher.js';
+import { PIPELINE_PAUSE_MS } from '../../src/webhooks/dispatcher.js';
 import { MAX_SOCKETS } from '../../src/webhooks/sender.js';
-import { createWebhookStore } from '../../src/webhooks/store.js';
-import { createTestContext, type TestContext } from '../support/context.js';
 import { backends } from '../support/databases.js';
+import { type DispatcherFixture, dispatcherFixture } from './dispatcher-fixture.js';
 
 /**
  * A receiver on a bare TCP server, which sees what an HTTP server hides: how many requests a
@@ -69,50 +64,24 @@ class PipelineReceiver {
  */
 for (const { dialect, available } of backends()) {
   describe.skipIf(!available)(`pipelined deliveries on ${dialect}`, () => {
-    const masterSecret = randomBytes(32);
-    let t: TestContext;
+    let f: DispatcherFixture;
     const receiver = new PipelineReceiver();
     beforeAll(async () => {
-      t = await createTestContext(dialect, {
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        MASTER_SECRET: masterSecret.toString('base64'),
-      });
       await receiver.start();
-      await t.deps.webhooks.service.add(
-        { kind: 'cli', id: 'test', email: null, ip: null },
-        { projectId: t.fixtures.projectId, environment: 'testing' },
-        { url: receiver.url },
-      );
+      f = await dispatcherFixture(dialect, receiver.url);
     });
     afterAll(async () => {
       await receiver.close();
-      await t?.close();
+      await f?.t.close();
     });
 
     /** More than the connections per receiver: the requests past them wait for one, and are pipelined. */
     const BURST = 3 * MAX_SOCKETS;
-    const store = () => createWebhookStore(t.deps.db);
-    const events = (n: number): PlatformEvent[] =>
-      Array.from({ length: n }, (_, i) => ({
-        projectId: t.fixtures.projectId,
-        environment: 'testing',
-        type: 'import.completed',
-        data: { created: i, updated: 0, unchanged: 0, failed: 0 },
-      }));
     const record = (n: number) =>
-      t.deps.db.transaction((tx) => store().recordEvents(tx, events(n), t.clock.now()));
+      f.t.deps.db.transaction((tx) => f.store.recordEvents(tx, f.events(n), f.t.clock.now()));
 
     it('pipelines to a receiver that answers, and not for a while after an attempt got no answer', async () => {
-      const dispatcher = createDispatcher({
-        store: store(),
-        clock: t.clock,
-        box: createSecretBox(masterSecret, 'webhook-secret'),
-        logger: pino({ level: 'silent' }),
-        retrySchedule: [1_000],
-        allowPrivate: true,
-        allowHttp: () => true,
-        timeoutMs: 300,
-      });
+      const dispatcher = f.dispatcher({ retrySchedule: [1_000], timeoutMs: 300 });
       await record(BURST);
       expect(await dispatcher.runOnce()).toBe(BURST);
       expect(receiver.requests).toBe(BURST);
@@ -124,7 +93,7 @@ for (const { dialect, available } of backends()) {
       await dispatcher.runOnce();
       receiver.silent = false;
       receiver.reset();
-      t.clock.advance(1_000); // the timed-out delivery is due again
+      f.t.clock.advance(1_000); // the timed-out delivery is due again
       await record(BURST);
       expect(await dispatcher.runOnce()).toBe(BURST + 1);
       expect(receiver.requests).toBe(BURST + 1);
@@ -132,14 +101,14 @@ for (const { dialect, available } of backends()) {
 
       // Still within the pause: one at a time.
       receiver.reset();
-      t.clock.advance(PIPELINE_PAUSE_MS - 2_000);
+      f.t.clock.advance(PIPELINE_PAUSE_MS - 2_000);
       await record(BURST);
       await dispatcher.runOnce();
       expect(receiver.deepest).toBe(1);
 
       // The pause over: pipelined again.
       receiver.reset();
-      t.clock.advance(1_000);
+      f.t.clock.advance(1_000);
       await record(BURST);
       await dispatcher.runOnce();
       expect(receiver.requests).toBe(BURST);
