@@ -81,7 +81,9 @@ for (const { dialect, available } of backends()) {
       f.t.deps.db.transaction((tx) => f.store.recordEvents(tx, f.events(n), f.t.clock.now()));
 
     it('pipelines to a receiver that answers, and not for a while after an attempt got no answer', async () => {
-      const dispatcher = f.dispatcher({ retrySchedule: [1_000], timeoutMs: 300 });
+      // Long enough that no attempt of a burst times out on a loaded machine (one would pause the
+      // pipelining again); short enough for the silent receiver's attempt.
+      const dispatcher = f.dispatcher({ retrySchedule: [1_000], timeoutMs: 2_000 });
       await record(BURST);
       expect(await dispatcher.runOnce()).toBe(BURST);
       expect(receiver.requests).toBe(BURST);
